@@ -1,0 +1,3 @@
+from hearts.cli import main
+
+raise SystemExit(main())

@@ -1,0 +1,89 @@
+"""The ``hearts`` command line: ``serve``, ``arena``, ``validate`` (SPEC §4)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Sequence
+
+
+def _validate(args: argparse.Namespace) -> int:
+    from hearts.record import IllegalStep, RecordError, validate
+
+    try:
+        if args.file == "-":
+            text = sys.stdin.read()
+        else:
+            with open(args.file, encoding="utf-8") as fh:
+                text = fh.read()
+    except (OSError, UnicodeDecodeError) as exc:
+        print(f"hearts validate: cannot read {args.file}: {exc}", file=sys.stderr)
+        return 2
+    try:
+        points = validate(text)
+    except RecordError as exc:
+        print(f"hearts validate: unreadable record: {exc}", file=sys.stderr)
+        return 2
+    except IllegalStep as exc:
+        print(json.dumps({"illegal": exc.to_json()}, ensure_ascii=False))
+        print(f"hearts validate: illegal {exc}", file=sys.stderr)
+        return 1
+    print(json.dumps(points))
+    return 0
+
+
+def _serve(args: argparse.Namespace) -> int:
+    from hearts.server.run import serve
+
+    return serve(args)
+
+
+def _arena(args: argparse.Namespace) -> int:
+    from hearts.bots.arena import run_cli
+
+    return run_cli(args)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="hearts", description="Hearts: play, measure, check.")
+    sub = parser.add_subparsers(dest="command", required=True)
+
+    p = sub.add_parser("validate", help="check a hearts-hand/1 record against the rules")
+    p.add_argument("file", help="the record's path, or - for standard input")
+    p.set_defaults(func=_validate)
+
+    p = sub.add_parser("serve", help="start the web game and print its address")
+    p.add_argument("--host", default="127.0.0.1")
+    p.add_argument("--port", type=int, default=8000, help="0 picks a free port")
+    p.add_argument("--data-dir", default=None, help="where the database lives")
+    p.add_argument("--database", default=None, help="a SQLAlchemy URL (overrides --data-dir)")
+    p.add_argument("--seed", type=int, default=None, help="reproducible deals, for tests")
+    p.set_defaults(func=_serve)
+
+    p = sub.add_parser("arena", help="play bots against each other (duplicate deals)")
+    p.add_argument("--bots", default="hard,medium,medium,medium", help="one name per seat")
+    p.add_argument("--hands", type=int, default=100, help="deals to play (each in every rotation)")
+    p.add_argument("--matches", type=int, default=0, help="also play M matches to the target")
+    p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--jobs", type=int, default=0, help="worker processes (0: all cores)")
+    p.add_argument("--json", action="store_true", help="machine-readable output")
+    p.add_argument(
+        "--opt",
+        action="append",
+        default=[],
+        metavar="BOT.KEY=VALUE",
+        help="a bot option, e.g. hard.budget_ms=300",
+    )
+    p.set_defaults(func=_arena)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    result: int = args.func(args)
+    return result
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

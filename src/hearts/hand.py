@@ -1,0 +1,403 @@
+"""One hand of Hearts: the full state (every seat's cards), with play/undo for search.
+
+This is the *state*: it knows every hidden card.  A seat learns about it only
+through :meth:`HandState.view` (see :mod:`hearts.view`).
+
+>>> import random
+>>> from hearts.rules import Rules
+>>> state = HandState.deal(Rules(), 4, random.Random(1))   # hand 4: no pass
+>>> state.phase, state.turn == state.holder(Rules().lead_card)
+('play', True)
+>>> while not state.is_terminal():
+...     state.play(lowest(state.legal_mask()))
+>>> sum(state.points())
+26
+"""
+
+from __future__ import annotations
+
+import random
+from typing import TYPE_CHECKING
+
+from hearts.cards import (
+    HEARTS_MASK,
+    JD_BIT,
+    QS_BIT,
+    QUEEN_SPADES,
+    SUIT_MASKS,
+    card_name,
+    cards_of,
+)
+from hearts.rules import Rules
+
+if TYPE_CHECKING:
+    from hearts.view import PlayerView
+
+PASS, PLAY, DONE = "pass", "play", "done"
+_NO_POINTS_FIRST_TRICK = ~(HEARTS_MASK | QS_BIT)
+_NOT_HEARTS = ~HEARTS_MASK
+
+
+class IllegalAction(Exception):
+    """An action the rules forbid.  The state is left exactly as it was.
+
+    ``code`` is machine-readable (``not_in_hand``, ``not_your_turn``,
+    ``must_follow_suit``, ``hearts_not_broken``, ``first_trick_points``,
+    ``must_lead_lead_card``, ``bad_pass``, ``wrong_phase``); the message names the rule.
+    """
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+
+class HandState:
+    """Deal, passes, tricks, whose turn, legal cards and points of one hand.
+
+    Seats are ints in play order (0 = South for four players).  ``play`` and
+    ``undo`` are cheap, for search; ``copy`` is cheap too.
+    """
+
+    __slots__ = (
+        "rules",
+        "n",
+        "deal_masks",
+        "direction",
+        "offset",
+        "passes",
+        "hands",
+        "phase",
+        "plays",
+        "trick",
+        "leader",
+        "turn",
+        "taken",
+        "winners",
+        "broken",
+        "_undo",
+    )
+
+    rules: Rules
+    n: int
+    deal_masks: tuple[int, ...]
+    direction: str
+    offset: int
+    passes: list[int]
+    hands: list[int]
+    phase: str
+    plays: list[int]
+    trick: list[int]
+    leader: int
+    turn: int
+    taken: list[int]
+    winners: list[int]
+    broken: bool
+    _undo: list[tuple[int, int, bool, int]]
+
+    def __init__(self, rules: Rules, deal: list[int] | tuple[int, ...], direction: str) -> None:
+        n = rules.players
+        if len(deal) != n:
+            raise ValueError(f"a deal needs {n} hands, not {len(deal)}")
+        size = rules.hand_size
+        seen = 0
+        for seat, mask in enumerate(deal):
+            if mask.bit_count() != size:
+                raise ValueError(f"hand {seat} holds {mask.bit_count()} cards, not {size}")
+            if mask & seen or mask & ~rules.deck:
+                raise ValueError("a card is dealt twice or is not in the deck")
+            seen |= mask
+        self.rules = rules
+        self.n = n
+        self.deal_masks = tuple(deal)
+        self.direction = direction
+        self.offset = rules.pass_offset(direction)
+        self.passes = [0] * n
+        self.hands = list(deal)
+        self.plays = []
+        self.trick = []
+        self.taken = [0] * n
+        self.winners = []
+        self.broken = False
+        self._undo = []
+        self.leader = self.turn = 0
+        if self.offset:
+            self.phase = PASS
+        else:
+            self._start_play()
+
+    @classmethod
+    def deal(cls, rules: Rules, hand_number: int, rng: random.Random) -> HandState:
+        """A random deal for hand ``hand_number`` (which fixes the pass direction)."""
+        cards = list(cards_of(rules.deck))
+        rng.shuffle(cards)
+        size = rules.hand_size
+        masks = [0] * rules.players
+        for i, card in enumerate(cards):
+            masks[i // size] |= 1 << card
+        return cls(rules, masks, rules.pass_direction(hand_number))
+
+    def copy(self) -> HandState:
+        new = object.__new__(HandState)
+        new.rules = self.rules
+        new.n = self.n
+        new.deal_masks = self.deal_masks
+        new.direction = self.direction
+        new.offset = self.offset
+        new.passes = self.passes[:]
+        new.hands = self.hands[:]
+        new.phase = self.phase
+        new.plays = self.plays[:]
+        new.trick = self.trick[:]
+        new.leader = self.leader
+        new.turn = self.turn
+        new.taken = self.taken[:]
+        new.winners = self.winners[:]
+        new.broken = self.broken
+        new._undo = self._undo[:]
+        return new
+
+    # -- queries ------------------------------------------------------------------
+    def holder(self, card: int) -> int:
+        """The seat holding ``card`` now (-1 if it was played)."""
+        bit = 1 << card
+        for seat, mask in enumerate(self.hands):
+            if mask & bit:
+                return seat
+        return -1
+
+    def is_terminal(self) -> bool:
+        return self.phase == DONE
+
+    def receiver(self, seat: int) -> int:
+        """Who receives ``seat``'s passed cards."""
+        return (seat + self.offset) % self.n
+
+    def passer(self, seat: int) -> int:
+        """Who passes to ``seat``."""
+        return (seat - self.offset) % self.n
+
+    @property
+    def first_trick(self) -> bool:
+        return len(self.plays) < self.n
+
+    def legal_mask(self) -> int:
+        """The cards the seat to play may play now, as a mask (0 outside play)."""
+        if self.phase != PLAY:
+            return 0
+        hand = self.hands[self.turn]
+        trick = self.trick
+        if trick:
+            follow = hand & SUIT_MASKS[trick[0] // 13]
+            if follow:
+                return follow
+            if len(self.plays) < self.n:
+                clean = hand & _NO_POINTS_FIRST_TRICK
+                if clean:
+                    return clean
+            return hand
+        if not self.plays:
+            return 1 << self.rules.lead_card
+        if not self.broken:
+            clean = hand & _NOT_HEARTS
+            if clean:
+                return clean
+        return hand
+
+    def legal_actions(self) -> list[int]:
+        return list(cards_of(self.legal_mask()))
+
+    def why_illegal(self, card: int) -> IllegalAction | None:
+        """The rule ``card`` breaks if the seat to play played it now (None if legal)."""
+        if self.phase != PLAY:
+            return IllegalAction("wrong_phase", f"cards are not played in the {self.phase} phase")
+        hand = self.hands[self.turn]
+        bit = 1 << card
+        if not hand & bit:
+            return IllegalAction("not_in_hand", f"{card_name(card)} is not in the hand")
+        if self.legal_mask() & bit:
+            return None
+        trick = self.trick
+        if trick:
+            led = trick[0] // 13
+            if hand & SUIT_MASKS[led]:
+                return IllegalAction(
+                    "must_follow_suit", f"must follow suit: {card_name(trick[0])} was led"
+                )
+            return IllegalAction(
+                "first_trick_points",
+                "no heart and no Q♠ on the first trick while other cards remain",
+            )
+        if not self.plays:
+            lead = card_name(self.rules.lead_card)
+            return IllegalAction("must_lead_lead_card", f"the first trick is led with {lead}")
+        return IllegalAction("hearts_not_broken", "hearts may not be led before hearts are broken")
+
+    # -- passing ------------------------------------------------------------------
+    def pass_cards(self, seat: int, mask: int) -> None:
+        """``seat`` chooses the cards it passes; the exchange happens when all have chosen."""
+        if self.phase != PASS:
+            raise IllegalAction("wrong_phase", f"no passing in the {self.phase} phase")
+        if not 0 <= seat < self.n:
+            raise IllegalAction("bad_pass", f"no seat {seat}")
+        if self.passes[seat]:
+            raise IllegalAction("wrong_phase", "this seat has already passed")
+        want = self.rules.pass_count
+        if mask.bit_count() != want:
+            raise IllegalAction("bad_pass", f"pass exactly {want} distinct cards")
+        if mask & ~self.hands[seat]:
+            raise IllegalAction("bad_pass", "pass only cards from your own hand")
+        self.passes[seat] = mask
+        if all(self.passes):
+            for s in range(self.n):
+                self.hands[s] = (self.hands[s] & ~self.passes[s]) | self.passes[self.passer(s)]
+            self._start_play()
+
+    def received(self, seat: int) -> int:
+        """The cards ``seat`` was passed (0 before the exchange or with no pass)."""
+        if not self.offset or self.phase == PASS:
+            return 0
+        return self.passes[self.passer(seat)]
+
+    def _start_play(self) -> None:
+        self.phase = PLAY
+        self.leader = self.turn = self.holder(self.rules.lead_card)
+
+    # -- playing ------------------------------------------------------------------
+    def play(self, card: int, seat: int | None = None) -> None:
+        """Play ``card`` for the seat whose turn it is (checked against ``seat`` if given)."""
+        if self.phase != PLAY:
+            raise IllegalAction("wrong_phase", f"cards are not played in the {self.phase} phase")
+        if seat is not None and seat != self.turn:
+            raise IllegalAction("not_your_turn", "it is not this seat's turn")
+        if not self.legal_mask() >> card & 1:
+            err = self.why_illegal(card)
+            assert err is not None
+            raise err
+        self.push(card)
+
+    def push(self, card: int) -> None:
+        """Play a card known to be legal (no checks: the search's fast path)."""
+        turn = self.turn
+        self._undo.append((card, self.leader, self.broken, -1))
+        self.hands[turn] &= ~(1 << card)
+        self.plays.append(card)
+        trick = self.trick
+        trick.append(card)
+        if card >= 39 or (card == QUEEN_SPADES and self.rules.qs_breaks_hearts):
+            self.broken = True
+        n = self.n
+        if len(trick) < n:
+            self.turn = (turn + 1) % n
+            return
+        led = trick[0] // 13
+        best = 0
+        top = trick[0]
+        for i in range(1, n):
+            c = trick[i]
+            if c // 13 == led and c > top:
+                top = c
+                best = i
+        winner = (self.leader + best) % n
+        mask = 0
+        for c in trick:
+            mask |= 1 << c
+        self.taken[winner] |= mask
+        self.winners.append(winner)
+        self._undo[-1] = (card, self.leader, self._undo[-1][2], winner)
+        self.trick = []
+        self.leader = self.turn = winner
+        if not self.hands[winner]:
+            self.phase = DONE
+
+    def undo(self) -> int:
+        """Take back the last card played and return it."""
+        card, leader, broken, winner = self._undo.pop()
+        n = self.n
+        self.plays.pop()
+        if winner >= 0:
+            start = len(self.plays) - (n - 1)
+            self.trick = [*self.plays[start:], card]
+            self.taken[winner] &= ~sum(1 << c for c in self.trick)
+            self.winners.pop()
+            self.phase = PLAY
+        self.trick.pop()
+        self.leader = leader
+        self.broken = broken
+        seat = (leader + len(self.trick)) % n
+        self.hands[seat] |= 1 << card
+        self.turn = seat
+        return card
+
+    def seat_of_play(self, index: int) -> int:
+        """The seat that made play number ``index`` of this hand."""
+        trick_no, pos = divmod(index, self.n)
+        leader = self.leader_of_trick(trick_no)
+        return (leader + pos) % self.n
+
+    def leader_of_trick(self, trick_no: int) -> int:
+        if trick_no == 0:
+            return self.holder_at_start(self.rules.lead_card)
+        return self.winners[trick_no - 1]
+
+    def holder_at_start(self, card: int) -> int:
+        """Who held ``card`` after the pass."""
+        bit = 1 << card
+        for seat in range(self.n):
+            after = (self.deal_masks[seat] & ~self.passes[seat]) | (
+                self.passes[self.passer(seat)] if self.offset else 0
+            )
+            if after & bit:
+                return seat
+        return -1
+
+    # -- scoring ------------------------------------------------------------------
+    def raw_points(self) -> list[int]:
+        """Points taken so far, before moon scoring."""
+        jd = self.rules.jd_bonus
+        out = []
+        for mask in self.taken:
+            p = (mask & HEARTS_MASK).bit_count() + (13 if mask & QS_BIT else 0)
+            if jd and mask & JD_BIT:
+                p -= 10
+            out.append(p)
+        return out
+
+    def shooter(self) -> int:
+        """The seat that took every heart and Q♠ (-1 if none, or the hand is not over)."""
+        if self.phase != DONE:
+            return -1
+        points = self.rules.point_cards
+        for seat, mask in enumerate(self.taken):
+            if mask & points == points:
+                return seat
+        return -1
+
+    def points(self, moon: str | None = None) -> list[int]:
+        """The hand's points after moon scoring.
+
+        ``moon`` picks the scoring of a moon when the rules let the shooter choose
+        (``add_to_others`` unless told otherwise).
+        """
+        out = self.raw_points()
+        shooter = self.shooter()
+        if shooter < 0:
+            return out
+        how = self.rules.moon if moon is None or self.rules.moon != "shooter_chooses" else moon
+        if how == "shooter_chooses":
+            how = "add_to_others"
+        if how == "add_to_others":
+            for seat in range(self.n):
+                out[seat] += -26 if seat == shooter else 26
+        else:  # subtract_from_self: the shooter's 26 become -26
+            out[shooter] -= 52
+        return out
+
+    def view(self, seat: int, **match_info: object) -> PlayerView:
+        """What ``seat`` may know of this hand, and nothing more."""
+        from hearts.view import PlayerView
+
+        return PlayerView.of(self, seat, **match_info)  # type: ignore[arg-type]
+
+    def __repr__(self) -> str:
+        return f"<HandState {self.phase} turn={self.turn} plays={len(self.plays)}>"

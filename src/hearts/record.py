@@ -1,0 +1,224 @@
+"""The hand record ``hearts-hand/1`` (SPEC §4): a writer, a reader and a validator.
+
+A record holds the deal before passing, the passes, every card in the order
+played and (for a finished hand) the points.  Reading a record replays it through
+the rules, so a record that reads is a legal hand.
+
+>>> import random
+>>> from hearts.rules import Rules
+>>> from hearts.hand import HandState
+>>> state = HandState.deal(Rules(), 4, random.Random(7))
+>>> while not state.is_terminal():
+...     state.play(lowest(state.legal_mask()))
+>>> record = write_record(state, hand_number=4)
+>>> read_record(record)[0].points() == state.points()
+True
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Any
+
+from hearts.cards import card_name, cards_of, lowest, names, parse_card  # noqa: F401
+from hearts.hand import HandState, IllegalAction
+from hearts.rules import Rules, RulesError
+
+FORMAT = "hearts-hand/1"
+_FIELDS = {"format", "rules", "hand", "pass", "deal", "passes", "plays", "points"}
+
+
+class RecordError(ValueError):
+    """A record that cannot be read: not JSON, wrong shape, unknown or duplicate cards."""
+
+
+@dataclass
+class IllegalStep(Exception):
+    """A readable record with a step the rules forbid."""
+
+    index: int | None  # index in ``plays`` (None for a pass or the points)
+    seat: str | None
+    card: str | None
+    reason: str
+    step: str = "play"  # "pass" | "play" | "points"
+
+    def __str__(self) -> str:
+        where = f"play {self.index}" if self.index is not None else self.step
+        return f"{where}: seat {self.seat}, card {self.card}: {self.reason}"
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "step": self.step,
+            "index": self.index,
+            "seat": self.seat,
+            "card": self.card,
+            "reason": self.reason,
+        }
+
+
+def write_record(state: HandState, hand_number: int) -> dict[str, Any]:
+    """The record of ``state`` (finished or in progress)."""
+    seats = state.rules.seats
+    record: dict[str, Any] = {
+        "format": FORMAT,
+        "rules": state.rules.to_json(),
+        "hand": hand_number,
+        "pass": state.direction,
+        "deal": {seats[s]: names(m) for s, m in enumerate(state.deal_masks)},
+        "passes": {seats[s]: names(m) for s, m in enumerate(state.passes) if m}
+        if state.offset
+        else {},
+        "plays": [card_name(c) for c in state.plays],
+    }
+    if state.is_terminal():
+        record["points"] = dict(zip(seats, state.points(), strict=True))
+    return record
+
+
+def _cards(value: Any, where: str) -> list[int]:
+    if not isinstance(value, list):
+        raise RecordError(f"{where} must be a list of cards")
+    out = []
+    for item in value:
+        try:
+            out.append(parse_card(item))
+        except ValueError:
+            raise RecordError(f"{where}: unknown card {item!r}") from None
+    return out
+
+
+def _parse(data: Any) -> dict[str, Any]:
+    if isinstance(data, (str, bytes)):
+        try:
+            data = json.loads(data)
+        except (ValueError, UnicodeDecodeError) as exc:
+            raise RecordError(f"not JSON: {exc}") from None
+    if not isinstance(data, dict):
+        raise RecordError("a record is a JSON object")
+    unknown = set(data) - _FIELDS
+    if unknown:
+        raise RecordError(f"unknown field(s): {', '.join(sorted(unknown))}")
+    for key in ("format", "rules", "hand", "pass", "deal", "passes", "plays"):
+        if key not in data:
+            raise RecordError(f"missing field {key!r}")
+    if data["format"] != FORMAT:
+        raise RecordError(f"format must be {FORMAT!r}, not {data['format']!r}")
+    return data
+
+
+def read_record(data: Any) -> tuple[HandState, int]:
+    """Replay a record; return the hand's state and its number.
+
+    Raises :class:`RecordError` for a record that cannot be read and
+    :class:`IllegalStep` for the first step the rules forbid.
+    """
+    data = _parse(data)
+    try:
+        rules = Rules.from_json(data["rules"])
+    except (RulesError, TypeError) as exc:
+        raise RecordError(f"rules: {exc}") from None
+    seats = rules.seats
+    hand_number = data["hand"]
+    if type(hand_number) is not int or hand_number < 1:
+        raise RecordError("hand must be a positive integer")
+    direction = data["pass"]
+    if direction not in ("left", "right", "across", "none") or (
+        direction == "across" and rules.players != 4
+    ):
+        raise RecordError(f"pass must be left, right, across or none, not {direction!r}")
+
+    deal = data["deal"]
+    if not isinstance(deal, dict) or set(deal) != set(seats):
+        raise RecordError(f"deal must have exactly the seats {' '.join(seats)}")
+    masks = []
+    seen = 0
+    for seat in seats:
+        cards = _cards(deal[seat], f"deal.{seat}")
+        mask = 0
+        for c in cards:
+            if seen >> c & 1:
+                raise RecordError(f"deal: {card_name(c)} is dealt twice")
+            if not rules.deck >> c & 1:
+                raise RecordError(f"deal: {card_name(c)} is not in this deck")
+            seen |= 1 << c
+            mask |= 1 << c
+        if len(cards) != rules.hand_size:
+            raise RecordError(f"deal.{seat} holds {len(cards)} cards, not {rules.hand_size}")
+        masks.append(mask)
+
+    passes = data["passes"]
+    if not isinstance(passes, dict):
+        raise RecordError("passes must be an object")
+    unknown = set(passes) - set(seats)
+    if unknown:
+        raise RecordError(f"passes: unknown seat(s) {', '.join(sorted(unknown))}")
+    if direction == "none" and passes:
+        raise RecordError("passes must be {} when pass is none")
+    pass_masks: dict[int, int] = {}
+    for s, seat in enumerate(seats):
+        if seat not in passes:
+            continue
+        cards = _cards(passes[seat], f"passes.{seat}")
+        mask = sum(1 << c for c in set(cards))
+        if len(cards) != rules.pass_count or mask.bit_count() != len(cards):
+            raise RecordError(f"passes.{seat} must be {rules.pass_count} distinct cards")
+        if mask & ~masks[s]:
+            held = names(mask & ~masks[s])
+            raise RecordError(f"passes.{seat}: {', '.join(held)} not held by {seat}")
+        pass_masks[s] = mask
+
+    plays = _cards(data["plays"], "plays")
+    points = data.get("points")
+    if points is not None and (
+        not isinstance(points, dict)
+        or set(points) != set(seats)
+        or any(type(v) is not int for v in points.values())
+    ):
+        raise RecordError(f"points must map each seat {' '.join(seats)} to an integer")
+
+    expected = rules.pass_direction(hand_number)
+    if direction != expected:
+        raise IllegalStep(
+            None, None, None, f"hand {hand_number} passes {expected}, not {direction}", "pass"
+        )
+    state = HandState(rules, masks, direction)
+    if direction != "none":
+        if len(pass_masks) < rules.players and (plays or points is not None):
+            missing = [seats[s] for s in range(rules.players) if s not in pass_masks]
+            raise IllegalStep(
+                None, missing[0], None, "every seat passes before the first card", "pass"
+            )
+        for s, mask in pass_masks.items():
+            state.pass_cards(s, mask)
+
+    for i, card in enumerate(plays):
+        if state.is_terminal():
+            raise IllegalStep(i, None, card_name(card), "the hand is over: no cards left")
+        seat = seats[state.turn]
+        try:
+            state.play(card)
+        except IllegalAction as exc:
+            raise IllegalStep(i, seat, card_name(card), f"{exc.code}: {exc.message}") from None
+
+    if points is not None:
+        if not state.is_terminal():
+            raise IllegalStep(None, None, None, "points given for an unfinished hand", "points")
+        allowed = [state.points()]
+        if rules.moon == "shooter_chooses" and state.shooter() >= 0:
+            allowed = [state.points("add_to_others"), state.points("subtract_from_self")]
+        given = [points[s] for s in seats]
+        if given not in allowed:
+            want = dict(zip(seats, allowed[0], strict=True))
+            raise IllegalStep(
+                None, None, None, f"points {points} disagree with the tricks: {want}", "points"
+            )
+    return state, hand_number
+
+
+def validate(data: Any) -> dict[str, int]:
+    """Check a record; return the computed points by seat (points taken so far
+    for a hand in progress)."""
+    state, _ = read_record(data)
+    pts = state.points() if state.is_terminal() else state.raw_points()
+    return dict(zip(state.rules.seats, pts, strict=True))

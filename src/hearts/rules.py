@@ -1,0 +1,148 @@
+"""The table's rules: one immutable value holding every variant (SPEC §1).
+
+>>> r = Rules()
+>>> r.players, r.hand_size, r.pass_direction(1), r.pass_direction(4)
+(4, 13, 'left', 'none')
+>>> Rules(players=5).lead_card == 1   # 2C removed: 3C leads
+True
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass
+from typing import Any, Literal
+
+from hearts.cards import FULL_DECK, HEARTS_MASK, QS_BIT, mask_of, parse_card
+
+Moon = Literal["add_to_others", "subtract_from_self", "shooter_chooses"]
+MOON_RULES: tuple[str, ...] = ("add_to_others", "subtract_from_self", "shooter_chooses")
+
+#: Cards taken out of the deck so that it deals evenly (seed 002).
+REMOVED: dict[int, tuple[str, ...]] = {
+    3: ("2D",),
+    4: (),
+    5: ("2D", "2C"),
+    6: ("2D", "3D", "3C", "4C"),
+    7: ("2D", "3D", "3C"),
+}
+
+#: Pass cycles.  With 3 players we chose left, right, no pass (SPEC leaves it open).
+PASS_CYCLES: dict[int, tuple[str, ...]] = {
+    3: ("left", "right", "none"),
+    4: ("left", "right", "across", "none"),
+}
+_LONG_CYCLE = ("left", "right")
+
+SEATS_4 = ("S", "W", "N", "E")
+
+
+class RulesError(ValueError):
+    """A rules value that cannot describe a table."""
+
+
+@dataclass(frozen=True, slots=True)
+class Rules:
+    """Every option of the table; the defaults are SPEC §1's default table."""
+
+    players: int = 4
+    qs_breaks_hearts: bool = False
+    moon: Moon = "add_to_others"
+    jd_bonus: bool = False
+    target: int = 100
+    pass_count: int = 3
+
+    def __post_init__(self) -> None:
+        if self.players not in REMOVED:
+            raise RulesError(f"players must be 3 to 7, not {self.players!r}")
+        if self.moon not in MOON_RULES:
+            raise RulesError(f"moon must be one of {', '.join(MOON_RULES)}, not {self.moon!r}")
+        if not isinstance(self.target, int) or self.target < 1:
+            raise RulesError(f"target must be a positive score, not {self.target!r}")
+
+    # -- the deck -----------------------------------------------------------------
+    @property
+    def removed(self) -> int:
+        return mask_of(parse_card(c) for c in REMOVED[self.players])
+
+    @property
+    def deck(self) -> int:
+        return FULL_DECK & ~self.removed
+
+    @property
+    def hand_size(self) -> int:
+        return self.deck.bit_count() // self.players
+
+    @property
+    def lead_card(self) -> int:
+        """The lowest club in the deck: it leads the first trick."""
+        deck = self.deck
+        return (deck & -deck).bit_length() - 1
+
+    @property
+    def point_cards(self) -> int:
+        """Hearts and Q♠: taking all of them is a moon."""
+        return HEARTS_MASK | QS_BIT
+
+    @property
+    def seats(self) -> tuple[str, ...]:
+        """Seat letters in play order: S W N E for four, P1..Pn otherwise."""
+        if self.players == 4:
+            return SEATS_4
+        return tuple(f"P{i + 1}" for i in range(self.players))
+
+    # -- passing ------------------------------------------------------------------
+    def pass_direction(self, hand_number: int) -> str:
+        """``left``/``right``/``across``/``none`` for hand ``hand_number`` (1-based)."""
+        cycle = PASS_CYCLES.get(self.players, _LONG_CYCLE)
+        return cycle[(hand_number - 1) % len(cycle)]
+
+    def pass_offset(self, direction: str) -> int:
+        """Seats between a passer and the receiver, in play order."""
+        n = self.players
+        if direction == "left":
+            return 1
+        if direction == "right":
+            return n - 1
+        if direction == "across":
+            if n != 4:
+                raise RulesError("passing across needs four players")
+            return 2
+        if direction == "none":
+            return 0
+        raise RulesError(f"unknown pass direction {direction!r}")
+
+    # -- records ------------------------------------------------------------------
+    def to_json(self) -> dict[str, Any]:
+        """The record's ``rules`` object: the three SPEC keys, others only when not default."""
+        out: dict[str, Any] = {
+            "qs_breaks_hearts": self.qs_breaks_hearts,
+            "moon": self.moon,
+            "jd_bonus": self.jd_bonus,
+        }
+        default = Rules()
+        for key, value in asdict(self).items():
+            if key not in out and value != getattr(default, key):
+                out[key] = value
+        return out
+
+    @classmethod
+    def from_json(cls, data: Any) -> Rules:
+        if not isinstance(data, dict):
+            raise RulesError("rules must be an object")
+        types: dict[str, type] = {
+            "players": int,
+            "qs_breaks_hearts": bool,
+            "moon": str,
+            "jd_bonus": bool,
+            "target": int,
+            "pass_count": int,
+        }
+        kwargs: dict[str, Any] = {}
+        for key, value in data.items():
+            if key not in types:
+                raise RulesError(f"unknown rule {key!r}")
+            want = types[key]
+            if type(value) is not want:
+                raise RulesError(f"rule {key!r} must be {want.__name__}, not {value!r}")
+            kwargs[key] = value
+        return cls(**kwargs)

@@ -1,0 +1,73 @@
+// Thin fetch wrapper around the JSON API (docs/api.md). Keeps the browser token
+// in localStorage under 'hearts-token'.
+const TOKEN_KEY = "hearts-token";
+
+export class ApiError extends Error {
+  constructor(status, body) {
+    const err = (body && body.error) || {};
+    super(err.message || `HTTP ${status}`);
+    this.status = status;
+    this.code = err.code || (status === 0 ? "network" : "http");
+    this.state = body && body.state ? body.state : null;
+  }
+}
+
+function readToken() {
+  try { return localStorage.getItem(TOKEN_KEY); } catch { return null; }
+}
+function writeToken(t) {
+  try { localStorage.setItem(TOKEN_KEY, t); } catch { /* private mode: keep in memory */ }
+}
+
+let token = readToken();
+
+async function raw(method, path, body, auth = true) {
+  const headers = { Accept: "application/json" };
+  if (body !== undefined) headers["Content-Type"] = "application/json";
+  if (auth && token) headers.Authorization = `Bearer ${token}`;
+  let res;
+  try {
+    res = await fetch(path, {
+      method, headers, cache: "no-store",
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+  } catch (e) {
+    throw new ApiError(0, { error: { code: "network", message: String(e) } });
+  }
+  let data = null;
+  try { data = await res.json(); } catch { data = null; }
+  if (!res.ok) throw new ApiError(res.status, data);
+  return data;
+}
+
+async function newToken() {
+  const data = await raw("POST", "/api/players", undefined, false);
+  token = data.token;
+  writeToken(token);
+  return token;
+}
+
+// Any call: obtain a token first if we have none; on 403 get a fresh one and retry once.
+async function call(method, path, body) {
+  if (!token) await newToken();
+  try {
+    return await raw(method, path, body);
+  } catch (e) {
+    if (e.status === 403) {
+      await newToken();
+      return await raw(method, path, body);
+    }
+    throw e;
+  }
+}
+
+export const api = {
+  state: () => call("GET", "/api/state"),
+  pass: (version, cards) => call("POST", "/api/pass", { version, cards }),
+  play: (version, card) => call("POST", "/api/play", { version, card }),
+  step: (version) => call("POST", "/api/step", { version }),
+  nextHand: (version) => call("POST", "/api/next-hand", { version }),
+  newMatch: (version) => call("POST", "/api/new-match", { version }),
+  settings: (s) => call("PUT", "/api/settings", s),
+  stats: () => call("GET", "/api/stats"),
+};

@@ -1,0 +1,203 @@
+"""What one seat knows: the information state of a player (OpenSpiel's term).
+
+A :class:`PlayerView` holds the seat's own hand, the cards it passed and received
+(and to/from whom), every card played with its seat, scores, whose turn it is and
+its legal cards — nothing else.  Bots and the server learn about a seat only
+through it: the same view, whatever the hidden cards, is the same object.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from hearts.cards import HEARTS_MASK, JD_BIT, QS_BIT, SUIT_MASKS
+from hearts.rules import Rules
+
+if TYPE_CHECKING:
+    from hearts.hand import HandState
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerView:
+    rules: Rules
+    seat: int
+    hand_number: int
+    phase: str  # "pass" | "play" | "done"
+    direction: str  # "left" | "right" | "across" | "none"
+    hand: int  # the seat's cards now (mask)
+    passed: int  # what this seat passed (0 before it chose, or with no pass)
+    received: int  # what it was passed (0 until the exchange)
+    plays: tuple[tuple[int, int], ...]  # (seat, card) for every card played, in order
+    turn: int  # seat to play (-1 outside the play phase)
+    legal: int  # what this seat may play or pass now (mask; 0 when not its turn)
+    broken: bool  # hearts broken (may hearts be led)
+    counts: tuple[int, ...]  # cards in each seat's hand
+    totals: tuple[int, ...]  # match totals before this hand
+    target: int
+
+    @classmethod
+    def of(
+        cls,
+        state: HandState,
+        seat: int,
+        hand_number: int = 1,
+        totals: tuple[int, ...] | None = None,
+    ) -> PlayerView:
+        n = state.n
+        plays = tuple((state.seat_of_play(i), c) for i, c in enumerate(state.plays))
+        if state.phase == "pass":
+            legal = 0 if state.passes[seat] else state.hands[seat]
+        elif state.phase == "play" and state.turn == seat:
+            legal = state.legal_mask()
+        else:
+            legal = 0
+        return cls(
+            rules=state.rules,
+            seat=seat,
+            hand_number=hand_number,
+            phase=state.phase,
+            direction=state.direction,
+            hand=state.hands[seat],
+            passed=state.passes[seat],
+            received=state.received(seat),
+            plays=plays,
+            turn=state.turn if state.phase == "play" else -1,
+            legal=legal,
+            broken=state.broken,
+            counts=tuple(h.bit_count() for h in state.hands),
+            totals=tuple(totals) if totals is not None else (0,) * n,
+            target=state.rules.target,
+        )
+
+    # -- derived knowledge --------------------------------------------------------
+    @property
+    def n(self) -> int:
+        return self.rules.players
+
+    @property
+    def pass_to(self) -> int:
+        """The seat this seat passes to (-1 with no pass)."""
+        off = self.rules.pass_offset(self.direction)
+        return (self.seat + off) % self.n if off else -1
+
+    @property
+    def pass_from(self) -> int:
+        off = self.rules.pass_offset(self.direction)
+        return (self.seat - off) % self.n if off else -1
+
+    @property
+    def trick(self) -> tuple[tuple[int, int], ...]:
+        """The trick in progress, leader first."""
+        k = len(self.plays) % self.n
+        return self.plays[len(self.plays) - k :] if k else ()
+
+    @property
+    def tricks(self) -> list[tuple[tuple[int, int], ...]]:
+        """The finished tricks, each leader first."""
+        n = self.n
+        return [self.plays[i : i + n] for i in range(0, len(self.plays) - n + 1, n)]
+
+    @property
+    def leader(self) -> int:
+        """Who leads (or led) the trick in progress."""
+        trick = self.trick
+        if trick:
+            return trick[0][0]
+        return self.turn
+
+    @property
+    def played(self) -> int:
+        mask = 0
+        for _, c in self.plays:
+            mask |= 1 << c
+        return mask
+
+    def unseen(self) -> int:
+        """Cards this seat cannot see: in some other hand, wherever that is."""
+        return self.rules.deck & ~self.hand & ~self.played
+
+    def voids(self) -> list[int]:
+        """Per seat, a 4-bit mask of the suits it has shown it no longer holds."""
+        out = [0] * self.n
+        for trick in self._all_tricks():
+            led = trick[0][1] // 13
+            for s, c in trick[1:]:
+                if c // 13 != led:
+                    out[s] |= 1 << led
+        return out
+
+    def known(self) -> list[int]:
+        """Per seat, cards this seat knows are in that seat's hand now.
+
+        The cards it passed sit in the receiver's hand until played.
+        """
+        out = [0] * self.n
+        if self.passed and self.received and self.pass_to >= 0:
+            out[self.pass_to] = self.passed & ~self.played
+        out[self.seat] = self.hand
+        return out
+
+    def winners(self) -> list[int]:
+        """The winner of each finished trick."""
+        out = []
+        for trick in self.tricks:
+            led = trick[0][1] // 13
+            best = max((c for _, c in trick if c // 13 == led))
+            out.append(next(s for s, c in trick if c == best))
+        return out
+
+    def taken(self) -> list[int]:
+        """Per seat, the cards it has won in tricks (public knowledge)."""
+        out = [0] * self.n
+        for trick, w in zip(self.tricks, self.winners(), strict=True):
+            for _, c in trick:
+                out[w] |= 1 << c
+        return out
+
+    def points_taken(self) -> list[int]:
+        """Points taken so far this hand, before moon scoring."""
+        out = []
+        for mask in self.taken():
+            p = (mask & HEARTS_MASK).bit_count() + (13 if mask & QS_BIT else 0)
+            if self.rules.jd_bonus and mask & JD_BIT:
+                p -= 10
+            out.append(p)
+        return out
+
+    def suit_cards(self, suit: int) -> int:
+        return self.hand & SUIT_MASKS[suit]
+
+    def _all_tricks(self) -> list[tuple[tuple[int, int], ...]]:
+        trick = self.trick
+        return self.tricks + ([trick] if len(trick) > 1 else [])
+
+    def key(self) -> bytes:
+        """A stable digest of everything in the view: seeds a bot's randomness.
+
+        It depends only on what the seat knows, so a bot seeded from it cannot
+        choose differently when the hidden cards lie differently.
+        """
+        text = repr(
+            (
+                self.rules,
+                self.seat,
+                self.hand_number,
+                self.phase,
+                self.direction,
+                self.hand,
+                self.passed,
+                self.received,
+                self.plays,
+                self.turn,
+                self.legal,
+                self.broken,
+                self.counts,
+                self.totals,
+            )
+        )
+        return hashlib.blake2b(text.encode(), digest_size=16).digest()
+
+    def seed(self, salt: int = 0) -> int:
+        return int.from_bytes(self.key(), "big") ^ salt
