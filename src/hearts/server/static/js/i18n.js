@@ -35,7 +35,7 @@ export const T = {
   yourTurn: "Đến lượt bạn",
   yourLead2C: "Đến lượt bạn: mở vòng đầu bằng 2 nhép",
   isPlaying: (name) => `${name} đang đánh…`,
-  handDone: "Hết ván. Bấm «Chia ván mới» để đánh tiếp.",
+  handDone: "Hết ván. Xem điểm trên bàn, rồi chia ván tiếp.",
   matchDone: "Trận đấu kết thúc.",
   noPass: "Ván này không chuyền bài.",
   heartsBroken: "Cơ đã bị phá",

@@ -84,13 +84,16 @@ export class TableView {
   renderFan(fan, n) {
     if (fan.childElementCount === n) return;
     fan.replaceChildren();
-    const spread = Math.min(5.5, 70 / Math.max(n, 1));
+    const inner = document.createElement("span");
+    inner.className = "fan-inner";
+    const spread = Math.min(6, 72 / Math.max(n, 1));
     for (let i = 0; i < n; i++) {
       const b = cardBack("mini-back");
       const a = (i - (n - 1) / 2) * spread;
       b.style.transform = `rotate(${a}deg)`;
-      fan.append(b);
+      inner.append(b);
     }
+    fan.append(inner);
   }
 
   // ---- the trick in the middle -------------------------------------------

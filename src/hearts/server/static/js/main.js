@@ -1,0 +1,393 @@
+// Controller: talks to the server (api.js), paces computer turns, feeds the
+// table view with display snapshots. It never decides what is legal: it shows
+// what the server sends (legal, illegal_reasons, points, ...).
+import { api } from "./api.js";
+import { TableView } from "./table.js";
+import { renderTricks, renderScores, renderStats } from "./panels.js";
+import { T, SEAT_NAME, PASS_DIR, cardShort } from "./i18n.js";
+
+const $ = (sel) => document.querySelector(sel);
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+const now = () => performance.now();
+
+let server = null;      // latest state from the server
+let shown = null;       // snapshot on screen (may lag behind while animating)
+let busy = true;
+let selected = new Set();
+let flash = null;       // {text, version, until}
+let showLastTrick = false;
+let lastCardAt = 0;
+let statsLoadedFor = null;
+
+const view = new TableView({ onCardTap });
+
+// ---------------------------------------------------------------- pacing
+function quick() {
+  const s = (server && server.settings) || {};
+  return !!s.quick;
+}
+const gapMs = () => (quick() ? 220 : 450);     // between computer cards
+const holdMs = () => (quick() ? 500 : 1000);   // finished trick stays on the table
+
+// ---------------------------------------------------------------- painting
+function names(s) { return (s && s.names) || SEAT_NAME; }
+
+function baseMessage(s) {
+  const h = s.hand, n = names(s);
+  if (s.match.over) return { text: T.matchDone + (s.match.winner ? " " + T.winner(n[s.match.winner], s.match.totals[s.match.winner]) : "") };
+  if (h.phase === "pass") {
+    if (!h.passed) return { text: `${T.passHint(h.pass_direction, n[h.pass_to])} · đã chọn ${selected.size}/3` };
+    return { text: T.waitingPasses };
+  }
+  if (h.phase === "done") return { text: T.handDone };
+  if (h.turn === "S") {
+    const fresh = !(h.tricks || []).length && !(h.trick || []).length;
+    return { text: fresh && (h.cards || []).includes("2C") ? T.yourLead2C : T.yourTurn, kind: "turn" };
+  }
+  if (h.turn) return { text: T.isPlaying(n[h.turn]) };
+  return { text: "" };
+}
+
+function paint(s = shown) {
+  if (!s) return;
+  shown = s;
+  const ui = { selected, busy, showLastTrick };
+  view.render(s, ui);
+  renderTricks(s);
+  renderScores(s);
+
+  const h = s.hand, n = names(s);
+  // instruction / reason line
+  const msg = $("#message");
+  let m = baseMessage(s);
+  if (flash && flash.version === (server && server.version) && now() < flash.until) m = { text: flash.text, kind: flash.kind || "warn" };
+  msg.textContent = m.text;
+  msg.className = m.kind || "";
+
+  // notes on the table: what was received / no pass this hand
+  const note = $("#table-note");
+  let noteText = "";
+  if (h.phase === "play" && h.mark_received && h.received && h.received.length) {
+    noteText = `Nhận từ ${n[h.pass_from]}: ` + h.received.map(cardShort).join("  ");
+  } else if (h.phase === "play" && h.pass_direction === "none" && !(h.tricks || []).length) {
+    noteText = T.noPass;
+  } else if (h.phase === "pass" && h.passed && h.passed.length) {
+    noteText = `Đã chuyền cho ${n[h.pass_to]}: ` + h.passed.map(cardShort).join("  ");
+  }
+  note.textContent = noteText;
+  note.hidden = !noteText;
+
+  // buttons
+  const passBtn = $("#pass-button");
+  const passing = h.phase === "pass" && !h.passed;
+  passBtn.hidden = !passing;
+  if (passing) passBtn.textContent = T.passButton(h.pass_direction);
+  passBtn.disabled = !(passing && selected.size === 3 && !busy);
+  $("#next-hand").hidden = !(h.phase === "done" && !s.match.over);
+  $("#next-hand").disabled = busy;
+  $("#new-match").hidden = !s.match.over;
+  $("#new-match").disabled = busy;
+  $("#retry").hidden = !retryVisible;
+
+  // settings controls mirror the server
+  const st = s.settings || {};
+  for (const r of document.querySelectorAll('input[name="level"]')) r.checked = r.value === st.level;
+  $("#quick").checked = !!st.quick;
+
+  document.body.dataset.phase = h.phase;
+  document.body.dataset.turn = h.turn || "";
+  document.body.dataset.busy = busy ? "true" : "false";
+  document.body.dataset.matchOver = s.match.over ? "true" : "false";
+  document.body.dataset.hand = String(s.match.hand_number);
+
+  if (s.match.over && statsLoadedFor !== s.version) { statsLoadedFor = s.version; loadStats(); }
+}
+
+function setBusy(b) {
+  busy = b;
+  document.body.dataset.busy = b ? "true" : "false";
+  if (shown) paint(shown);
+}
+
+function showFlash(text, kind = "warn") {
+  flash = { text, kind, version: server && server.version, until: now() + 4000 };
+  paint(shown);
+  clearTimeout(showFlash.t);
+  showFlash.t = setTimeout(() => paint(shown), 4100);
+}
+
+// ---------------------------------------------------------------- transitions
+function playedSeq(s) {
+  const h = s.hand;
+  return [...(h.tricks || []).flatMap((t) => t.cards), ...(h.trick || [])];
+}
+
+function sameHand(a, b) {
+  return a && b && a.match.hand_number === b.match.hand_number &&
+    (a.match.hands || []).length === (b.match.hands || []).length - (b.hand.phase === "done" && a.hand.phase !== "done" ? 1 : 0);
+}
+
+// Snapshot of the table after the k-th card of next's sequence has been played.
+function intermediate(prev, next, seq, k, cleared) {
+  const ph = prev.hand, nh = next.hand;
+  const upto = new Set(seq.slice(0, k).map((p) => p.card));
+  const later = seq.slice(k);
+  const ti = Math.floor((k - 1) / 4);
+  const complete = k % 4 === 0;
+  const tricks = (nh.tricks || []).slice(0, Math.floor(k / 4));
+  const counts = { ...nh.counts };
+  for (const p of later) counts[p.seat] = (counts[p.seat] || 0) + 1;
+  const taken = { S: 0, W: 0, N: 0, E: 0 };
+  for (const t of tricks) taken[t.winner] += t.points;
+  const cards = ph.phase === "play" ? (ph.cards || []).filter((c) => !upto.has(c)) : (nh.cards || []);
+  const trick = complete && cleared ? [] : seq.slice(ti * 4, k);
+  return {
+    ...next,
+    match: prev.match,
+    hand: {
+      ...nh,
+      phase: "play",
+      cards,
+      legal: [],
+      illegal_reasons: {},
+      turn: later.length ? later[0].seat : (nh.phase === "play" ? nh.turn : null),
+      trick,
+      trick_winner: complete && !cleared && tricks[ti] ? tricks[ti].winner : null,
+      tricks,
+      counts,
+      taken,
+      hearts_broken: ph.hearts_broken || [...upto].some((c) => c[1] === "H") || nh.hearts_broken && later.every((p) => p.card[1] !== "H"),
+      mark_received: ph.phase === "play" ? ph.mark_received && k < 4 : nh.mark_received,
+      points: null,
+      moon: null,
+      auto_finished: false,
+    },
+  };
+}
+
+// Show the way from `prev` (on screen) to `next`, one card at a time.
+async function present(prev, next) {
+  if (!prev || !sameHand(prev, next) || prev.hand.phase === "pass" && next.hand.phase === "pass") {
+    paint(next);
+    return;
+  }
+  const a = playedSeq(prev), b = playedSeq(next);
+  const prefixOk = a.length <= b.length && a.every((p, i) => b[i].card === p.card);
+  if (!prefixOk || a.length === b.length) { paint(next); return; }
+  const fresh = b.slice(a.length);
+  let base = prev;
+  if (prev.hand.phase !== "play") base = { ...next, hand: { ...next.hand, phase: "play", cards: next.hand.cards } };
+  for (let i = 0; i < fresh.length; i++) {
+    const k = a.length + i + 1;
+    if (fresh[i].seat !== "S") {
+      const wait = lastCardAt + gapMs() - now();
+      if (wait > 0) await sleep(wait);
+    }
+    paint(intermediate(base, next, b, k, false));
+    lastCardAt = now();
+    if (k % 4 === 0) {
+      await sleep(holdMs());
+      if (i < fresh.length - 1 || next.hand.phase !== "done") {
+        paint(intermediate(base, next, b, k, true));
+      }
+      lastCardAt = now() - gapMs() / 2; // next lead comes a little sooner
+    }
+  }
+  paint(next);
+}
+
+// ---------------------------------------------------------------- server calls
+function needsStep(s) {
+  if (!s || s.match.over) return false;
+  const h = s.hand;
+  if (h.phase === "play") return !!h.turn && h.turn !== "S";
+  if (h.phase === "pass") return !!h.passed && h.turn !== "S";
+  return false;
+}
+
+let retryVisible = false;
+
+async function adoptError(e) {
+  if (e.state) {             // 409 stale (or any error that carries the state): adopt it
+    server = e.state;
+    paint(server);
+    return;
+  }
+  if (e.code === "network") {
+    showFlash(T.netError);
+    return;
+  }
+  showFlash(e.message || T.error);
+  try { server = await api.state(); paint(server); } catch { /* keep what we have */ }
+}
+
+async function driveComputers() {
+  let failures = 0;
+  while (needsStep(server)) {
+    let next;
+    try {
+      next = await api.step(server.version);
+    } catch (e) {
+      if (e.state) { server = e.state; await present(shown, e.state); continue; }
+      failures++;
+      if (e.code === "not_computer_turn" || e.code === "wrong_phase") {
+        try { server = await api.state(); paint(server); } catch { /* retry below */ }
+        if (failures < 5) continue;
+      }
+      if (failures >= 6) { retryVisible = true; showFlash(T.netError); return; }
+      if (e.code === "network" || e.status >= 500) showFlash(T.netError);
+      await sleep(Math.min(4000, 300 * 2 ** failures));
+      try { server = await api.state(); } catch { /* try again */ }
+      continue;
+    }
+    failures = 0;
+    server = next;
+    await present(shown, next);
+  }
+}
+
+// Runs one user action and then the computer turns; the page is busy meanwhile.
+async function run(action) {
+  if (busy) return;
+  retryVisible = false;
+  setBusy(true);
+  try {
+    if (action) await action();
+  } catch (e) {
+    await adoptError(e);
+  }
+  try {
+    await driveComputers();
+  } catch (e) {
+    await adoptError(e);
+  } finally {
+    flash = flash && flash.version === server.version ? flash : null;
+    setBusy(false);
+  }
+}
+
+// ---------------------------------------------------------------- user actions
+function onCardTap(card) {
+  if (!server) return;
+  const h = server.hand;
+  if (busy) { showFlash(T.wait, "info"); return; }
+  if (h.phase === "pass" && !h.passed) {
+    if (selected.has(card)) selected.delete(card);
+    else if (selected.size >= 3) { showFlash(T.passFull, "info"); return; }
+    else if ((h.legal || h.cards).includes(card)) selected.add(card);
+    else { showFlash((h.illegal_reasons || {})[card] || "Không chọn được lá này"); return; }
+    flash = null;
+    paint(shown);
+    return;
+  }
+  if (h.phase === "play" && h.turn === "S") {
+    if ((h.legal || []).includes(card)) {
+      run(async () => {
+        const next = await api.play(server.version, card);
+        server = next;
+        await present(shown, next);
+      });
+    } else {
+      showFlash((h.illegal_reasons || {})[card] || "Không đánh được lá này");
+    }
+    return;
+  }
+  showFlash(h.phase === "done" ? T.handDone : T.notYourTurn, "info");
+}
+
+function doPass() {
+  if (busy || selected.size !== 3) return;
+  const cards = [...selected];
+  run(async () => {
+    const next = await api.pass(server.version, cards);
+    selected = new Set();
+    server = next;
+    await present(shown, next);
+  });
+}
+
+function doNextHand() {
+  run(async () => {
+    server = await api.nextHand(server.version);
+    selected = new Set();
+    showLastTrick = false;
+    paint(server);
+  });
+}
+
+function doNewMatch() {
+  run(async () => {
+    server = await api.newMatch(server ? server.version : 0);
+    selected = new Set();
+    showLastTrick = false;
+    paint(server);
+  });
+}
+
+async function sendSettings(change) {
+  try {
+    const res = await api.settings(change);
+    if (!server) return;
+    if (!busy && res.version !== server.version) { server = res; paint(server); return; }
+    server = { ...server, settings: res.settings, version: Math.max(server.version, res.version) };
+    if (shown) shown = { ...shown, settings: res.settings };
+    paint(shown);
+  } catch (e) {
+    showFlash(e.message || T.error);
+    if (shown) paint(shown);
+  }
+}
+
+async function loadStats() {
+  try { renderStats(await api.stats()); } catch { renderStats(null); }
+}
+
+// ---------------------------------------------------------------- wiring
+function wire() {
+  $("#pass-button").addEventListener("click", doPass);
+  $("#next-hand").addEventListener("click", doNextHand);
+  $("#new-match").addEventListener("click", doNewMatch);
+  $("#retry").addEventListener("click", () => run(async () => { server = await api.state(); paint(server); }));
+  for (const r of document.querySelectorAll('input[name="level"]')) {
+    r.addEventListener("change", () => { if (r.checked) sendSettings({ level: r.value }); });
+  }
+  $("#quick").addEventListener("change", (e) => sendSettings({ quick: e.target.checked }));
+
+  const lastBtn = $("#last-trick");
+  lastBtn.addEventListener("click", () => { showLastTrick = !showLastTrick; paint(shown); });
+  $("#last-trick-view").addEventListener("click", () => { showLastTrick = false; paint(shown); });
+
+  const help = $("#help");
+  $("#help-button").addEventListener("click", () => { if (help.showModal) help.showModal(); else help.setAttribute("open", ""); });
+  $("#help-close").addEventListener("click", () => help.close ? help.close() : help.removeAttribute("open"));
+  help.addEventListener("click", (e) => { if (e.target === help) help.close(); });
+
+  const restart = $("#restart"), confirmBox = $("#restart-confirm");
+  restart.addEventListener("click", () => { confirmBox.hidden = false; restart.hidden = true; });
+  $("#restart-no").addEventListener("click", () => { confirmBox.hidden = true; restart.hidden = false; });
+  $("#restart-yes").addEventListener("click", () => { confirmBox.hidden = true; restart.hidden = false; doNewMatch(); });
+
+  document.addEventListener("keydown", (e) => {
+    if (e.key === "Escape" && showLastTrick) { showLastTrick = false; paint(shown); }
+  });
+}
+
+async function init() {
+  wire();
+  document.body.dataset.busy = "true";
+  document.body.dataset.phase = "loading";
+  for (let attempt = 0; !server; attempt++) {
+    try {
+      server = await api.state();
+    } catch (e) {
+      $("#message").textContent = T.netError;
+      await sleep(Math.min(5000, 500 * 2 ** attempt));
+    }
+  }
+  paint(server);
+  loadStats();
+  busy = false;
+  await run(null); // a reload in the middle of computer turns carries on
+}
+
+init();
