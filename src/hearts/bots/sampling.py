@@ -1,0 +1,166 @@
+"""Exact, uniform sampling of the hidden cards consistent with what a seat knows.
+
+A seat knows its own hand, every card played, which seat has shown a void in
+which suit, and where the cards it passed went (they sit in the receiver's hand
+until played).  Every other placement of the unseen cards is equally likely.
+
+The cards that are free to go anywhere fall into classes (their suit), and a
+void only forbids a whole class to a seat, so the number of deals is a sum over
+*how many* cards of each suit each seat gets, of products of multinomials.
+:class:`DealSampler` counts those deals suit by suit (a small dynamic program
+over the seats' remaining hand sizes), then draws a count vector per suit with
+probability proportional to the number of deals it leads to, and shuffles the
+suit's cards into those slots: an exact uniform draw, no rejection, no greedy
+fill.
+
+>>> from hearts.hand import HandState
+>>> from hearts.rules import Rules
+>>> import random
+>>> state = HandState.deal(Rules(), 4, random.Random(5))
+>>> view = state.view(state.turn)
+>>> s = DealSampler(view)
+>>> s.total == _multinomial(39, (13, 13, 13))   # no pass, nothing played yet
+True
+>>> hands = s.draw(random.Random(1))
+>>> hands[view.seat] == view.hand and sum(h.bit_count() for h in hands) == 52
+True
+"""
+
+from __future__ import annotations
+
+import random
+from bisect import bisect_right
+from functools import cache
+from itertools import accumulate
+from math import factorial
+
+from hearts.cards import SUIT_MASKS, cards_of
+from hearts.view import PlayerView
+
+
+@cache
+def _fact(k: int) -> int:
+    return factorial(k)
+
+
+def _multinomial(total: int, parts: tuple[int, ...]) -> int:
+    out = _fact(total)
+    for p in parts:
+        out //= _fact(p)
+    return out
+
+
+def _compositions(total: int, caps: tuple[int, ...]) -> list[tuple[int, ...]]:
+    """Every way to split ``total`` into ``len(caps)`` parts with part i <= caps[i]."""
+    if not caps:
+        return [()] if total == 0 else []
+    head, rest = caps[0], caps[1:]
+    room = sum(rest)
+    out = []
+    for first in range(max(0, total - room), min(head, total) + 1):
+        for tail in _compositions(total - first, rest):
+            out.append((first, *tail))
+    return out
+
+
+class NoConsistentDeal(ValueError):
+    """The view admits no deal (it contradicts itself)."""
+
+
+class DealSampler:
+    """Uniform draws of full deals consistent with ``view`` (see the module doc).
+
+    ``total`` is the exact number of consistent deals.  ``draw`` returns a hand
+    mask per seat; the viewing seat's hand is always ``view.hand``.
+    """
+
+    def __init__(self, view: PlayerView) -> None:
+        n = view.n
+        me = view.seat
+        self.n = n
+        self.me = me
+        self.hand = view.hand
+        unseen = view.unseen()
+        known = view.known()
+        voids = view.voids()
+        fixed = [0] * n
+        fixed[me] = view.hand
+        placed = 0
+        for s in range(n):
+            if s != me:
+                fixed[s] = known[s] & unseen
+                placed |= fixed[s]
+        self.fixed = fixed
+        free = unseen & ~placed
+        self.others = tuple(s for s in range(n) if s != me)
+        needs = []
+        for s in self.others:
+            need = view.counts[s] - fixed[s].bit_count()
+            if need < 0:
+                raise NoConsistentDeal(f"seat {s} holds more known cards than cards")
+            needs.append(need)
+        self.needs = tuple(needs)
+        # Suit classes: the free cards of each suit, and which others may hold them.
+        self.suit_cards = [list(cards_of(free & SUIT_MASKS[k])) for k in range(4)]
+        self.allowed = [tuple(not voids[s] >> k & 1 for s in self.others) for k in range(4)]
+        if sum(needs) != free.bit_count():
+            raise NoConsistentDeal("hand sizes do not add up to the unseen cards")
+        self._choices: dict[
+            tuple[int, tuple[int, ...]], tuple[list[tuple[int, ...]], list[int]]
+        ] = {}
+        self._ways: dict[tuple[int, tuple[int, ...]], int] = {}
+        self.total = self._count(0, self.needs)
+        if self.total == 0:
+            raise NoConsistentDeal("no deal fits the shown voids and hand sizes")
+
+    def _options(self, k: int, needs: tuple[int, ...]) -> tuple[list[tuple[int, ...]], list[int]]:
+        """Count vectors for suit ``k`` and the (cumulative) deals each leads to."""
+        key = (k, needs)
+        hit = self._choices.get(key)
+        if hit is not None:
+            return hit
+        size = len(self.suit_cards[k])
+        caps = tuple(need if ok else 0 for need, ok in zip(needs, self.allowed[k], strict=True))
+        splits = []
+        weights = []
+        for split in _compositions(size, caps):
+            rest = tuple(a - b for a, b in zip(needs, split, strict=True))
+            ways = self._count(k + 1, rest)
+            if ways:
+                splits.append(split)
+                weights.append(_multinomial(size, split) * ways)
+        out = (splits, list(accumulate(weights)))
+        self._choices[key] = out
+        return out
+
+    def _count(self, k: int, needs: tuple[int, ...]) -> int:
+        if k == 4:
+            return 0 if any(needs) else 1
+        key = (k, needs)
+        hit = self._ways.get(key)
+        if hit is None:
+            _, cumulative = self._options(k, needs)
+            hit = cumulative[-1] if cumulative else 0
+            self._ways[key] = hit
+        return hit
+
+    def draw(self, rng: random.Random) -> list[int]:
+        """One deal, uniformly among all consistent deals: a hand mask per seat."""
+        hands = self.fixed[:]
+        needs = self.needs
+        others = self.others
+        for k in range(4):
+            cards = self.suit_cards[k]
+            if not cards:
+                continue
+            splits, cumulative = self._options(k, needs)
+            pick = bisect_right(cumulative, rng.randrange(cumulative[-1]))
+            split = splits[pick]
+            order = rng.sample(cards, len(cards))
+            at = 0
+            for i, take in enumerate(split):
+                for c in order[at : at + take]:
+                    hands[others[i]] |= 1 << c
+                at += take
+            needs = tuple(a - b for a, b in zip(needs, split, strict=True))
+        return hands
