@@ -211,6 +211,8 @@ class HandState:
         """The rule ``card`` breaks if the seat to play played it now (None if legal)."""
         if self.phase != PLAY:
             return IllegalAction("wrong_phase", f"cards are not played in the {self.phase} phase")
+        if not 0 <= card < 52:
+            return IllegalAction("not_in_hand", f"{card!r} is not a card")
         hand = self.hands[self.turn]
         bit = 1 << card
         if not hand & bit:
@@ -270,7 +272,7 @@ class HandState:
             raise IllegalAction("wrong_phase", f"cards are not played in the {self.phase} phase")
         if seat is not None and seat != self.turn:
             raise IllegalAction("not_your_turn", "it is not this seat's turn")
-        if not self.legal_mask() >> card & 1:
+        if not (0 <= card < 52 and self.legal_mask() >> card & 1):
             err = self.why_illegal(card)
             assert err is not None
             raise err

@@ -1,0 +1,166 @@
+"""The match (SPEC §1.10): totals, pass direction by hand, end, winner, ties, and the
+seed 001 worked example."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import pytest
+from engine_positions import S, hand_of, m, play, play_out, random_pass
+
+from hearts.cards import HEARTS_MASK
+from hearts.hand import HandState
+from hearts.match import HandResult, Match, match_winner, moon_choice
+from hearts.record import read_record
+from hearts.rules import Rules
+
+DATA = Path(__file__).resolve().parent / "data"
+SUITS = ("2C-AC", "2D-AD", "2S-AS", "2H-AH")  # South shoots the moon
+
+
+def rigged(totals: list[int], rules: Rules | None = None) -> Match:
+    """A match whose totals stand at ``totals`` after one hand."""
+    match = Match(rules)
+    match.results.append(HandResult(tuple(totals), -1))
+    match.totals = list(totals)
+    return match
+
+
+def finished(hand: HandState, prefer: str = "") -> HandState:
+    play_out(hand, prefer)
+    return hand
+
+
+# -- the seed 001 worked example ------------------------------------------------------------
+def test_worked_example_hand_scores_4_15_7_0() -> None:
+    hand, number = read_record((DATA / "hand_4_15_7_0.json").read_text())
+    assert number == 4 and hand.points() == [4, 15, 7, 0]
+    hearts = [(t & HEARTS_MASK).bit_count() for t in hand.taken]
+    queen = [bool(t & m("QS")) for t in hand.taken]
+    assert hearts == [4, 2, 7, 0]  # four hearts; Q♠ + two hearts; seven hearts
+    assert queen == [False, True, False, False]
+
+
+def test_worked_example_totals_end_the_match_lowest_wins() -> None:
+    match = rigged([32, 88, 40, 55])
+    assert not match.over
+    hand, _ = read_record((DATA / "hand_4_15_7_0.json").read_text())
+    match.start(hand)
+    result = match.finish_hand()
+    assert result.points == (4, 15, 7, 0) and result.shooter == -1
+    assert match.totals == [36, 103, 47, 55]
+    assert match.over
+    assert match.winner == 0  # the 36, not East who scored 0 in the last hand
+    with pytest.raises(ValueError):
+        match.deal(random.Random(0))
+
+
+def test_queen_and_five_hearts_is_eighteen() -> None:
+    state = hand_of(("2C-KC KH", "2D-AD", "2S-JS KS AS AH", "AC QS 2H-QH"))
+    # North takes Q♠ on trick 2, then a heart on each of five spade leads.
+    play(state, "2C 2D 2S AC  QS 3C 3D AS  KS 2H 4C 4D  3S 3H 5C 5D")
+    play(state, "4S 4H 6C 6D  5S 5H 7C 7D  6S 6H 8C 8D")
+    assert state.raw_points() == [0, 0, 18, 0]
+
+
+# -- the end of the match ----------------------------------------------------------------
+def test_match_goes_on_below_the_target() -> None:
+    assert match_winner(Rules(), [99, 0, 50, 98]) == -1
+    assert match_winner(Rules(), [100, 0, 50, 98]) == 1
+
+
+def test_target_score_variant() -> None:
+    rules = Rules(target=50)
+    assert match_winner(rules, [49, 10, 20, 30]) == -1
+    assert match_winner(rules, [50, 10, 20, 30]) == 1
+
+
+def test_tie_for_lowest_plays_another_hand() -> None:
+    assert match_winner(Rules(), [100, 40, 40, 60]) == -1
+    match = rigged([74, 40, 40, 80])
+    match.start(finished(hand_of(SUITS)))
+    match.finish_hand()  # South shoots the moon: 26 to each other seat
+    assert match.totals == [74, 66, 66, 106]
+    assert not match.over and match.winner == -1
+    hand = match.deal(random.Random(1))  # one more hand is dealt
+    assert match.hand_number == 3 and hand.direction == "across"
+    match.start(finished(hand_of(("2D-AD", "2C-AC", "2S-AS", "2H-AH"))))
+    match.finish_hand()  # West shoots: alone at the lowest now
+    assert match.totals == [100, 66, 92, 132]
+    assert match.over and match.winner == 1
+
+
+# -- moon scoring through the match -------------------------------------------------------
+def test_moon_adds_26_to_the_others_in_the_match() -> None:
+    match = Match()
+    match.start(finished(hand_of(SUITS)))
+    result = match.finish_hand()
+    assert result.shooter == S and match.totals == [0, 26, 26, 26]
+
+
+def test_moon_subtract_from_self_in_the_match() -> None:
+    match = rigged([30, 20, 20, 20], Rules(moon="subtract_from_self"))
+    match.start(finished(hand_of(SUITS, rules=match.rules)))
+    match.finish_hand()
+    assert match.totals == [4, 20, 20, 20]
+
+
+def test_shooter_chooses_adding_when_it_does_not_lose_the_match() -> None:
+    rules = Rules(moon="shooter_chooses")
+    assert moon_choice(rules, [10, 20, 30, 40], S) == "add_to_others"
+    match = rigged([10, 20, 30, 40], rules)
+    match.start(finished(hand_of(SUITS, rules=rules)))
+    match.finish_hand()
+    assert match.totals == [10, 46, 56, 66]
+
+
+def test_shooter_chooses_subtracting_when_adding_would_lose_the_match() -> None:
+    rules = Rules(moon="shooter_chooses")
+    # Adding would give 90, 106, 96, 86: the match ends and East wins.
+    assert moon_choice(rules, [90, 80, 70, 60], S) == "subtract_from_self"
+    match = rigged([90, 80, 70, 60], rules)
+    match.start(finished(hand_of(SUITS, rules=rules)))
+    result = match.finish_hand()
+    assert result.points == (-26, 0, 0, 0)
+    assert match.totals == [64, 80, 70, 60]
+
+
+def test_moon_choice_follows_fixed_rules() -> None:
+    assert moon_choice(Rules(), [90, 80, 70, 60], S) == "add_to_others"
+    sub = Rules(moon="subtract_from_self")
+    assert moon_choice(sub, [0, 0, 0, 0], S) == "subtract_from_self"
+
+
+# -- pass direction by hand number ------------------------------------------------------------
+def test_match_deals_the_pass_cycle_and_hand_five_passes_left() -> None:
+    match = Match()
+    rng = random.Random(4)
+    directions = []
+    for _ in range(5):
+        hand = match.deal(rng)
+        directions.append(hand.direction)
+        if hand.phase == "pass":
+            random_pass(hand, rng)
+        play_out(hand)
+        match.finish_hand()
+    assert directions == ["left", "right", "across", "none", "left"]
+    assert len(match.results) == 5 and match.hand_number == 6
+    assert match.totals == [sum(r.points[s] for r in match.results) for s in range(4)]
+
+
+def test_match_refuses_to_deal_over_an_unfinished_hand() -> None:
+    match = Match()
+    match.deal(random.Random(0))
+    with pytest.raises(ValueError):
+        match.deal(random.Random(0))
+    with pytest.raises(ValueError):
+        match.finish_hand()
+
+
+def test_match_view_carries_totals_and_hand_number() -> None:
+    match = rigged([5, 6, 7, 8])
+    match.deal(random.Random(2))
+    view = match.view(S)
+    assert view.totals == (5, 6, 7, 8) and view.hand_number == 2
+    assert view.direction == "right"
