@@ -1,0 +1,423 @@
+"""Vừa (medium): the careful player of the tips in seeds 000 and 003.
+
+It passes the cards hardest to get rid of, keeps low cards, ducks under the trick
+when it can, takes with its highest card when it must win a trick without points,
+dumps Q♠ and then its most dangerous cards when void, leads low spades to flush
+Q♠, blocks a moon by taking a heart, and shoots the moon with a hand that can.
+
+No randomness: the choice is a function of the view alone.  The decisions are
+written on :class:`~hearts.bots.tactics.Table` (masks), so a search can call
+:func:`play_card` and :func:`pass_cards` inside its own simulated deals.
+"""
+
+from __future__ import annotations
+
+from hearts.bots.tactics import (
+    HIGH_SPADES,
+    LOW_SPADES,
+    Table,
+    above,
+    below,
+    danger,
+    highest_below,
+    highest_in,
+    lowest_above,
+    lowest_in,
+    point_cards,
+    sure_loser,
+    sure_winner,
+    trick_winner,
+    winners_and_losers,
+)
+from hearts.cards import (
+    CLUBS,
+    DIAMONDS,
+    FULL_DECK,
+    HEARTS,
+    HEARTS_MASK,
+    QS_BIT,
+    QUEEN_SPADES,
+    SPADES,
+    SUIT_MASKS,
+    cards_of,
+)
+from hearts.view import PlayerView
+
+_HEART_HONOURS = HEARTS_MASK & ~((1 << (HEARTS * 13 + 9)) - 1)  # J♥ Q♥ K♥ A♥
+
+
+class MediumBot:
+    """Vừa: deterministic, fast (well under a millisecond a card)."""
+
+    name = "medium"
+
+    def __init__(self, moon: bool = True) -> None:
+        #: Whether it ever tries to shoot the moon itself.
+        self.moon = moon
+
+    def choose_pass(self, view: PlayerView) -> int:
+        return pass_cards(
+            view.hand, view.rules.pass_count, view.pass_to - view.seat, view.n, self.moon
+        )
+
+    def choose_play(self, view: PlayerView) -> int:
+        return play_card(Table.of(view), self.moon)
+
+
+# -- passing ----------------------------------------------------------------------
+
+
+def moon_hand(hand: int) -> bool:
+    """A hand that can shoot: long hearts with the top honours and few losers."""
+    hearts = hand & HEARTS_MASK
+    if hearts.bit_count() < 5 or (hearts & _HEART_HONOURS).bit_count() < 3:
+        return False
+    if not hearts >> (HEARTS * 13 + 12) & 1:
+        return False
+    _, lost = winners_and_losers(hand, FULL_DECK & ~hand)
+    return lost <= 3
+
+
+def pass_cards(hand: int, count: int = 3, offset: int = 1, n: int = 4, moon: bool = True) -> int:
+    """The ``count`` cards to pass from ``hand`` (``offset``: seats to the receiver)."""
+    if moon and moon_hand(hand):
+        return _moon_pass(hand, count)
+    scores = {c: _pass_score(c, hand, offset % n if n else 1, n) for c in cards_of(hand)}
+    ranked = sorted(scores, key=lambda c: (-scores[c], -c))
+    best = _mask(ranked[:count])
+    best_value = _hand_value(hand & ~best) - _pass_bonus(best)
+    # Voiding a short side suit may beat passing the single worst cards.
+    for suit in (CLUBS, DIAMONDS):
+        cards = hand & SUIT_MASKS[suit]
+        k = cards.bit_count()
+        if 0 < k <= count:
+            rest = [c for c in ranked if not (cards >> c) & 1][: count - k]
+            choice = cards | _mask(rest)
+            value = _hand_value(hand & ~choice) - _pass_bonus(choice)
+            if value < best_value:
+                best, best_value = choice, value
+    return best
+
+
+def _mask(cards: list[int]) -> int:
+    m = 0
+    for c in cards:
+        m |= 1 << c
+    return m
+
+
+def _pass_score(card: int, hand: int, offset: int, n: int) -> float:
+    """How much we want to be rid of ``card`` before play (higher: pass it)."""
+    suit, rank = divmod(card, 13)
+    spades = hand & SUIT_MASKS[SPADES]
+    low_spades = (spades & LOW_SPADES).bit_count()
+    if card == QUEEN_SPADES:
+        # Guarded by many low spades the queen can be kept and dumped later.
+        return 5.0 if low_spades >= 4 else 100.0
+    if suit == SPADES:
+        if rank > 10:  # K♠, A♠: they catch the queen
+            if hand & QS_BIT and low_spades < 4:
+                return 90.0 - (12 - rank)  # passing the queen too; the top spades follow
+            if low_spades >= 3 or (offset == n - 1 and low_spades >= 1):
+                return 8.0 + rank  # a guarded top spade is safe enough
+            return 80.0 + rank
+        return -50.0  # never pass a low spade: it flushes the queen
+    cards = hand & SUIT_MASKS[suit]
+    length = cards.bit_count()
+    lows = (cards & below(suit * 13 + 5)).bit_count()  # 2..6 of the suit
+    if suit == HEARTS:
+        score = 3.0 * rank - 4.0 * lows
+        if rank >= 9:
+            score += 6.0
+        return score
+    score = 3.0 * rank - 5.0 * lows - 2.0 * length
+    if rank <= 2:
+        score -= 20.0  # keep the twos and threes
+    return score
+
+
+def _hand_value(hand: int) -> float:
+    """Badness of a hand to play (lower is better): its dangerous cards."""
+    others = FULL_DECK & ~hand
+    total = 0.0
+    for card in cards_of(hand):
+        total += max(0, danger(card, hand, others))
+    for suit in (CLUBS, DIAMONDS):
+        if not hand & SUIT_MASKS[suit]:
+            total -= 10.0  # a void: a chance to dump every time the suit is led
+    return total
+
+
+def _pass_bonus(passed: int) -> float:
+    bonus = 0.0
+    if passed & QS_BIT:
+        bonus += 30.0
+    return bonus
+
+
+def _moon_pass(hand: int, count: int) -> int:
+    """With a moon hand keep the high cards: pass the lowest side cards."""
+    side = [c for c in cards_of(hand & ~HEARTS_MASK & ~QS_BIT)]
+    side.sort(key=lambda c: (c % 13, c))
+    chosen = side[:count]
+    if len(chosen) < count:
+        chosen += [c for c in cards_of(hand) if c not in chosen][: count - len(chosen)]
+    return _mask(chosen)
+
+
+# -- playing ----------------------------------------------------------------------
+
+
+def play_card(t: Table, moon: bool = True) -> int:
+    """The card Vừa plays in the position ``t``."""
+    legal = t.legal
+    if not legal & (legal - 1):
+        return lowest_in(legal)
+    if moon and _shooting(t):
+        return _shoot(t)
+    if not t.trick:
+        return _lead(t)
+    led = t.trick[0][1] // 13
+    if legal & SUIT_MASKS[led]:
+        return _follow(t, led)
+    return _discard(t)
+
+
+def _shooting(t: Table) -> bool:
+    """Run for the moon: nobody else has a point, and the hand can take the rest."""
+    for s in range(t.n):
+        if s != t.seat and t.taken[s]:
+            return False
+    # Point cards still to be won: someone else may still be handed them.
+    if t.trick:
+        _, best = trick_winner(t.trick)
+        if best > highest_in(t.hand & SUIT_MASKS[best // 13]):
+            # We cannot win this trick: running now only wastes high cards.
+            return bool(not point_cards(_trick_mask(t)) and _certain_run(t.hand, t.others))
+    _won, lost = winners_and_losers(t.hand, t.others)
+    hearts = t.hand & HEARTS_MASK
+    mine_points = point_cards(t.taken[t.seat]).bit_count()
+    if lost == 0:
+        return mine_points > 0 or bool(hearts)
+    if lost > 1:
+        return False
+    # One loser: only with the top hearts still in hand and points already ours.
+    return (
+        hearts.bit_count() >= 5
+        and sure_winner(highest_in(hearts), t.others)
+        and (mine_points >= 3 or t.first_trick)
+    )
+
+
+def _certain_run(hand: int, others: int) -> bool:
+    return all(sure_winner(c, others) for c in cards_of(hand))
+
+
+def _shoot(t: Table) -> int:
+    legal = t.legal
+    if not t.trick:
+        # Lead a sure winner, hearts last unless they are all ours to draw.
+        winners = [c for c in cards_of(legal) if sure_winner(c, t.others)]
+        if winners:
+            non_hearts = [c for c in winners if c // 13 != HEARTS]
+            return max(non_hearts or winners, key=lambda c: (_suit_len(t.hand, c), c))
+        return highest_in(legal)
+    led = t.trick[0][1] // 13
+    follow = legal & SUIT_MASKS[led]
+    if follow:
+        return highest_in(follow)
+    # Void: throw the cheapest card, never a point card if we can help it.
+    safe = legal & ~HEARTS_MASK & ~QS_BIT
+    return min(cards_of(safe or legal), key=lambda c: (c % 13, c))
+
+
+def _suit_len(hand: int, card: int) -> int:
+    return (hand & SUIT_MASKS[card // 13]).bit_count()
+
+
+def _trick_mask(t: Table) -> int:
+    m = 0
+    for _, c in t.trick:
+        m |= 1 << c
+    return m
+
+
+def _follow(t: Table, led: int) -> int:
+    mine = t.legal & SUIT_MASKS[led]
+    win_seat, win = trick_winner(t.trick)
+    trick_mask = _trick_mask(t)
+    points = point_cards(trick_mask)
+    after = t.after()
+    last = not after
+    duck = highest_below(mine, win)
+    threat = t.moon_threat()
+
+    # A moon under way: take this trick if it carries points and the runner wins it.
+    if threat >= 0:
+        runner_on_top = win_seat == threat or threat in after
+        heart_trick = points or led == HEARTS
+        if runner_on_top and heart_trick:
+            top = highest_in(mine)
+            if top > win and (last or sure_winner(top, t.others)):
+                return top
+        if not runner_on_top and points and duck >= 0:
+            return duck  # a point goes to someone else: the moon is dead
+
+    if t.first_trick:
+        # Nobody may throw points on the first trick: shed the top club for free.
+        return highest_in(mine)
+
+    if led == SPADES:
+        return _follow_spades(t, mine, win, points, last, after)
+
+    if duck >= 0:
+        if last and not points:
+            return highest_in(mine)  # nothing to lose: shed the highest card
+        if not points and _safe_round(t, led, after):
+            top = highest_in(mine)
+            if _winning_is_harmless(t, top):
+                return top
+        return duck
+    # Every card we hold wins over the trick so far.
+    if last or (not points and _safe_round(t, led, after)):
+        return highest_in(mine)
+    return lowest_above(mine, win)
+
+
+def _follow_spades(t: Table, mine: int, win: int, points: int, last: bool, after: list[int]) -> int:
+    queen_out = bool(t.others & QS_BIT)
+    if mine & QS_BIT:
+        if win > QUEEN_SPADES:
+            return QUEEN_SPADES  # K♠ or A♠ is on the trick: the queen goes under it
+        under = highest_below(mine, win)
+        if under >= 0:
+            return under
+        rest = mine & ~QS_BIT
+        if rest:
+            # Forced over: with the queen kept, prefer the card least likely to win.
+            return highest_in(rest) if last else lowest_in(rest)
+        return QUEEN_SPADES
+    duck = highest_below(mine, win)
+    if duck >= 0:
+        if last and not points:
+            top = highest_in(mine)
+            if queen_out and top > QUEEN_SPADES and top == highest_in(mine & HIGH_SPADES):
+                return top  # shed K♠/A♠ safely: the queen is not in this trick
+            return top if not queen_out else duck
+        return duck
+    if last:
+        return highest_in(mine)
+    # Forced to go over with players still to come.
+    if queen_out:
+        safe = mine & ~HIGH_SPADES & above(win)
+        if safe:
+            return lowest_in(safe)  # below the queen: it cannot be dumped under us
+        return lowest_in(mine)
+    return highest_in(mine)
+
+
+def _safe_round(t: Table, suit: int, after: list[int]) -> bool:
+    """The players still to come are likely to follow ``suit`` (no points dumped)."""
+    left = (t.others & SUIT_MASKS[suit]).bit_count()
+    for s in after:
+        if t.voids[s] >> suit & 1:
+            return False
+    return left >= 3 * len(after) + 1
+
+
+def _winning_is_harmless(t: Table, top: int) -> bool:
+    """Winning with ``top`` leaves us a safe lead next."""
+    rest = t.hand & ~(1 << top)
+    return any(sure_loser(c, t.others) and c // 13 != HEARTS for c in cards_of(rest))
+
+
+def _discard(t: Table) -> int:
+    legal = t.legal
+    win_seat, _ = trick_winner(t.trick)
+    after = t.after()
+    threat = t.moon_threat()
+    if threat >= 0 and (win_seat == threat or threat in after):
+        # Never feed a runner: throw the worst non-point card instead.
+        safe = legal & ~HEARTS_MASK & ~QS_BIT
+        if safe:
+            return _most_dangerous(t, safe)
+    if legal & QS_BIT:
+        return QUEEN_SPADES
+    queen_out = bool(t.others & QS_BIT)
+    if queen_out:
+        tops = legal & HIGH_SPADES
+        low = (t.hand & LOW_SPADES).bit_count()
+        if tops and low < 3:
+            return highest_in(tops)
+    return _most_dangerous(t, legal)
+
+
+def _most_dangerous(t: Table, pool: int) -> int:
+    return max(cards_of(pool), key=lambda c: (danger(c, t.hand, t.others), c))
+
+
+def _lead(t: Table) -> int:
+    legal = t.legal
+    others = t.others
+    threat = t.moon_threat()
+    if threat >= 0:
+        hearts = legal & HEARTS_MASK
+        if hearts and sure_winner(highest_in(hearts), others):
+            return highest_in(hearts)  # take a heart trick ourselves: the moon is dead
+
+    # Flush Q♠ with low spades when it is out and our top spades cannot catch it.
+    queen_out = bool(others & QS_BIT)
+    low = legal & LOW_SPADES
+    if queen_out and low and not t.hand & HIGH_SPADES:
+        return lowest_in(low) if low.bit_count() == 1 else _flush_card(low, others)
+
+    best = -1
+    best_score = 1e9
+    for card in cards_of(legal):
+        score = _lead_risk(t, card, queen_out)
+        if score < best_score:
+            best, best_score = card, score
+    return best
+
+
+def _flush_card(low: int, others: int) -> int:
+    """A spade below the queen to lead: the highest one that still loses, else the lowest."""
+    for c in sorted(cards_of(low), reverse=True):
+        if sure_loser(c, others):
+            return c
+    return lowest_in(low)
+
+
+def _lead_risk(t: Table, card: int, queen_out: bool) -> float:
+    """Expected trouble from leading ``card`` (lower is better)."""
+    suit = card // 13
+    others = t.others
+    suit_others = others & SUIT_MASKS[suit]
+    lower = (suit_others & below(card)).bit_count()
+    higher = (suit_others & above(card)).bit_count()
+    voids = [s for s in range(t.n) if s != t.seat and t.voids[s] >> suit & 1]
+    # Points that could be thrown on the trick by a seat that cannot follow.
+    dump = (13.0 if queen_out else 0.0) + 0.4 * (others & HEARTS_MASK).bit_count()
+    if not suit_others:
+        return 60.0 + dump + card % 13  # everybody is void: we take whatever they throw
+    # A sure loser carries no risk; a sure winner the most.
+    risk = 10.0 * lower / (lower + higher) + (8.0 if higher == 0 else 0.0) if lower else 0.0
+    if voids:
+        risk *= 1.0 + 1.5 * len(voids)
+        risk += 3.0 * len(voids) if lower else -2.0 * len(voids)
+    if suit == HEARTS:
+        risk += 2.0 if lower else -1.0  # a losing heart hands points to someone else
+        risk += 0.3 * (card % 13)
+    elif suit == SPADES:
+        if card == QUEEN_SPADES:
+            risk += 40.0 if others & HIGH_SPADES else 30.0
+        elif card > QUEEN_SPADES and queen_out:
+            risk += 30.0
+        elif t.hand & QS_BIT:
+            risk += 4.0  # leading spades draws out the cards that guard our queen
+    else:
+        # Running a short side suit out makes a void; keep the lowest card for later.
+        length = (t.hand & SUIT_MASKS[suit]).bit_count()
+        risk += 0.5 * length
+    risk -= 0.05 * (card % 13)  # among equal risks, shed the higher card
+    return risk
