@@ -214,7 +214,11 @@ class ISMCTSPlayer:
     Only for the play phase: the 2.0.2 resampler is broken during passing.
     ``time_budget`` (seconds) maps to the binding's ``max_wall_clock_time``; the
     simulation count still caps the search. Returns span 0..26, so the UCT constant
-    is scaled up from the textbook ~1.4 for [0, 1] rewards (untuned).
+    is scaled up from the textbook ~1.4 for [0, 1] rewards: at 100 simulations c=10
+    beat c=2 and c=30 in 240-hand duplicate duels (6.4-6.6 vs 7.3-7.6 points/hand).
+    No crash in 900+ hands of play with ISMCTS at every seat (incl. searching forced
+    moves); calling ``bot.step`` in the pass phase SEGFAULTs (uncatchable) as soon as
+    one player has finished passing, hence the phase guard in ``choose_play``.
     """
 
     def __init__(

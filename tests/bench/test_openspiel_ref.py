@@ -56,9 +56,7 @@ def test_mapping_round_trips_and_names_agree() -> None:
     assert osr.seat_to_player(0) == 2  # our South is OpenSpiel's South
 
 
-@pytest.mark.parametrize(
-    ("direction", "shift"), [("left", 1), ("right", 3), ("across", 2)]
-)
+@pytest.mark.parametrize(("direction", "shift"), [("left", 1), ("right", 3), ("across", 2)])
 def test_deal_and_pass_match_ours(direction: str, shift: int) -> None:
     rng = random.Random(shift)
     deal = _deal(rng)
