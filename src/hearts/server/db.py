@@ -1,0 +1,372 @@
+"""The server's database: SQLAlchemy Core tables and the store around them.
+
+SQLite by default; any SQLAlchemy URL works (PostgreSQL through ``psycopg``), so
+the SQL here stays portable: plain types, JSON kept as text, and the version
+check as ``UPDATE players SET version = version + 1 WHERE id = :id AND version = :v``.
+
+Tables:
+
+- ``players``: one row per browser token (only its SHA-256 is stored), with the
+  settings, the state ``version`` and the match on the table.
+- ``matches``: every match a player started: rules, totals, hand results, the
+  hand on the table as a ``hearts-hand/1`` record, and how it ended.
+- ``hands``: every finished hand as a complete ``hearts-hand/1`` record.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import datetime as dt
+import hashlib
+import json
+import threading
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Any
+
+import sqlalchemy as sa
+from sqlalchemy.engine import Connection, Engine
+
+from hearts.match import HandResult
+from hearts.rules import Rules
+from hearts.server.game import Game
+
+SCHEMA_VERSION = "1"
+
+metadata = sa.MetaData()
+
+meta = sa.Table(
+    "meta",
+    metadata,
+    sa.Column("key", sa.String(32), primary_key=True),
+    sa.Column("value", sa.Text, nullable=False),
+)
+
+players = sa.Table(
+    "players",
+    metadata,
+    sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
+    sa.Column("token_hash", sa.String(64), nullable=False, unique=True),
+    sa.Column("level", sa.String(8), nullable=False, default="medium"),
+    sa.Column("quick", sa.Boolean, nullable=False, default=False),
+    sa.Column("version", sa.Integer, nullable=False, default=0),
+    sa.Column("match_id", sa.Integer, nullable=True),
+    sa.Column("matches_started", sa.Integer, nullable=False, default=0),
+    sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
+)
+
+matches = sa.Table(
+    "matches",
+    metadata,
+    sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
+    sa.Column("player_id", sa.Integer, sa.ForeignKey("players.id"), nullable=False, index=True),
+    sa.Column("number", sa.Integer, nullable=False),
+    sa.Column("rules", sa.Text, nullable=False),
+    sa.Column("totals", sa.Text, nullable=False),
+    sa.Column("results", sa.Text, nullable=False),
+    sa.Column("hand_number", sa.Integer, nullable=False),
+    sa.Column("hand_record", sa.Text, nullable=False),
+    sa.Column("auto_finished", sa.Boolean, nullable=False, default=False),
+    # "playing" | "over" | "abandoned" (a new match was started before this one ended)
+    sa.Column("status", sa.String(10), nullable=False, default="playing"),
+    sa.Column("winner", sa.Integer, nullable=True),
+    sa.Column("south_total", sa.Integer, nullable=True),
+    sa.Column("started_at", sa.DateTime(timezone=True), nullable=False),
+    sa.Column("updated_at", sa.DateTime(timezone=True), nullable=False),
+)
+
+hands = sa.Table(
+    "hands",
+    metadata,
+    sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
+    sa.Column("match_id", sa.Integer, sa.ForeignKey("matches.id"), nullable=False, index=True),
+    sa.Column("player_id", sa.Integer, sa.ForeignKey("players.id"), nullable=False, index=True),
+    sa.Column("number", sa.Integer, nullable=False),
+    sa.Column("record", sa.Text, nullable=False),
+    sa.Column("south_points", sa.Integer, nullable=False),
+    sa.Column("shooter", sa.Integer, nullable=True),
+    sa.Column("finished_at", sa.DateTime(timezone=True), nullable=False),
+)
+
+
+def token_hash(token: str) -> str:
+    return hashlib.sha256(token.encode("utf-8", "surrogatepass")).hexdigest()
+
+
+def _now() -> dt.datetime:
+    return dt.datetime.now(dt.UTC)
+
+
+class Stale(Exception):
+    """The action was made on an older version of the state."""
+
+
+@dataclass
+class Player:
+    id: int
+    level: str
+    quick: bool
+    version: int
+    match_id: int | None
+    matches_started: int
+
+
+@dataclass
+class Loaded:
+    """A player with the match on the table (None before the first)."""
+
+    player: Player
+    game: Game | None
+    results_saved: int  # how many finished hands the hands table already holds
+
+
+def make_engine(url: str) -> Engine:
+    """An engine for ``url``; SQLite gets WAL, a busy timeout and explicit BEGINs."""
+    if url.startswith("sqlite"):
+        memory = _is_memory(url)
+        engine = sa.create_engine(
+            url,
+            connect_args={"timeout": 30, "check_same_thread": False},
+            # One shared connection, or every connection would see its own empty database.
+            poolclass=sa.pool.StaticPool if memory else None,
+        )
+
+        @sa.event.listens_for(engine, "connect")
+        def _on_connect(dbapi_conn: Any, _record: Any) -> None:
+            # pysqlite's own transaction handling is off so that BEGIN is ours (below).
+            dbapi_conn.isolation_level = None
+            cur = dbapi_conn.cursor()
+            if not memory:
+                cur.execute("PRAGMA journal_mode=WAL")
+            cur.execute("PRAGMA synchronous=FULL")
+            cur.execute("PRAGMA foreign_keys=ON")
+            cur.close()
+
+        @sa.event.listens_for(engine, "begin")
+        def _on_begin(conn: Connection) -> None:
+            # A write takes the lock up front: no upgrade deadlock between two writers.
+            immediate = conn.get_execution_options().get("immediate", False)
+            conn.exec_driver_sql("BEGIN IMMEDIATE" if immediate else "BEGIN")
+
+        return engine
+    return sa.create_engine(url, pool_pre_ping=True)
+
+
+def _is_memory(url: str) -> bool:
+    return ":memory:" in url or url in ("sqlite://", "sqlite:///") or "mode=memory" in url
+
+
+class Store:
+    """Players, matches and hands; every method is one transaction (call from a thread)."""
+
+    def __init__(self, url: str) -> None:
+        self.url = url
+        self.engine = make_engine(url)
+        self.sqlite = self.engine.dialect.name == "sqlite"
+        self.memory = self.sqlite and _is_memory(url)
+        # SQLite has one writer at a time: queue writers here rather than in its busy loop.
+        self._write_lock = threading.Lock()
+        metadata.create_all(self.engine)
+        with self.write() as conn:
+            found = conn.execute(sa.select(meta.c.value).where(meta.c.key == "schema")).scalar()
+            if found is None:
+                conn.execute(meta.insert().values(key="schema", value=SCHEMA_VERSION))
+            elif found != SCHEMA_VERSION:
+                raise RuntimeError(f"database schema {found}, this server speaks {SCHEMA_VERSION}")
+
+    def close(self) -> None:
+        self.engine.dispose()
+
+    @contextlib.contextmanager
+    def write(self) -> Iterator[Connection]:
+        """A write transaction, committed on leaving, rolled back on an exception."""
+        lock = self._write_lock if self.sqlite else contextlib.nullcontext()
+        with lock, self.engine.connect() as conn:
+            conn = conn.execution_options(immediate=True)
+            with conn.begin():
+                yield conn
+
+    @contextlib.contextmanager
+    def read(self) -> Iterator[Connection]:
+        # An in-memory database is one connection: readers queue like writers.
+        lock = self._write_lock if self.memory else contextlib.nullcontext()
+        with lock, self.engine.connect() as conn, conn.begin():
+            yield conn
+
+    # -- players ------------------------------------------------------------------
+    def create_player(self, token: str, level: str = "medium") -> int:
+        with self.write() as conn:
+            result = conn.execute(
+                players.insert().values(
+                    token_hash=token_hash(token),
+                    level=level,
+                    quick=False,
+                    version=0,
+                    match_id=None,
+                    matches_started=0,
+                    created_at=_now(),
+                )
+            )
+            key = result.inserted_primary_key
+            assert key is not None
+            return int(key[0])
+
+    def player_id(self, token: str) -> int | None:
+        with self.read() as conn:
+            found = conn.execute(
+                sa.select(players.c.id).where(players.c.token_hash == token_hash(token))
+            ).scalar()
+        return None if found is None else int(found)
+
+    def set_settings(self, player_id: int, level: str | None, quick: bool | None) -> None:
+        values: dict[str, Any] = {}
+        if level is not None:
+            values["level"] = level
+        if quick is not None:
+            values["quick"] = quick
+        if values:
+            with self.write() as conn:
+                conn.execute(players.update().where(players.c.id == player_id).values(**values))
+
+    # -- matches ------------------------------------------------------------------
+    def load(self, conn: Connection, player_id: int) -> Loaded:
+        row = conn.execute(sa.select(players).where(players.c.id == player_id)).mappings().one()
+        player = Player(
+            id=row["id"],
+            level=row["level"],
+            quick=bool(row["quick"]),
+            version=row["version"],
+            match_id=row["match_id"],
+            matches_started=row["matches_started"],
+        )
+        if player.match_id is None:
+            return Loaded(player, None, 0)
+        m = conn.execute(sa.select(matches).where(matches.c.id == player.match_id)).mappings().one()
+        rules = Rules.from_json(json.loads(m["rules"]))
+        state, hand_no = Game.hand_from_record(json.loads(m["hand_record"]))
+        results = [HandResult(tuple(r["points"]), r["shooter"]) for r in json.loads(m["results"])]
+        game = Game(
+            rules=rules,
+            match_no=m["number"],
+            hand=state,
+            hand_no=hand_no,
+            totals=list(json.loads(m["totals"])),
+            results=results,
+            auto_finished=bool(m["auto_finished"]),
+        )
+        return Loaded(player, game, len(results))
+
+    def bump_version(self, conn: Connection, player_id: int, version: int) -> None:
+        """Claim ``version`` for this action (first statement of the transaction, so
+        it also locks the row); raise :class:`Stale` if another action took it."""
+        done = conn.execute(
+            players.update()
+            .where(players.c.id == player_id, players.c.version == version)
+            .values(version=players.c.version + 1)
+        )
+        if done.rowcount != 1:
+            raise Stale()
+
+    def new_match(self, conn: Connection, loaded: Loaded, game: Game) -> None:
+        """Put ``game`` on the table; an unfinished previous match is marked abandoned."""
+        player = loaded.player
+        old = loaded.game
+        if old is not None and player.match_id is not None and not old.over:
+            conn.execute(
+                matches.update()
+                .where(matches.c.id == player.match_id)
+                .values(status="abandoned", updated_at=_now())
+            )
+        now = _now()
+        result = conn.execute(
+            matches.insert().values(
+                player_id=player.id,
+                number=game.match_no,
+                rules=json.dumps(game.rules.to_json() | {"target": game.rules.target}),
+                totals=json.dumps(game.totals),
+                results="[]",
+                hand_number=game.hand_no,
+                hand_record=json.dumps(game.hand_record()),
+                auto_finished=False,
+                status="playing",
+                started_at=now,
+                updated_at=now,
+            )
+        )
+        key = result.inserted_primary_key
+        assert key is not None
+        conn.execute(
+            players.update()
+            .where(players.c.id == player.id)
+            .values(match_id=int(key[0]), matches_started=game.match_no)
+        )
+        player.match_id = int(key[0])
+        player.matches_started = game.match_no
+        loaded.game = game
+        loaded.results_saved = 0
+
+    def save(self, conn: Connection, loaded: Loaded) -> None:
+        """Write the match on the table back, with any hand finished since loading."""
+        game = loaded.game
+        match_id = loaded.player.match_id
+        assert game is not None and match_id is not None
+        now = _now()
+        for i in range(loaded.results_saved, len(game.results)):
+            result = game.results[i]
+            record = game.hand_record() if i + 1 == game.hand_no else None
+            assert record is not None, "a finished hand is saved before the next is dealt"
+            conn.execute(
+                hands.insert().values(
+                    match_id=match_id,
+                    player_id=loaded.player.id,
+                    number=i + 1,
+                    record=json.dumps(record),
+                    south_points=result.points[0],
+                    shooter=result.shooter if result.shooter >= 0 else None,
+                    finished_at=now,
+                )
+            )
+        loaded.results_saved = len(game.results)
+        over = game.over
+        conn.execute(
+            matches.update()
+            .where(matches.c.id == match_id)
+            .values(
+                totals=json.dumps(game.totals),
+                results=json.dumps(
+                    [{"points": list(r.points), "shooter": r.shooter} for r in game.results]
+                ),
+                hand_number=game.hand_no,
+                hand_record=json.dumps(game.hand_record()),
+                auto_finished=game.auto_finished,
+                status="over" if over else "playing",
+                winner=game.winner if over else None,
+                south_total=game.totals[0] if over else None,
+                updated_at=now,
+            )
+        )
+
+    # -- achievements -------------------------------------------------------------
+    def stats(self, player_id: int) -> dict[str, int | None]:
+        with self.read() as conn:
+            over = sa.and_(matches.c.player_id == player_id, matches.c.status == "over")
+            played, won, best = conn.execute(
+                sa.select(
+                    sa.func.count(),
+                    sa.func.coalesce(sa.func.sum(sa.case((matches.c.winner == 0, 1), else_=0)), 0),
+                    sa.func.min(matches.c.south_total),
+                ).where(over)
+            ).one()
+            hands_played, moons = conn.execute(
+                sa.select(
+                    sa.func.count(),
+                    sa.func.coalesce(sa.func.sum(sa.case((hands.c.shooter == 0, 1), else_=0)), 0),
+                ).where(hands.c.player_id == player_id)
+            ).one()
+        return {
+            "played": int(played),
+            "won": int(won),
+            "moons": int(moons),
+            "best": None if best is None else int(best),
+            "hands": int(hands_played),
+        }

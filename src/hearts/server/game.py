@@ -1,0 +1,431 @@
+"""A match as the server holds it: South's actions, the computers' turns, and the
+State that South may see (docs/api.md).
+
+Nothing here touches the database or the network: :class:`Game` is loaded from
+and saved to rows by :mod:`hearts.server.db`, and a computer's decision is made by
+:func:`decide` in a worker, given only that seat's :class:`~hearts.view.PlayerView`.
+"""
+
+from __future__ import annotations
+
+import itertools
+import logging
+import random
+from dataclasses import dataclass, field
+from typing import Any
+
+from hearts.cards import (
+    CLUBS,
+    DIAMONDS,
+    HEARTS,
+    HEARTS_MASK,
+    JD_BIT,
+    QS_BIT,
+    SPADES,
+    SUIT_MASKS,
+    card_name,
+    cards_of,
+    highest,
+    lowest,
+    parse_card,
+)
+from hearts.hand import DONE, PASS, PLAY, HandState
+from hearts.match import HandResult, match_winner, moon_choice
+from hearts.record import read_record, write_record
+from hearts.rules import Rules
+from hearts.server.messages import error_message, illegal_reason
+from hearts.view import PlayerView
+
+log = logging.getLogger("hearts.server")
+
+SOUTH = 0
+SEATS = ("S", "W", "N", "E")
+NAMES = {"S": "Bạn", "W": "Tây", "N": "Bắc", "E": "Đông"}
+LEVELS = ("easy", "medium", "hard")
+#: The preferred display order of suits: red and black alternate.
+_SUIT_ORDER = (CLUBS, HEARTS, SPADES, DIAMONDS)
+_RED = frozenset((DIAMONDS, HEARTS))
+
+
+class GameError(Exception):
+    """An action the game refuses; nothing changed.  ``code`` is the API's error code."""
+
+    def __init__(self, code: str, message: str | None = None) -> None:
+        super().__init__(code)
+        self.code = code
+        self.message = message or error_message(code)
+
+
+def display_order(hand: int) -> list[int]:
+    """South's cards sorted for display: by suit with red and black alternating as
+    far as the suits held allow (♣ ♥ ♠ ♦ when all four are there), ranks ascending.
+
+    >>> [card_name(c) for c in display_order(sum(1 << parse_card(x)
+    ...     for x in ("AS", "2C", "3D", "KH", "4S")))]
+    ['2C', 'KH', '4S', 'AS', '3D']
+    >>> [card_name(c) for c in display_order(sum(1 << parse_card(x) for x in ("2C", "3D", "4S")))]
+    ['2C', '3D', '4S']
+    """
+    held = [s for s in _SUIT_ORDER if hand & SUIT_MASKS[s]]
+    best: tuple[int, ...] = tuple(held)
+    best_changes = -1
+    for order in itertools.permutations(held):
+        changes = sum((a in _RED) != (b in _RED) for a, b in itertools.pairwise(order))
+        if changes > best_changes:
+            best, best_changes = order, changes
+    return [c for s in best for c in cards_of(hand & SUIT_MASKS[s])]
+
+
+def _names_sorted(mask: int) -> list[str]:
+    return [card_name(c) for c in display_order(mask)]
+
+
+def _seat_map(values: list[int] | tuple[int, ...]) -> dict[str, int]:
+    return dict(zip(SEATS, values, strict=True))
+
+
+def deal_rng(seed: int | None, match_no: int, hand_no: int) -> random.Random:
+    """The deal's shuffle: reproducible with a server seed (tests), else the OS's."""
+    if seed is None:
+        return random.SystemRandom()
+    return random.Random(f"{seed}:{match_no}:{hand_no}")
+
+
+@dataclass(frozen=True, slots=True)
+class Job:
+    """A computer decision to make: ``kind`` "pass" (one view per seat still to
+    pass) or "play" (the view of the seat to play)."""
+
+    kind: str
+    views: tuple[PlayerView, ...]
+
+
+@dataclass
+class Game:
+    """One match of one player: totals, finished hands and the hand on the table."""
+
+    rules: Rules
+    match_no: int
+    hand: HandState
+    hand_no: int = 1
+    totals: list[int] = field(default_factory=lambda: [0, 0, 0, 0])
+    results: list[HandResult] = field(default_factory=list)
+    auto_finished: bool = False
+
+    @classmethod
+    def new(cls, rules: Rules, match_no: int, seed: int | None) -> Game:
+        hand = HandState.deal(rules, 1, deal_rng(seed, match_no, 1))
+        return cls(rules=rules, match_no=match_no, hand=hand)
+
+    # -- persistence helpers ------------------------------------------------------
+    def hand_record(self) -> dict[str, Any]:
+        """The hand on the table as a ``hearts-hand/1`` record (possibly unfinished)."""
+        record = write_record(self.hand, self.hand_no)
+        if self.hand.is_terminal() and len(self.results) == self.hand_no:
+            # A moon the shooter chose to score differently: keep the points given.
+            record["points"] = _seat_map(self.results[-1].points)
+        return record
+
+    @staticmethod
+    def hand_from_record(record: dict[str, Any]) -> tuple[HandState, int]:
+        state, number = read_record(record)
+        return state, number
+
+    # -- the match ----------------------------------------------------------------
+    @property
+    def winner(self) -> int:
+        return match_winner(self.rules, self.totals) if self.results else -1
+
+    @property
+    def over(self) -> bool:
+        return self.winner >= 0
+
+    @property
+    def hand_done(self) -> bool:
+        return self.hand.phase == DONE
+
+    # -- South's actions ----------------------------------------------------------
+    def south_pass(self, cards: list[str]) -> None:
+        hand = self.hand
+        if self.over or hand.phase != PASS:
+            raise GameError("wrong_phase", "Bây giờ không phải lúc chuyền bài")
+        if hand.passes[SOUTH]:
+            raise GameError("wrong_phase", "Bạn đã chuyền bài rồi")
+        parsed = [_parse(c) for c in cards]
+        mask = 0
+        for c in parsed:
+            mask |= 1 << c
+        if len(parsed) != self.rules.pass_count or mask.bit_count() != len(parsed):
+            raise GameError("bad_pass")
+        if mask & ~hand.hands[SOUTH]:
+            raise GameError("not_in_hand")
+        hand.pass_cards(SOUTH, mask)
+
+    def south_play(self, card_text: str) -> None:
+        card = _parse(card_text)
+        hand = self.hand
+        if self.over or hand.phase != PLAY:
+            raise GameError("wrong_phase", "Bây giờ không phải lúc đánh bài")
+        if hand.turn != SOUTH:
+            raise GameError("not_your_turn")
+        reason = illegal_reason(hand, card)
+        if reason is not None:
+            raise GameError(reason.code, reason.message)
+        self._play(card)
+
+    def next_hand(self, seed: int | None) -> None:
+        if self.over:
+            raise GameError("match_over")
+        if not self.hand_done:
+            raise GameError("wrong_phase", "Ván này chưa xong")
+        self.hand_no += 1
+        rng = deal_rng(seed, self.match_no, self.hand_no)
+        self.hand = HandState.deal(self.rules, self.hand_no, rng)
+        self.auto_finished = False
+
+    # -- the computers' turns -----------------------------------------------------
+    def computer_job(self) -> Job:
+        """The next computer decision, as views only (raises when it is South's move)."""
+        hand = self.hand
+        if self.over or hand.phase == DONE:
+            raise GameError("wrong_phase", "Ván này đã xong")
+        info = {"hand_number": self.hand_no, "totals": tuple(self.totals)}
+        if hand.phase == PASS:
+            if not hand.passes[SOUTH]:
+                raise GameError("not_computer_turn", "Hãy chọn 3 lá để chuyền")
+            seats = [s for s in range(1, hand.n) if not hand.passes[s]]
+            return Job("pass", tuple(hand.view(s, **info) for s in seats))
+        if hand.turn == SOUTH:
+            raise GameError("not_computer_turn")
+        return Job("play", (hand.view(hand.turn, **info),))
+
+    def apply_computer(self, job: Job, choices: list[int]) -> None:
+        """Apply the decisions made for ``job`` (computed on this very state)."""
+        hand = self.hand
+        if job.kind == "pass":
+            for view, mask in zip(job.views, choices, strict=True):
+                if mask.bit_count() != self.rules.pass_count or mask & ~hand.hands[view.seat]:
+                    log.warning("bad pass %s for seat %d: passing highest", mask, view.seat)
+                    mask = _highest_cards(hand.hands[view.seat], self.rules.pass_count)
+                hand.pass_cards(view.seat, mask)
+            return
+        (view,) = job.views
+        (card,) = choices
+        if view.seat != hand.turn or hand.phase != PLAY:
+            raise GameError("stale")
+        if not hand.legal_mask() >> card & 1:
+            log.warning("bot chose illegal %s for seat %d: playing lowest legal", card, view.seat)
+            card = lowest(hand.legal_mask())
+        self._play(card)
+
+    # -- internals ----------------------------------------------------------------
+    def _play(self, card: int) -> None:
+        hand = self.hand
+        hand.push(card)
+        if hand.phase == PLAY and not hand.trick and self._nothing_left_to_decide():
+            while hand.phase == PLAY:
+                hand.push(lowest(hand.legal_mask()))
+            self.auto_finished = True
+        if hand.phase == DONE:
+            self._score()
+
+    def _nothing_left_to_decide(self) -> bool:
+        """At the start of a trick: no points are left to take, or South is on lead
+        and every card South holds beats every card of its suit still out."""
+        hand = self.hand
+        out = 0
+        for mask in hand.hands:
+            out |= mask
+        scoring = HEARTS_MASK | QS_BIT | (JD_BIT if self.rules.jd_bonus else 0)
+        if not out & scoring:
+            return True
+        if hand.turn != SOUTH:
+            return False
+        mine = hand.hands[SOUTH]
+        others = out & ~mine
+        for suit_mask in SUIT_MASKS:
+            mine_s, others_s = mine & suit_mask, others & suit_mask
+            if mine_s and others_s and lowest(mine_s) < highest(others_s):
+                return False
+        return True
+
+    def _score(self) -> None:
+        hand = self.hand
+        shooter = hand.shooter()
+        moon = moon_choice(self.rules, self.totals, shooter) if shooter >= 0 else None
+        points = hand.points(moon)
+        self.results.append(HandResult(tuple(points), shooter))
+        self.totals = [t + p for t, p in zip(self.totals, points, strict=True)]
+
+    # -- what South sees ----------------------------------------------------------
+    def state(self, version: int, level: str, quick: bool) -> dict[str, Any]:
+        """The State of docs/api.md: everything South may know, nothing more."""
+        hand = self.hand
+        n = hand.n
+        south = hand.hands[SOUTH]
+        winner = self.winner
+        match = {
+            "hand_number": self.hand_no,
+            "target": self.rules.target,
+            "totals": _seat_map(self.totals),
+            "hands": [
+                {"points": _seat_map(r.points), "moon": _seat_or_none(r.shooter)}
+                for r in self.results
+            ],
+            "over": winner >= 0,
+            "winner": SEATS[winner] if winner >= 0 else None,
+        }
+        direction = hand.direction
+        offset = hand.offset
+        phase = hand.phase
+        legal = 0
+        reasons: dict[str, str] = {}
+        turn: str | None = None
+        if phase == PASS:
+            if not hand.passes[SOUTH]:
+                legal = south
+                turn = "S"
+        elif phase == PLAY:
+            turn = SEATS[hand.turn]
+            if hand.turn == SOUTH:
+                legal = hand.legal_mask()
+                for c in display_order(south & ~legal):
+                    why = illegal_reason(hand, c)
+                    if why is not None:
+                        reasons[card_name(c)] = why.message
+        plays = hand.plays
+        finished = len(plays) // n * n
+        tricks = []
+        for t, start in enumerate(range(0, finished, n)):
+            leader = hand.leader_of_trick(t)
+            cards = plays[start : start + n]
+            tricks.append(
+                {
+                    "leader": SEATS[leader],
+                    "winner": SEATS[hand.winners[t]],
+                    "points": self._trick_points(cards),
+                    "cards": [
+                        {"seat": SEATS[(leader + i) % n], "card": card_name(c)}
+                        for i, c in enumerate(cards)
+                    ],
+                }
+            )
+        trick = [
+            {"seat": SEATS[(hand.leader + i) % n], "card": card_name(c)}
+            for i, c in enumerate(hand.trick)
+        ]
+        received = hand.received(SOUTH)
+        done = phase == DONE and len(self.results) == self.hand_no
+        result = self.results[-1] if done else None
+        hand_json = {
+            "phase": phase,
+            "pass_direction": direction,
+            "pass_to": SEATS[(SOUTH + offset) % n] if offset else None,
+            "pass_from": SEATS[(SOUTH - offset) % n] if offset else None,
+            "passed": _names_sorted(hand.passes[SOUTH]) if hand.passes[SOUTH] else None,
+            "received": _names_sorted(received) if received else None,
+            "mark_received": bool(offset) and phase == PLAY and len(plays) < n,
+            "cards": _names_sorted(south),
+            "legal": _names_sorted(legal),
+            "illegal_reasons": reasons,
+            "turn": turn,
+            "trick": trick,
+            "tricks": tricks,
+            "counts": _seat_map([m.bit_count() for m in hand.hands]),
+            "taken": _seat_map(hand.raw_points()),
+            "hearts_broken": hand.broken,
+            "points": _seat_map(result.points) if result else None,
+            "moon": SEATS[result.shooter] if result and result.shooter >= 0 else None,
+            "auto_finished": self.auto_finished,
+        }
+        return {
+            "version": version,
+            "settings": {"level": level, "quick": quick},
+            "seats": list(SEATS),
+            "names": dict(NAMES),
+            "match": match,
+            "hand": hand_json,
+        }
+
+    def _trick_points(self, cards: list[int]) -> int:
+        mask = 0
+        for c in cards:
+            mask |= 1 << c
+        p = (mask & HEARTS_MASK).bit_count() + (13 if mask & QS_BIT else 0)
+        if self.rules.jd_bonus and mask & JD_BIT:
+            p -= 10
+        return p
+
+
+def _seat_or_none(seat: int) -> str | None:
+    return SEATS[seat] if seat >= 0 else None
+
+
+def _parse(text: str) -> int:
+    try:
+        return parse_card(text)
+    except ValueError:
+        raise GameError("bad_card") from None
+
+
+def _highest_cards(hand: int, k: int) -> int:
+    out = 0
+    for c in sorted(cards_of(hand), key=lambda c: (c % 13, c), reverse=True)[:k]:
+        out |= 1 << c
+    return out
+
+
+# -- the computers' decisions (run in a worker: thread or process) -------------------
+_bots: dict[str, Any] = {}
+
+
+def _bot(level: str) -> Any:
+    bot = _bots.get(level)
+    if bot is None:
+        from hearts.bots.base import get_bot
+
+        try:
+            bot = get_bot(level)
+        except ImportError:
+            log.warning("bot level %r is not available yet: playing the lowest legal card", level)
+            bot = _FallbackBot()
+        _bots[level] = bot
+    return bot
+
+
+class _FallbackBot:
+    """Used only while a level's module does not exist yet."""
+
+    name = "fallback"
+
+    def choose_pass(self, view: PlayerView) -> int:
+        return _highest_cards(view.hand, view.rules.pass_count)
+
+    def choose_play(self, view: PlayerView) -> int:
+        return lowest(view.legal)
+
+
+def decide(level: str, job: Job) -> list[int]:
+    """The computers' choices for ``job``: a pass mask per view, or one card."""
+    bot = _bot(level)
+    if job.kind == "pass":
+        return [int(bot.choose_pass(v)) for v in job.views]
+    return [int(bot.choose_play(job.views[0]))]
+
+
+def warm_up() -> None:
+    """Import the bots in a fresh worker so its first decision is not slow."""
+    for level in LEVELS:
+        _bot(level)
+
+
+__all__ = [
+    "LEVELS",
+    "NAMES",
+    "SEATS",
+    "Game",
+    "GameError",
+    "Job",
+    "decide",
+    "display_order",
+]

@@ -1,0 +1,70 @@
+"""The page's words: error codes with their HTTP status and short Vietnamese message,
+and why a card may not be played now.
+
+>>> import random
+>>> from hearts.hand import HandState
+>>> from hearts.rules import Rules
+>>> state = HandState.deal(Rules(), 4, random.Random(1))
+>>> reason = illegal_reason(state, next(c for c in range(52) if state.hands[state.turn] >> c & 1
+...                                     and c != 0))
+>>> reason.code, reason.message
+('must_lead_lead_card', 'Phải đánh 2 nhép mở vòng đầu')
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from hearts.cards import card_name_vi, suit_name_vi
+from hearts.hand import HandState
+
+#: code -> (HTTP status, message).  409: the game is not in a state for this action;
+#: 422: a card the rules forbid now; 400: a request that cannot mean anything.
+ERRORS: dict[str, tuple[int, str]] = {
+    "bad_token": (403, "Phiên chơi không hợp lệ"),
+    "stale": (409, "Bàn chơi đã thay đổi, đang cập nhật"),
+    "bad_card": (400, "Lá bài không hợp lệ"),
+    "not_in_hand": (400, "Bạn không có lá này"),
+    "not_your_turn": (409, "Chưa đến lượt bạn"),
+    "wrong_phase": (409, "Không làm được việc này lúc này"),
+    "match_over": (409, "Trận đã kết thúc"),
+    "must_follow_suit": (422, "Phải theo chất"),
+    "hearts_not_broken": (422, "Chưa phá cơ"),
+    "first_trick_points": (422, "Vòng đầu không được đánh cơ hay đầm bích"),
+    "must_lead_lead_card": (422, "Phải đánh 2 nhép mở vòng đầu"),
+    "bad_pass": (400, "Hãy chọn đúng 3 lá khác nhau để chuyền"),
+    "not_computer_turn": (409, "Đang đến lượt bạn"),
+    "bad_request": (400, "Yêu cầu không hợp lệ"),
+    "too_large": (413, "Yêu cầu quá lớn"),
+    "not_found": (404, "Không tìm thấy"),
+    "method_not_allowed": (405, "Không hỗ trợ cách gọi này"),
+    "internal": (500, "Lỗi máy chủ, hãy thử lại"),
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Reason:
+    code: str
+    message: str
+
+
+def error_status(code: str) -> int:
+    return ERRORS.get(code, (400, ""))[0]
+
+
+def error_message(code: str) -> str:
+    return ERRORS.get(code, (400, ERRORS["bad_request"][1]))[1]
+
+
+def illegal_reason(state: HandState, card: int) -> Reason | None:
+    """Why the seat to play may not play ``card`` now, in one short line (None if legal)."""
+    err = state.why_illegal(card)
+    if err is None:
+        return None
+    code = err.code
+    if code == "must_follow_suit":
+        led = state.trick[0] // 13
+        return Reason(code, f"Phải theo chất {suit_name_vi(led)}")
+    if code == "must_lead_lead_card":
+        return Reason(code, f"Phải đánh {card_name_vi(state.rules.lead_card)} mở vòng đầu")
+    return Reason(code, error_message(code))
