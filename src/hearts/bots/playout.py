@@ -9,6 +9,8 @@ void, lead the lowest card (high spades last while Q♠ is out).
 
 from __future__ import annotations
 
+import random
+
 from hearts.cards import QUEEN_SPADES
 
 _QS = QUEEN_SPADES
@@ -32,17 +34,20 @@ def rollout(
     qs_breaks: bool,
     lead_card: int,
     record: list[int] | None = None,
+    noise: random.Random | None = None,
+    eps: float = 0.0,
 ) -> int:
     """Play the hand to its end from the given position; return the J♦ taker (-1).
 
     ``hands`` (a mask per seat), ``trick`` (cards of the trick in progress, leader
     first) and ``pen`` (hearts + 13 for Q♠ taken per seat) are updated in place,
     so pass copies.  ``played`` counts the cards played so far in the hand;
-    ``record``, when given, receives every card played (for tests).
+    ``record``, when given, receives every card played (for tests).  With
+    ``noise``, each card is a random legal one with probability ``eps``.
     """
     n = len(hands)
     pos = len(trick)
-    qs_live = not any(c == _QS for c in trick) and any(h & _QS_BIT for h in hands)
+    qs_live = _QS not in trick and any(h & _QS_BIT for h in hands)
     # Standing of the trick in progress.
     led = top = win = tp = 0
     if pos:
@@ -69,7 +74,24 @@ def rollout(
         h = hands[seat]
         if not h:
             return jd
-        if pos == 0:
+        if noise is not None and noise.random() < eps:
+            if pos == 0:
+                if played == 0:
+                    legal = 1 << lead_card
+                elif not broken and h & _NOT_HEARTS:
+                    legal = h & _NOT_HEARTS
+                else:
+                    legal = h
+            else:
+                legal = h & _SUIT[led]
+                if not legal:
+                    legal = h & _NO_POINTS if played < n and h & _NO_POINTS else h
+            k = noise.randrange(legal.bit_count())
+            while k:
+                legal &= legal - 1
+                k -= 1
+            c = (legal & -legal).bit_length() - 1
+        elif pos == 0:
             # Lead.
             if played == 0:
                 c = lead_card
@@ -91,9 +113,6 @@ def rollout(
                         if v < best:
                             best = v
                             c = 13 * s + r
-            led = c // 13
-            top = c
-            win = seat
         else:
             follow = h & _SUIT[led]
             if follow:
@@ -112,9 +131,6 @@ def rollout(
                     else:
                         rest = follow & ~_QS_BIT or follow
                         c = (rest & -rest).bit_length() - 1
-                if c > top:
-                    top = c
-                    win = seat
             else:
                 legal = h
                 if played < n and h & _NO_POINTS:
@@ -135,30 +151,27 @@ def rollout(
                             if r > best:
                                 best = r
                                 c = 13 * s + r
-            if c >= 39:
-                tp += 1
-                broken = True
-            elif c == _QS:
-                tp += 13
-                qs_live = False
-                if qs_breaks:
-                    broken = True
         hands[seat] = h & ~(1 << c)
         played += 1
         if record is not None:
             record.append(c)
         if pos == 0:
             trick.clear()
-            if c >= 39:
-                tp = 1
+            led = c // 13
+            top = c
+            win = seat
+            tp = 0
+        elif c > top and c // 13 == led:
+            top = c
+            win = seat
+        if c >= 39:
+            tp += 1
+            broken = True
+        elif c == _QS:
+            tp += 13
+            qs_live = False
+            if qs_breaks:
                 broken = True
-            elif c == _QS:
-                tp = 13
-                qs_live = False
-                if qs_breaks:
-                    broken = True
-            else:
-                tp = 0
         trick.append(c)
         pos += 1
         if pos == n:

@@ -4,14 +4,14 @@ A seat knows its own hand, every card played, which seat has shown a void in
 which suit, and where the cards it passed went (they sit in the receiver's hand
 until played).  Every other placement of the unseen cards is equally likely.
 
-The cards that are free to go anywhere fall into classes (their suit), and a
-void only forbids a whole class to a seat, so the number of deals is a sum over
-*how many* cards of each suit each seat gets, of products of multinomials.
-:class:`DealSampler` counts those deals suit by suit (a small dynamic program
-over the seats' remaining hand sizes), then draws a count vector per suit with
-probability proportional to the number of deals it leads to, and shuffles the
-suit's cards into those slots: an exact uniform draw, no rejection, no greedy
-fill.
+The cards not known to be in a given hand fall into classes (suits; suits that
+the same seats are void in pool into one class), and a void only forbids a whole
+class to a seat, so the number of deals is a sum over *how many* cards of each
+class each seat gets, of products of multinomials.  :class:`DealSampler` counts
+those deals class by class (a small dynamic program over the seats' remaining
+hand sizes), then draws a count vector per class with probability proportional
+to the number of deals it leads to, and shuffles the class's cards into those
+slots: an exact uniform draw, no rejection, no greedy fill.
 
 >>> from hearts.hand import HandState
 >>> from hearts.rules import Rules
@@ -50,6 +50,7 @@ def _multinomial(total: int, parts: tuple[int, ...]) -> int:
     return out
 
 
+@cache
 def _compositions(total: int, caps: tuple[int, ...]) -> list[tuple[int, ...]]:
     """Every way to split ``total`` into ``len(caps)`` parts with part i <= caps[i]."""
     if not caps:
@@ -100,9 +101,16 @@ class DealSampler:
                 raise NoConsistentDeal(f"seat {s} holds more known cards than cards")
             needs.append(need)
         self.needs = tuple(needs)
-        # Suit classes: the free cards of each suit, and which others may hold them.
-        self.suit_cards = [list(cards_of(free & SUIT_MASKS[k])) for k in range(4)]
-        self.allowed = [tuple(not voids[s] >> k & 1 for s in self.others) for k in range(4)]
+        # Card classes: free cards that the same seats may hold are interchangeable,
+        # so suits with the same voids pool (usually few classes, often one).
+        pools: dict[tuple[bool, ...], int] = {}
+        for k in range(4):
+            if free & SUIT_MASKS[k]:
+                allowed = tuple(not voids[s] >> k & 1 for s in self.others)
+                pools[allowed] = pools.get(allowed, 0) | (free & SUIT_MASKS[k])
+        self.classes = len(pools)
+        self.suit_cards = [list(cards_of(mask)) for mask in pools.values()]
+        self.allowed = list(pools)
         if sum(needs) != free.bit_count():
             raise NoConsistentDeal("hand sizes do not add up to the unseen cards")
         self._choices: dict[
@@ -123,7 +131,10 @@ class DealSampler:
         caps = tuple(need if ok else 0 for need, ok in zip(needs, self.allowed[k], strict=True))
         splits = []
         weights = []
-        for split in _compositions(size, caps):
+        # The last suit must fill every hand exactly: one split at most.
+        last = k == self.classes - 1
+        choices = ([needs] if caps == needs else []) if last else None
+        for split in _compositions(size, caps) if choices is None else choices:
             rest = tuple(a - b for a, b in zip(needs, split, strict=True))
             ways = self._count(k + 1, rest)
             if ways:
@@ -134,7 +145,7 @@ class DealSampler:
         return out
 
     def _count(self, k: int, needs: tuple[int, ...]) -> int:
-        if k == 4:
+        if k == self.classes:
             return 0 if any(needs) else 1
         key = (k, needs)
         hit = self._ways.get(key)
@@ -149,10 +160,8 @@ class DealSampler:
         hands = self.fixed[:]
         needs = self.needs
         others = self.others
-        for k in range(4):
+        for k in range(self.classes):
             cards = self.suit_cards[k]
-            if not cards:
-                continue
             splits, cumulative = self._options(k, needs)
             pick = bisect_right(cumulative, rng.randrange(cumulative[-1]))
             split = splits[pick]

@@ -1,0 +1,381 @@
+"""How strong are the computer players?  Duplicate deals, fixed seeds, 95% CIs.
+
+    python3 bench/strength.py [--hands N] [--quick] [--only NAME ...] [--jobs K]
+
+Each section seats one *hero* against three copies of an opponent and plays
+every deal four times, the hero taking each seat in turn (duplicate play: the
+luck of the deal cancels).  Points per hand are the hand's points after moon
+scoring; the 95% intervals come from a bootstrap over deals (the four
+rotations of a deal stay together, as they are not independent).
+
+Sections:
+
+* ``medium-easy``: Vừa vs 3 × Dễ (goal: Vừa at most 60% of Dễ's points).
+* ``hard-medium``: Khó vs 3 × Vừa (goal: at most 75%).
+* ``hard-ismcts``: Khó vs 3 × OpenSpiel ISMCTS given the same time per move
+  (ISMCTS only plays; Vừa passes for it); an OpenSpiel state is kept in
+  lockstep with ours and checked card by card.
+* ``oracle-medium``: the face-up oracle (bench/oracle.py) vs 3 × Vừa, and the
+  fraction of the Vừa-to-oracle gap that Khó closes (on the same deals).
+* decision times per level (p50, p95) over every decision with 2+ choices.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import multiprocessing
+import os
+import random
+import statistics
+import sys
+import time
+from collections import defaultdict
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from oracle import OracleBot  # noqa: E402
+
+from hearts.bots.base import get_bot  # noqa: E402
+from hearts.bots.hard import HardBot  # noqa: E402
+from hearts.bots.playout import rollout  # noqa: E402
+from hearts.bots.sampling import DealSampler  # noqa: E402
+from hearts.hand import HandState  # noqa: E402
+from hearts.rules import Rules  # noqa: E402
+
+RULES = Rules()
+SEED = 20261129
+
+
+def deal_for(index: int) -> tuple[list[int], int]:
+    """Deal ``index`` of the fixed benchmark sequence: four masks and a hand number
+    (1..4, i.e. the pass direction cycles left, right, across, none)."""
+    rng = random.Random(SEED * 1000 + index)
+    hand_number = index % 4 + 1
+    state = HandState.deal(RULES, hand_number, rng)
+    return list(state.deal_masks), hand_number
+
+
+class PolicyBot:
+    """The playout policy as a player (a yardstick while tuning Khó)."""
+
+    name = "policy"
+
+    def __init__(self, **_: Any) -> None:
+        self._hard = HardBot()
+
+    def choose_pass(self, view: Any) -> int:
+        return self._hard.choose_pass(view)
+
+    def choose_play(self, view: Any) -> int:
+        legal = view.legal
+        if legal & (legal - 1) == 0:
+            return int(legal.bit_length() - 1)
+        hands = DealSampler(view).draw(random.Random(0))
+        rec: list[int] = []
+        pen = [0] * view.n
+        rollout(
+            hands,
+            [c for _, c in view.trick],
+            view.leader,
+            len(view.plays),
+            view.broken,
+            pen,
+            -1,
+            RULES.qs_breaks_hearts,
+            RULES.lead_card,
+            rec,
+        )
+        return rec[0]
+
+
+class Seat:
+    """A player at the table: a bot of ours, the oracle, or OpenSpiel ISMCTS."""
+
+    def __init__(self, kind: str, options: dict[str, Any]) -> None:
+        self.kind = kind
+        self.options = options
+        self.times: list[float] = []
+        self.pass_times: list[float] = []
+        if kind == "policy":
+            self.bot = PolicyBot()
+        elif kind == "oracle":
+            self.bot: Any = OracleBot(**options)
+        elif kind == "ismcts":
+            from openspiel_ref import ISMCTSPlayer
+
+            self.bot = ISMCTSPlayer(
+                simulations=options.get("simulations", 1_000_000),
+                seed=options.get("seed", 0),
+                time_budget=options["time_budget"],
+            )
+            self.passer = get_bot("medium")
+        else:
+            self.bot = get_bot(kind, **options)
+
+
+def play_deal(
+    deal: list[int], hand_number: int, seats: Sequence[Seat], lockstep: bool = False
+) -> list[int]:
+    """Play one hand with ``seats[s]`` in seat s; the hand's points per seat."""
+    state = HandState(RULES, deal, RULES.pass_direction(hand_number))
+    os_state = None
+    if lockstep or any(s.kind == "ismcts" for s in seats):
+        import openspiel_ref as osr
+
+        os_state = osr.new_state(deal, state.direction)
+    if state.phase == "pass":
+        passes = []
+        for seat, player in enumerate(seats):
+            view = state.view(seat, hand_number=hand_number)
+            bot = player.passer if player.kind == "ismcts" else player.bot
+            t0 = time.perf_counter()
+            mask = bot.choose_pass(view)
+            player.pass_times.append(time.perf_counter() - t0)
+            passes.append(mask)
+        for seat, mask in enumerate(passes):
+            state.pass_cards(seat, mask)
+        if os_state is not None:
+            osr.apply_passes(os_state, passes)
+    while not state.is_terminal():
+        seat = state.turn
+        player = seats[seat]
+        view = state.view(seat, hand_number=hand_number)
+        several = view.legal & (view.legal - 1) != 0
+        t0 = time.perf_counter()
+        if player.kind == "ismcts":
+            assert os_state is not None
+            card = player.bot.choose_play(os_state)
+        elif player.kind == "oracle":
+            card = player.bot.choose_play_face_up(view, state.hands[:])
+        else:
+            card = player.bot.choose_play(view)
+        if several:
+            player.times.append(time.perf_counter() - t0)
+        state.play(card, seat)
+        if os_state is not None:
+            osr.apply_play(os_state, card)
+    points = state.points()
+    if os_state is not None:
+        assert osr.hand_points(os_state) == points, "OpenSpiel disagrees on the points"
+    return points
+
+
+def _run_deal(
+    args: tuple[int, str, dict[str, Any], str, dict[str, Any]],
+) -> tuple[int, list[float], list[float], dict[str, list[float]]]:
+    """Play deal ``index`` in four rotations: the hero's points and the opponents'
+    mean, per rotation, and the decision times."""
+    index, hero_kind, hero_opts, opp_kind, opp_opts = args
+    deal, hand_number = deal_for(index)
+    hero = Seat(hero_kind, hero_opts)
+    opp = Seat(opp_kind, opp_opts)
+    mine, theirs = [], []
+    for rot in range(4):
+        seats = [opp, opp, opp, opp]
+        seats[rot] = hero
+        pts = play_deal(deal, hand_number, seats)
+        mine.append(float(pts[rot]))
+        theirs.append(sum(p for s, p in enumerate(pts) if s != rot) / 3.0)
+    times = {
+        f"{hero_kind}:play": hero.times,
+        f"{opp_kind}:play": opp.times,
+        f"{hero_kind}:pass": hero.pass_times,
+        f"{opp_kind}:pass": opp.pass_times,
+    }
+    return index, mine, theirs, times
+
+
+def run_section(
+    hero: tuple[str, dict[str, Any]],
+    opp: tuple[str, dict[str, Any]],
+    deals: int,
+    jobs: int,
+    progress: str,
+) -> dict[str, Any]:
+    tasks = [(i, hero[0], hero[1], opp[0], opp[1]) for i in range(deals)]
+    results = []
+    times: dict[str, list[float]] = defaultdict(list)
+    start = time.time()
+    if jobs > 1:
+        with multiprocessing.Pool(jobs) as pool:
+            iterator = pool.imap_unordered(_run_deal, tasks)
+            for done, res in enumerate(iterator, 1):
+                results.append(res)
+                _progress(progress, done, deals, start)
+    else:
+        for done, task in enumerate(tasks, 1):
+            results.append(_run_deal(task))
+            _progress(progress, done, deals, start)
+    results.sort()
+    for _, _, _, t in results:
+        for k, v in t.items():
+            times[k].extend(v)
+    per_deal = [(statistics.fmean(m), statistics.fmean(o)) for _, m, o, _ in results]
+    return {
+        "hero": hero[0],
+        "hero_options": hero[1],
+        "opponent": opp[0],
+        "opponent_options": opp[1],
+        "deals": deals,
+        "hands": 4 * deals,
+        "per_deal": per_deal,
+        "times": dict(times),
+        "seconds": time.time() - start,
+    }
+
+
+def _progress(label: str, done: int, total: int, start: float) -> None:
+    if sys.stderr.isatty() or done % 10 == 0 or done == total:
+        rate = (time.time() - start) / done
+        print(
+            f"\r{label}: {done}/{total} deals, {rate:.1f} s/deal",
+            end="\n" if done == total else "",
+            file=sys.stderr,
+            flush=True,
+        )
+
+
+def bootstrap(
+    per_deal: Sequence[tuple[float, float]],
+    stat: Callable[[Sequence[tuple[float, float]]], float],
+    reps: int = 2000,
+) -> tuple[float, float, float]:
+    """The statistic and its 95% percentile-bootstrap interval (resampling deals)."""
+    rng = random.Random(7)
+    value = stat(per_deal)
+    k = len(per_deal)
+    samples = sorted(stat([per_deal[rng.randrange(k)] for _ in range(k)]) for _ in range(reps))
+    return value, samples[int(0.025 * reps)], samples[int(0.975 * reps) - 1]
+
+
+def _hero(d: Sequence[tuple[float, float]]) -> float:
+    return statistics.fmean(h for h, _ in d)
+
+
+def _opp(d: Sequence[tuple[float, float]]) -> float:
+    return statistics.fmean(o for _, o in d)
+
+
+def _ratio(d: Sequence[tuple[float, float]]) -> float:
+    return _hero(d) / _opp(d)
+
+
+def summarize(sec: dict[str, Any]) -> dict[str, Any]:
+    d = sec["per_deal"]
+    return {
+        "hero": bootstrap(d, _hero),
+        "opponent": bootstrap(d, _opp),
+        "ratio": bootstrap(d, _ratio),
+    }
+
+
+def fmt(t: Sequence[float]) -> str:
+    return f"{t[0]:.2f} [{t[1]:.2f}, {t[2]:.2f}]"
+
+
+def pct(xs: list[float], q: float) -> float:
+    xs = sorted(xs)
+    return xs[min(len(xs) - 1, int(q * len(xs)))] if xs else float("nan")
+
+
+def report(sections: dict[str, dict[str, Any]]) -> None:
+    goals = {"medium-easy": 0.60, "hard-medium": 0.75}
+    for name, sec in sections.items():
+        s = summarize(sec)
+        print(
+            f"\n== {name}: {sec['hero']} {sec['hero_options'] or ''} vs 3 x "
+            f"{sec['opponent']} {sec['opponent_options'] or ''}"
+        )
+        print(
+            f"   {sec['deals']} deals x 4 rotations = {sec['hands']} hands, {sec['seconds']:.0f} s"
+        )
+        print(f"   {sec['hero']:>8} points/hand: {fmt(s['hero'])}")
+        print(f"   {sec['opponent']:>8} points/hand: {fmt(s['opponent'])}")
+        goal = goals.get(name)
+        tail = f"  (goal <= {goal:.2f})" if goal else ""
+        print(f"   ratio hero/opponent: {fmt(s['ratio'])}{tail}")
+        if name == "hard-ismcts":
+            sep = s["hero"][2] < s["opponent"][1]
+            print(f"   Khó lower with non-overlapping 95% intervals: {'yes' if sep else 'no'}")
+    if "oracle-medium" in sections and "hard-medium" in sections:
+        hm, om = sections["hard-medium"], sections["oracle-medium"]
+        k = min(hm["deals"], om["deals"])
+        paired = [
+            (h[0] - h[1], o[0] - o[1])
+            for h, o in zip(hm["per_deal"][:k], om["per_deal"][:k], strict=True)
+        ]
+
+        def closed(d: Sequence[tuple[float, float]]) -> float:
+            return statistics.fmean(x for x, _ in d) / statistics.fmean(y for _, y in d)
+
+        print(f"\n== gap closed: Khó's (hero - Vừa) margin / the oracle's, {k} paired deals")
+        print(f"   fraction of the Vừa-to-oracle gap Khó closes: {fmt(bootstrap(paired, closed))}")
+    times: dict[str, list[float]] = defaultdict(list)
+    for sec in sections.values():
+        for k, v in sec["times"].items():
+            times[k].extend(v)
+    print("\n== decision times (s), decisions with 2+ choices")
+    for k in sorted(times):
+        v = times[k]
+        if v:
+            print(f"   {k:>14}: p50 {pct(v, 0.5):.4f}  p95 {pct(v, 0.95):.4f}  (n={len(v)})")
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
+    p.add_argument("--hands", type=int, default=200, help="deals per section (x4 rotations)")
+    p.add_argument("--quick", action="store_true", help="few deals, reduced Khó budget")
+    p.add_argument("--only", nargs="*", default=None, help="sections to run")
+    p.add_argument("--jobs", type=int, default=1)
+    p.add_argument("--iterations", type=int, default=None, help="Khó's playouts per play")
+    p.add_argument(
+        "--ismcts-ms",
+        type=float,
+        default=None,
+        help="ISMCTS time per move (default: Khó's measured median)",
+    )
+    p.add_argument("--opponent", default="medium", help="opponent of Khó and the oracle")
+    p.add_argument("--hard", nargs="*", default=[], help="Khó options, key=value")
+    p.add_argument("--out", type=str, default=None, help="write raw results as JSON")
+    p.add_argument("--load", nargs="*", default=[], help="report saved JSON results too")
+    args = p.parse_args(argv)
+    deals = 12 if args.quick and args.hands == 200 else args.hands
+    hard_opts: dict[str, Any] = {}
+    if args.iterations is not None:
+        hard_opts["iterations"] = args.iterations
+    elif args.quick:
+        hard_opts["iterations"] = 1000
+    for kv in args.hard:
+        key, _, value = kv.partition("=")
+        hard_opts[key] = json.loads(value)
+    sections: dict[str, dict[str, Any]] = {}
+    for path in args.load:
+        sections.update(json.loads(Path(path).read_text()))
+    want = args.only or ["medium-easy", "hard-medium", "oracle-medium", "hard-ismcts"]
+    plan = {
+        "medium-easy": (("medium", {}), ("easy", {})),
+        "hard-medium": (("hard", hard_opts), (args.opponent, {})),
+        "oracle-medium": (("oracle", hard_opts), (args.opponent, {})),
+    }
+    for name in want:
+        if name == "hard-ismcts":
+            ms = args.ismcts_ms
+            if ms is None:
+                hard_times = sections.get("hard-medium", {}).get("times", {}).get("hard:play")
+                ms = 1000 * statistics.median(hard_times) if hard_times else 300.0
+            plan[name] = (("hard", hard_opts), ("ismcts", {"time_budget": ms / 1000.0}))
+        hero, opp = plan[name]
+        sections[name] = run_section(hero, opp, deals, args.jobs, name)
+        if args.out:
+            Path(args.out).write_text(json.dumps(sections))
+    report(sections)
+    return 0
+
+
+if __name__ == "__main__":
+    os.environ.setdefault("PYTHONHASHSEED", "0")
+    sys.exit(main())
