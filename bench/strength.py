@@ -37,14 +37,14 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from oracle import OracleBot  # noqa: E402
+from oracle import OracleBot
 
-from hearts.bots.base import get_bot  # noqa: E402
-from hearts.bots.hard import HardBot  # noqa: E402
-from hearts.bots.playout import rollout  # noqa: E402
-from hearts.bots.sampling import DealSampler  # noqa: E402
-from hearts.hand import HandState  # noqa: E402
-from hearts.rules import Rules  # noqa: E402
+from hearts.bots.base import get_bot
+from hearts.bots.hard import HardBot
+from hearts.bots.playout import rollout
+from hearts.bots.sampling import DealSampler
+from hearts.hand import HandState
+from hearts.rules import Rules
 
 RULES = Rules()
 SEED = 20261129
