@@ -358,9 +358,15 @@ function wire() {
   $("#last-trick-view").addEventListener("click", () => { showLastTrick = false; paint(shown); });
 
   const help = $("#help");
-  $("#help-button").addEventListener("click", () => { if (help.showModal) help.showModal(); else help.setAttribute("open", ""); });
-  $("#help-close").addEventListener("click", () => help.close ? help.close() : help.removeAttribute("open"));
-  help.addEventListener("click", (e) => { if (e.target === help) help.close(); });
+  const closeHelp = () => { if (help.close) help.close(); else help.removeAttribute("open"); };
+  $("#help-button").addEventListener("click", () => {
+    help.replaceChildren($("#help-template").content.cloneNode(true));
+    $("#help-close").addEventListener("click", closeHelp);
+    if (help.showModal) help.showModal(); else help.setAttribute("open", "");
+    $("#help-close").focus();
+  });
+  help.addEventListener("close", () => { help.replaceChildren(); $("#help-button").focus(); });
+  help.addEventListener("click", (e) => { if (e.target === help) closeHelp(); });
 
   const restart = $("#restart"), confirmBox = $("#restart-confirm");
   restart.addEventListener("click", () => { confirmBox.hidden = false; restart.hidden = true; });
@@ -372,8 +378,15 @@ function wire() {
   });
 }
 
+function measureTopbar() {
+  const h = document.querySelector(".topbar").offsetHeight;
+  document.documentElement.style.setProperty("--topbar-h", `${h}px`);
+}
+
 async function init() {
   wire();
+  measureTopbar();
+  window.addEventListener("resize", measureTopbar);
   document.body.dataset.busy = "true";
   document.body.dataset.phase = "loading";
   for (let attempt = 0; !server; attempt++) {

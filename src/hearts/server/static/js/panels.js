@@ -38,11 +38,10 @@ export function renderTricks(snap) {
     li.append(head, cards, foot);
     list.append(li);
   });
-  const last = list.lastElementChild;
-  if (last && last.scrollIntoView && window.matchMedia("(min-width: 900px)").matches) {
-    const panel = document.getElementById("tricks-scroll");
-    if (panel) panel.scrollTop = panel.scrollHeight;
-  }
+  const panel = document.getElementById("tricks-scroll");
+  const toEnd = () => { panel.scrollTop = panel.scrollHeight; };
+  toEnd();
+  requestAnimationFrame(() => requestAnimationFrame(toEnd));
 }
 
 export function renderScores(snap) {

@@ -49,6 +49,7 @@ export class TableView {
     this.renderResult(snap);
     this.renderHand(snap, ui);
     this.renderLastTrick(snap, ui);
+    this.painted = true;
   }
 
   // ---- seats --------------------------------------------------------------
@@ -184,7 +185,7 @@ export class TableView {
   }
 
   pulse(el) {
-    if (reducedMotion()) return;
+    if (reducedMotion() || !this.painted) return;
     el.classList.remove("pulse");
     void el.offsetWidth;
     el.classList.add("pulse");
