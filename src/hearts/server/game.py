@@ -11,9 +11,11 @@ from __future__ import annotations
 import itertools
 import logging
 import random
+import threading
 from dataclasses import dataclass, field
 from typing import Any
 
+from hearts.bots.base import Bot, get_bot
 from hearts.cards import (
     CLUBS,
     DIAMONDS,
@@ -205,7 +207,7 @@ class Game:
         if job.kind == "pass":
             for view, mask in zip(job.views, choices, strict=True):
                 if mask.bit_count() != self.rules.pass_count or mask & ~hand.hands[view.seat]:
-                    log.warning("bad pass %s for seat %d: passing highest", mask, view.seat)
+                    log.error("bad pass %s for seat %d: passing highest", mask, view.seat)
                     mask = _highest_cards(hand.hands[view.seat], self.rules.pass_count)
                 hand.pass_cards(view.seat, mask)
             return
@@ -214,7 +216,7 @@ class Game:
         if view.seat != hand.turn or hand.phase != PLAY:
             raise GameError("stale")
         if not hand.legal_mask() >> card & 1:
-            log.warning("bot chose illegal %s for seat %d: playing lowest legal", card, view.seat)
+            log.error("bot chose illegal %s for seat %d: playing lowest", card, view.seat)
             card = lowest(hand.legal_mask())
         self._play(card)
 
@@ -376,33 +378,18 @@ def _highest_cards(hand: int, k: int) -> int:
 
 
 # -- the computers' decisions (run in a worker: thread or process) -------------------
-_bots: dict[str, Any] = {}
+# One bot per level and per worker thread: a bot need not be thread-safe.
+_local = threading.local()
 
 
-def _bot(level: str) -> Any:
-    bot = _bots.get(level)
+def _bot(level: str) -> Bot:
+    bots: dict[str, Bot] | None = getattr(_local, "bots", None)
+    if bots is None:
+        bots = _local.bots = {}
+    bot = bots.get(level)
     if bot is None:
-        from hearts.bots.base import get_bot
-
-        try:
-            bot = get_bot(level)
-        except ImportError:
-            log.warning("bot level %r is not available yet: playing the lowest legal card", level)
-            bot = _FallbackBot()
-        _bots[level] = bot
+        bot = bots[level] = get_bot(level)
     return bot
-
-
-class _FallbackBot:
-    """Used only while a level's module does not exist yet."""
-
-    name = "fallback"
-
-    def choose_pass(self, view: PlayerView) -> int:
-        return _highest_cards(view.hand, view.rules.pass_count)
-
-    def choose_play(self, view: PlayerView) -> int:
-        return lowest(view.legal)
 
 
 def decide(level: str, job: Job) -> list[int]:

@@ -1,0 +1,120 @@
+"""Fixtures for the API tests: an app on a fresh SQLite file, and a South player."""
+
+from __future__ import annotations
+
+import json
+import warnings
+from collections.abc import Callable, Iterator
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+with warnings.catch_warnings():
+    warnings.simplefilter("ignore")
+    from fastapi.testclient import TestClient
+
+from hearts.server.app import create_app
+
+
+class South:
+    """One browser: its token, and helpers that play through the API."""
+
+    def __init__(self, client: TestClient, token: str | None = None) -> None:
+        self.client = client
+        self.token = token or client.post("/api/players").json()["token"]
+        self.responses: list[Any] = []  # every JSON body this browser received
+
+    @property
+    def headers(self) -> dict[str, str]:
+        return {"Authorization": f"Bearer {self.token}"}
+
+    def call(self, method: str, path: str, body: Any = None, status: int = 200) -> Any:
+        response = self.client.request(method, path, headers=self.headers, json=body)
+        data = response.json()
+        self.responses.append(data)
+        assert response.status_code == status, (response.status_code, data)
+        return data
+
+    def state(self) -> Any:
+        return self.call("GET", "/api/state")
+
+    def pass_cards(self, state: Any, cards: list[str] | None = None) -> Any:
+        cards = cards if cards is not None else state["hand"]["cards"][-3:]
+        return self.call("POST", "/api/pass", {"version": state["version"], "cards": cards})
+
+    def play(self, state: Any, card: str | None = None) -> Any:
+        card = card or state["hand"]["legal"][0]
+        return self.call("POST", "/api/play", {"version": state["version"], "card": card})
+
+    def step(self, state: Any) -> Any:
+        return self.call("POST", "/api/step", {"version": state["version"]})
+
+    def advance(self, state: Any) -> Any:
+        """One move of whoever must move: South passes or plays its lowest legal card,
+        or a computer acts."""
+        hand = state["hand"]
+        if hand["phase"] == "pass" and hand["passed"] is None:
+            return self.pass_cards(state)
+        if hand["turn"] == "S":
+            return self.play(state)
+        return self.step(state)
+
+    def play_hand(self, state: Any, until: Callable[[Any], bool] | None = None) -> Any:
+        """Advance until the hand is done (or ``until`` holds)."""
+        for _ in range(200):
+            if state["hand"]["phase"] == "done" or (until and until(state)):
+                return state
+            state = self.advance(state)
+        raise AssertionError("the hand did not finish")
+
+
+def make_client(db: Path, **options: Any) -> TestClient:
+    options.setdefault("seed", 1)
+    options.setdefault("executor", ThreadPoolExecutor(max_workers=1))
+    return TestClient(create_app(f"sqlite:///{db}", **options))
+
+
+@pytest.fixture
+def db_path(tmp_path: Path) -> Path:
+    return tmp_path / "hearts.db"
+
+
+@pytest.fixture
+def client(db_path: Path) -> Iterator[TestClient]:
+    with make_client(db_path) as c:
+        yield c
+
+
+@pytest.fixture
+def south(client: TestClient) -> South:
+    player = South(client)
+    player.call("PUT", "/api/settings", {"level": "easy"})
+    return player
+
+
+def dumps(data: Any) -> str:
+    return json.dumps(data, ensure_ascii=False, sort_keys=True)
+
+
+@pytest.fixture
+def new_south() -> Callable[..., South]:
+    """Make another browser on a client (optionally with a known token)."""
+    return South
+
+
+@pytest.fixture
+def app_client(db_path: Path) -> Iterator[Callable[..., TestClient]]:
+    """Open more apps on the same database (a server restart), closed at the end."""
+    opened: list[TestClient] = []
+
+    def factory(**options: Any) -> TestClient:
+        c = make_client(db_path, **options)
+        c.__enter__()
+        opened.append(c)
+        return c
+
+    yield factory
+    for c in opened:
+        c.__exit__(None, None, None)
