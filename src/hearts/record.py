@@ -92,7 +92,7 @@ def _parse(data: Any) -> dict[str, Any]:
     if isinstance(data, (str, bytes)):
         try:
             data = json.loads(data)
-        except (ValueError, UnicodeDecodeError) as exc:
+        except (ValueError, UnicodeDecodeError, RecursionError) as exc:
             raise RecordError(f"not JSON: {exc}") from None
     if not isinstance(data, dict):
         raise RecordError("a record is a JSON object")
@@ -170,7 +170,7 @@ def read_record(data: Any) -> tuple[HandState, int]:
 
     plays = _cards(data["plays"], "plays")
     points = data.get("points")
-    if points is not None and (
+    if "points" in data and (
         not isinstance(points, dict)
         or set(points) != set(seats)
         or any(type(v) is not int for v in points.values())

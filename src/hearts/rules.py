@@ -52,12 +52,14 @@ class Rules:
     pass_count: int = 3
 
     def __post_init__(self) -> None:
-        if self.players not in REMOVED:
+        if type(self.players) is not int or self.players not in REMOVED:
             raise RulesError(f"players must be 3 to 7, not {self.players!r}")
         if self.moon not in MOON_RULES:
             raise RulesError(f"moon must be one of {', '.join(MOON_RULES)}, not {self.moon!r}")
         if not isinstance(self.target, int) or self.target < 1:
             raise RulesError(f"target must be a positive score, not {self.target!r}")
+        if type(self.pass_count) is not int or not 1 <= self.pass_count <= self.hand_size:
+            raise RulesError(f"pass_count must be 1 to {self.hand_size}, not {self.pass_count!r}")
 
     # -- the deck -----------------------------------------------------------------
     @property
