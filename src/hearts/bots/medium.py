@@ -43,6 +43,10 @@ from hearts.cards import (
 )
 from hearts.view import PlayerView
 
+#: Moon watch: a seat with every point so far and Q♠ + this many hearts, or this
+#: many hearts alone, is treated as running for the moon.
+WATCH = (2, 4)
+
 _HEART_HONOURS = HEARTS_MASK & ~((1 << (HEARTS * 13 + 9)) - 1)  # J♥ Q♥ K♥ A♥
 
 
@@ -250,7 +254,7 @@ def _follow(t: Table, led: int) -> int:
     after = t.after()
     last = not after
     duck = highest_below(mine, win)
-    threat = t.moon_threat()
+    threat = t.moon_threat(*WATCH)
 
     # A moon under way: take this trick if it carries points and the runner wins it.
     if threat >= 0:
@@ -258,7 +262,7 @@ def _follow(t: Table, led: int) -> int:
         heart_trick = points or led == HEARTS
         if runner_on_top and heart_trick:
             top = highest_in(mine)
-            if top > win and (last or sure_winner(top, t.others)):
+            if top > win and (win_seat == threat or sure_winner(top, t.others)):
                 return top
         if not runner_on_top and points and duck >= 0:
             return duck  # a point goes to someone else: the moon is dead
@@ -335,7 +339,7 @@ def _discard(t: Table) -> int:
     legal = t.legal
     win_seat, _ = trick_winner(t.trick)
     after = t.after()
-    threat = t.moon_threat()
+    threat = t.moon_threat(*WATCH)
     if threat >= 0 and (win_seat == threat or threat in after):
         # Never feed a runner: throw the worst non-point card instead.
         safe = legal & ~HEARTS_MASK & ~QS_BIT
@@ -359,7 +363,7 @@ def _most_dangerous(t: Table, pool: int) -> int:
 def _lead(t: Table) -> int:
     legal = t.legal
     others = t.others
-    threat = t.moon_threat()
+    threat = t.moon_threat(*WATCH)
     if threat >= 0:
         hearts = legal & HEARTS_MASK
         if hearts and sure_winner(highest_in(hearts), others):

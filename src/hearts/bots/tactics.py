@@ -252,9 +252,10 @@ class Table:
         """``seat`` may still hold a card of ``suit`` (it has not shown a void)."""
         return not self.voids[seat] >> suit & 1 and bool(self.others & SUIT_MASKS[suit])
 
-    def moon_threat(self) -> int:
+    def moon_threat(self, with_queen: int = 2, hearts_only: int = 4) -> int:
         """Another seat that has taken every point card so far, enough of them to be
-        running for the moon (-1 if none)."""
+        running for the moon (-1 if none): Q♠ and ``with_queen`` hearts, or
+        ``hearts_only`` hearts."""
         takers = [s for s in range(self.n) if self.taken[s]]
         if len(takers) != 1 or takers[0] == self.seat:
             return -1
@@ -262,5 +263,5 @@ class Table:
         got = self.taken[s]
         hearts = (got & HEARTS_MASK).bit_count()
         if got & QS_BIT:
-            return s if hearts >= 3 else -1
-        return s if hearts >= 6 else -1
+            return s if hearts >= with_queen else -1
+        return s if hearts >= hearts_only else -1
