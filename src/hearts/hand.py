@@ -36,6 +36,8 @@ if TYPE_CHECKING:
 PASS, PLAY, DONE = "pass", "play", "done"
 _NO_POINTS_FIRST_TRICK = ~(HEARTS_MASK | QS_BIT)
 _NOT_HEARTS = ~HEARTS_MASK
+_BITS = tuple(1 << c for c in range(52))
+_DECK_CARDS = {p: tuple(cards_of(Rules(players=p).deck)) for p in range(3, 8)}
 
 
 class IllegalAction(Exception):
@@ -75,7 +77,8 @@ class HandState:
         "taken",
         "winners",
         "broken",
-        "_undo",
+        "first_leader",
+        "broken_at",
     )
 
     rules: Rules
@@ -93,7 +96,8 @@ class HandState:
     taken: list[int]
     winners: list[int]
     broken: bool
-    _undo: list[tuple[int, int, bool, int]]
+    first_leader: int  # who led the first trick (the lead card's holder after the pass)
+    broken_at: int  # index in ``plays`` of the card that broke hearts (-1: not broken)
 
     def __init__(self, rules: Rules, deal: list[int] | tuple[int, ...], direction: str) -> None:
         n = rules.players
@@ -119,8 +123,8 @@ class HandState:
         self.taken = [0] * n
         self.winners = []
         self.broken = False
-        self._undo = []
-        self.leader = self.turn = 0
+        self.broken_at = -1
+        self.leader = self.turn = self.first_leader = 0
         if self.offset:
             self.phase = PASS
         else:
@@ -129,12 +133,11 @@ class HandState:
     @classmethod
     def deal(cls, rules: Rules, hand_number: int, rng: random.Random) -> HandState:
         """A random deal for hand ``hand_number`` (which fixes the pass direction)."""
-        cards = list(cards_of(rules.deck))
+        cards = list(_DECK_CARDS[rules.players])
         rng.shuffle(cards)
         size = rules.hand_size
-        masks = [0] * rules.players
-        for i, card in enumerate(cards):
-            masks[i // size] |= 1 << card
+        bit = _BITS.__getitem__
+        masks = [sum(map(bit, cards[i : i + size])) for i in range(0, len(cards), size)]
         return cls(rules, masks, rules.pass_direction(hand_number))
 
     def copy(self) -> HandState:
@@ -154,7 +157,8 @@ class HandState:
         new.taken = self.taken[:]
         new.winners = self.winners[:]
         new.broken = self.broken
-        new._undo = self._undo[:]
+        new.first_leader = self.first_leader
+        new.broken_at = self.broken_at
         return new
 
     # -- queries ------------------------------------------------------------------
@@ -263,7 +267,7 @@ class HandState:
 
     def _start_play(self) -> None:
         self.phase = PLAY
-        self.leader = self.turn = self.holder(self.rules.lead_card)
+        self.leader = self.turn = self.first_leader = self.holder(self.rules.lead_card)
 
     # -- playing ------------------------------------------------------------------
     def play(self, card: int, seat: int | None = None) -> None:
@@ -279,34 +283,41 @@ class HandState:
         self.push(card)
 
     def push(self, card: int) -> None:
-        """Play a card known to be legal (no checks: the search's fast path)."""
+        """Play a card known to be legal (no checks: the search's fast path).
+
+        Nothing is journaled: :meth:`undo` rebuilds the previous position from the
+        plays, the trick winners and ``broken_at``.
+        """
         turn = self.turn
-        self._undo.append((card, self.leader, self.broken, -1))
         self.hands[turn] &= ~(1 << card)
-        self.plays.append(card)
+        plays = self.plays
+        plays.append(card)
         trick = self.trick
         trick.append(card)
-        if card >= 39 or (card == QUEEN_SPADES and self.rules.qs_breaks_hearts):
+        if (
+            card >= 39 or (card == QUEEN_SPADES and self.rules.qs_breaks_hearts)
+        ) and not self.broken:
             self.broken = True
+            self.broken_at = len(plays) - 1
         n = self.n
         if len(trick) < n:
-            self.turn = (turn + 1) % n
+            turn += 1
+            self.turn = turn if turn < n else 0
             return
-        led = trick[0] // 13
-        best = 0
+        # The highest card of the suit led: cards of a suit are consecutive ints.
         top = trick[0]
+        end = top - top % 13 + 13
+        best = 0
+        mask = 1 << top
         for i in range(1, n):
             c = trick[i]
-            if c // 13 == led and c > top:
+            mask |= 1 << c
+            if top < c < end:
                 top = c
                 best = i
         winner = (self.leader + best) % n
-        mask = 0
-        for c in trick:
-            mask |= 1 << c
         self.taken[winner] |= mask
         self.winners.append(winner)
-        self._undo[-1] = (card, self.leader, self._undo[-1][2], winner)
         self.trick = []
         self.leader = self.turn = winner
         if not self.hands[winner]:
@@ -314,19 +325,26 @@ class HandState:
 
     def undo(self) -> int:
         """Take back the last card played and return it."""
-        card, leader, broken, winner = self._undo.pop()
-        n = self.n
-        self.plays.pop()
-        if winner >= 0:
-            start = len(self.plays) - (n - 1)
-            self.trick = [*self.plays[start:], card]
-            self.taken[winner] &= ~sum(1 << c for c in self.trick)
-            self.winners.pop()
+        plays = self.plays
+        card = plays.pop()
+        trick = self.trick
+        if trick:
+            trick.pop()
+            seat = (self.leader + len(trick)) % self.n
+        else:  # the card ended a trick: reopen it
+            n = self.n
+            trick = self.trick = plays[len(plays) - (n - 1) :]
+            mask = 1 << card
+            for c in trick:
+                mask |= 1 << c
+            winners = self.winners
+            self.taken[winners.pop()] &= ~mask
+            leader = self.leader = winners[-1] if winners else self.first_leader
+            seat = (leader + n - 1) % n
             self.phase = PLAY
-        self.trick.pop()
-        self.leader = leader
-        self.broken = broken
-        seat = (leader + len(self.trick)) % n
+        if self.broken_at == len(plays):
+            self.broken = False
+            self.broken_at = -1
         self.hands[seat] |= 1 << card
         self.turn = seat
         return card

@@ -35,6 +35,12 @@ _LONG_CYCLE = ("left", "right")
 
 SEATS_4 = ("S", "W", "N", "E")
 
+# Deck facts per player count, computed once: the hand state reads them on every deal.
+_REMOVED_MASKS = {p: mask_of(parse_card(c) for c in cards) for p, cards in REMOVED.items()}
+_DECKS = {p: FULL_DECK & ~mask for p, mask in _REMOVED_MASKS.items()}
+_HAND_SIZES = {p: deck.bit_count() // p for p, deck in _DECKS.items()}
+_LEAD_CARDS = {p: (deck & -deck).bit_length() - 1 for p, deck in _DECKS.items()}
+
 
 class RulesError(ValueError):
     """A rules value that cannot describe a table."""
@@ -64,21 +70,20 @@ class Rules:
     # -- the deck -----------------------------------------------------------------
     @property
     def removed(self) -> int:
-        return mask_of(parse_card(c) for c in REMOVED[self.players])
+        return _REMOVED_MASKS[self.players]
 
     @property
     def deck(self) -> int:
-        return FULL_DECK & ~self.removed
+        return _DECKS[self.players]
 
     @property
     def hand_size(self) -> int:
-        return self.deck.bit_count() // self.players
+        return _HAND_SIZES[self.players]
 
     @property
     def lead_card(self) -> int:
         """The lowest club in the deck: it leads the first trick."""
-        deck = self.deck
-        return (deck & -deck).bit_length() - 1
+        return _LEAD_CARDS[self.players]
 
     @property
     def point_cards(self) -> int:

@@ -186,7 +186,7 @@ def test_play_then_undo_restores_every_field(seed: int) -> None:
     while state.plays:
         state.undo()
     assert snapshot(state) == start
-    assert not state._undo
+    assert state.broken_at == -1 and not state.winners and not state.broken
     for card in end["plays"]:
         state.play(card)
     assert snapshot(state) == end

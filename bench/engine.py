@@ -1,0 +1,164 @@
+"""Engine speed beside OpenSpiel's ``hearts`` through its Python binding, same run.
+
+    python3 bench/engine.py [--seconds S] [--repeats R]
+
+(a) random full hands per second: deal, random passes, 13 tricks picking uniformly
+among the legal cards, score.  (b) play-and-undo steps per second: from a dealt and
+passed hand, ``legal_mask`` + random pick + ``push`` to the end of the hand, then
+``undo`` back; one step is one card pushed (and later undone).  OpenSpiel has no undo
+for hearts, so its step is ``legal_actions`` + ``clone`` + ``apply_action`` (see
+``bench/openspiel_ref.py``).  Runs alternate ours/theirs; medians are printed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import random
+import statistics
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+from types import ModuleType
+
+from hearts.hand import HandState
+from hearts.rules import Rules
+
+
+def _openspiel_ref() -> ModuleType | None:
+    """``bench/openspiel_ref.py`` loaded by path; None without pyspiel."""
+    if importlib.util.find_spec("pyspiel") is None:
+        return None
+    path = Path(__file__).resolve().parent / "openspiel_ref.py"
+    spec = importlib.util.spec_from_file_location("openspiel_ref", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+def _picker(rng: random.Random) -> Callable[[int], int]:
+    """A uniform choice among the set bits of a mask."""
+    rand = rng.random
+
+    def pick(mask: int) -> int:
+        k = mask.bit_count()
+        if k > 1:
+            for _ in range(int(rand() * k)):
+                mask &= mask - 1
+        return (mask & -mask).bit_length() - 1
+
+    return pick
+
+
+def _random_passes(state: HandState, pick: Callable[[int], int]) -> None:
+    """Every seat passes ``pass_count`` cards drawn uniformly from its hand."""
+    for seat in range(state.n):
+        held = state.hands[seat]
+        chosen = 0
+        for _ in range(state.rules.pass_count):
+            card = pick(held)
+            chosen |= 1 << card
+            held ^= 1 << card
+        state.pass_cards(seat, chosen)
+
+
+def random_hands_per_second(seconds: float, seed: int = 0) -> float:
+    """Full random hands per second through ``HandState`` (hands 1-4: every pass)."""
+    rng = random.Random(seed)
+    pick = _picker(rng)
+    rules = Rules()
+    deal = HandState.deal
+    hands = 0
+    start = time.perf_counter()
+    deadline = start + seconds
+    while time.perf_counter() < deadline:
+        for number in (1, 2, 3, 4):
+            state = deal(rules, number, rng)
+            if state.phase == "pass":
+                _random_passes(state, pick)
+            legal = state.legal_mask
+            push = state.push
+            while state.phase != "done":
+                push(pick(legal()))
+            state.points()
+        hands += 4
+    return hands / (time.perf_counter() - start)
+
+
+def play_undo_steps_per_second(seconds: float, seed: int = 0) -> float:
+    """Cards pushed (and undone) per second, walking random lines to the end of a hand."""
+    rng = random.Random(seed)
+    pick = _picker(rng)
+    rules = Rules()
+    starts = []
+    for number in range(32):
+        state = HandState.deal(rules, number % 4 + 1, rng)
+        if state.phase == "pass":
+            _random_passes(state, pick)
+        starts.append(state)
+    steps = 0
+    start = time.perf_counter()
+    deadline = start + seconds
+    i = 0
+    while time.perf_counter() < deadline:
+        state = starts[i % len(starts)]
+        i += 1
+        legal = state.legal_mask
+        push = state.push
+        undo = state.undo
+        depth = 0
+        while state.phase != "done":
+            push(pick(legal()))
+            depth += 1
+        for _ in range(depth):
+            undo()
+        steps += depth
+    return steps / (time.perf_counter() - start)
+
+
+def _row(name: str, ours: list[float], theirs: list[float] | None) -> str:
+    mine = statistics.median(ours)
+    if not theirs:
+        return f"{name:<28} {mine:>12,.0f} {'-':>12} {'-':>7}"
+    ref = statistics.median(theirs)
+    return f"{name:<28} {mine:>12,.0f} {ref:>12,.0f} {mine / ref:>6.2f}x"
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--seconds", type=float, default=2.0, help="length of each timed run")
+    parser.add_argument("--repeats", type=int, default=5, help="runs per figure (median)")
+    args = parser.parse_args(argv)
+    osr = _openspiel_ref()
+    figures: dict[str, tuple[list[float], list[float]]] = {
+        "random full hands / s": ([], []),
+        "play+undo steps / s": ([], []),
+    }
+    for rep in range(args.repeats):
+        seed = rep + 1
+        hands, steps = figures["random full hands / s"], figures["play+undo steps / s"]
+        # Alternate who goes first, so drift in machine load falls on both sides.
+        order = (0, 1) if rep % 2 == 0 else (1, 0)
+        for who in order:
+            if who == 0:
+                hands[0].append(random_hands_per_second(args.seconds, seed))
+                steps[0].append(play_undo_steps_per_second(args.seconds, seed))
+            elif osr is not None:
+                hands[1].append(osr.random_hands_per_second(args.seconds, seed))
+                steps[1].append(osr.clone_apply_steps_per_second(args.seconds, seed))
+    print(f"medians of {args.repeats} runs x {args.seconds:g} s, alternating ours/OpenSpiel")
+    print(f"{'':<28} {'ours':>12} {'OpenSpiel':>12} {'ratio':>7}")
+    for name, (ours, theirs) in figures.items():
+        print(_row(name, ours, theirs))
+    if osr is None:
+        print("(OpenSpiel not installed: pip install -e '.[bench]')")
+    else:
+        print("OpenSpiel step = legal_actions + clone + apply_action (it has no undo for hearts)")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
