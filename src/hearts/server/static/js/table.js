@@ -61,11 +61,12 @@ export class TableView {
       if (!root) continue;
       $(".name", root).textContent = names[seat] || SEAT_NAME[seat];
       $(".total", root).textContent = snap.match.totals[seat];
-      const taken = h.taken ? h.taken[seat] : 0;
+      const done = h.phase === "done" && h.points;
+      const taken = done ? h.points[seat] : h.taken ? h.taken[seat] : 0;
       const tk = $(".taken", root);
-      tk.textContent = taken ? `+${taken}` : "";
+      tk.textContent = taken > 0 ? `+${taken}` : `${taken}`;
       tk.hidden = !taken;
-      tk.title = taken ? `Ván này đã ăn ${taken} điểm` : "";
+      tk.title = done ? `Điểm ván này: ${taken}` : taken ? `Ván này đã ăn ${taken} điểm` : "";
       const isTurn = h.phase === "play" && h.turn === seat;
       root.classList.toggle("turn", isTurn);
       const passTarget = h.phase === "pass" && !h.passed && h.pass_to === seat;
@@ -83,7 +84,9 @@ export class TableView {
   }
 
   renderFan(fan, n) {
-    if (fan.childElementCount === n) return;
+    fan.classList.toggle("empty", !n);
+    if (fan.dataset.n === String(n)) return;
+    fan.dataset.n = String(n);
     fan.replaceChildren();
     const inner = document.createElement("span");
     inner.className = "fan-inner";
@@ -182,6 +185,7 @@ export class TableView {
     qs.hidden = !fell;
     const names = snap.names || SEAT_NAME;
     qs.querySelector(".txt").textContent = qsTrick ? T.queenTaken(names[qsTrick.winner]) : T.queenFell;
+    qs.querySelector(".short").textContent = qsTrick ? `: ${names[qsTrick.winner]} ăn` : " đã ra";
   }
 
   pulse(el) {
@@ -220,7 +224,15 @@ export class TableView {
     }
     const moon = $("#result-moon");
     moon.hidden = !h.moon;
-    moon.textContent = h.moon ? T.moon(names[h.moon]) + " (bắn trăng: 0 điểm, ba nhà kia mỗi nhà +26)" : "";
+    moon.replaceChildren();
+    if (h.moon) {
+      const big = document.createElement("div");
+      big.textContent = T.moon(names[h.moon]);
+      const small = document.createElement("div");
+      small.className = "moon-sub";
+      small.textContent = `${names[h.moon]} 0 điểm, ba nhà kia mỗi nhà +26`;
+      moon.append(big, small);
+    }
     const auto = $("#result-auto");
     auto.hidden = !h.auto_finished;
     auto.textContent = T.autoFinished;
