@@ -263,6 +263,8 @@ async function run(action) {
   } finally {
     flash = flash && flash.version === server.version ? flash : null;
     setBusy(false);
+    // never leave the table hanging: if computers still have to move, try again
+    if (needsStep(server)) setTimeout(() => run(null), retryVisible ? 5000 : 1200);
   }
 }
 

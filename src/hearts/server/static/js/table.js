@@ -281,8 +281,15 @@ export class TableView {
     const passing = h.phase === "pass" && !h.passed;
     const myTurn = h.phase === "play" && h.turn === "S";
     const keep = new Set(cards);
+    const active = document.activeElement;
+    let refocus = -1;
+    const order = [...this.handEl.querySelectorAll("button.hand-card")];
     for (const [card, b] of this.handButtons) {
-      if (!keep.has(card)) { b.remove(); this.handButtons.delete(card); }
+      if (!keep.has(card)) {
+        if (b === active) refocus = order.indexOf(b);
+        b.remove();
+        this.handButtons.delete(card);
+      }
     }
     cards.forEach((card, i) => {
       let b = this.handButtons.get(card);
@@ -308,6 +315,12 @@ export class TableView {
     const focused = document.activeElement && this.handEl.contains(document.activeElement) ? document.activeElement : null;
     const first = focused || cards.map((c) => this.handButtons.get(c)).find((b) => b.getAttribute("aria-disabled") === "false") || this.handButtons.get(cards[0]);
     for (const b of this.handButtons.values()) b.tabIndex = b === first ? 0 : -1;
+    if (refocus >= 0 && cards.length) {
+      // the focused card was just played: keep keyboard focus in the hand
+      const b = this.handButtons.get(cards[Math.min(refocus, cards.length - 1)]);
+      for (const x of this.handButtons.values()) x.tabIndex = x === b ? 0 : -1;
+      b.focus({ preventScroll: true });
+    }
     this.handEl.classList.toggle("passing", passing);
     this.handEl.classList.toggle("my-turn", myTurn && !ui.busy);
     this.layoutHand();
