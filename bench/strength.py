@@ -360,6 +360,7 @@ def main(argv: list[str] | None = None) -> int:
         "medium-easy": (("medium", {}), ("easy", {})),
         "hard-medium": (("hard", hard_opts), (args.opponent, {})),
         "oracle-medium": (("oracle", hard_opts), (args.opponent, {})),
+        "policy-medium": (("policy", {}), ("medium", {})),
     }
     for name in want:
         if name == "hard-ismcts":

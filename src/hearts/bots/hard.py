@@ -21,6 +21,7 @@ import random
 import time
 from collections.abc import Callable
 
+from hearts.bots.medium import pass_cards as medium_pass
 from hearts.bots.playout import rollout
 from hearts.bots.sampling import DealSampler
 from hearts.cards import HEARTS_MASK, JD_BIT, QS_BIT, QUEEN_SPADES, SUIT_MASKS, cards_of
@@ -129,7 +130,11 @@ class HardBot:
         iterations: int | None = None,
         budget_ms: float | None = None,
         seed: int = 0,
+        passing: str = "medium",
+        eps: float = 0.0,
     ) -> None:
+        self.passing = passing
+        self.eps = float(eps)
         self.iterations = int(iterations) if iterations is not None else DEFAULT_ITERATIONS
         self.budget_ms = float(budget_ms) if budget_ms is not None else None
         self.seed = int(seed)
@@ -137,6 +142,8 @@ class HardBot:
     # -- passing ------------------------------------------------------------------
     def choose_pass(self, view: PlayerView) -> int:
         """The three cards hardest to get rid of (see :func:`pass_scores`)."""
+        if self.passing == "medium":
+            return medium_pass(view.hand, view.rules.pass_count, view.pass_to - view.seat, view.n)
         scores = pass_scores(view.hand)
         ranked = sorted(cards_of(view.hand), key=lambda c: (-scores[c], -c))
         out = 0
@@ -174,10 +181,13 @@ class HardBot:
         qs_breaks = rules.qs_breaks_hearts
         lead_card = rules.lead_card
         worlds: list[list[int]] = []
+        seeds: list[int] = []
+        eps = self.eps
 
         def playout(card: int, w: int) -> float:
             while len(worlds) <= w:
                 worlds.append(sampler.draw(rng))
+                seeds.append(rng.getrandbits(32))
             hands = worlds[w][:]
             hands[me] &= ~(1 << card)
             t = [*trick, card]
@@ -192,6 +202,9 @@ class HardBot:
                 jd0,
                 qs_breaks,
                 lead_card,
+                None,
+                random.Random(seeds[w]) if eps else None,
+                eps,
             )
             return utility(pen, jd)
 

@@ -20,6 +20,7 @@ _HEARTS = 0x1FFF << 39
 _NOT_HEARTS = ~_HEARTS
 _HIGH_SPADES = (1 << 37) | (1 << 38)  # K♠, A♠
 _NO_POINTS = ~(_HEARTS | _QS_BIT)
+_LOW_SPADES = 0x3FF << 26  # 2♠..J♠
 _SUIT = (0x1FFF, 0x1FFF << 13, 0x1FFF << 26, 0x1FFF << 39)
 
 
@@ -44,10 +45,16 @@ def rollout(
     so pass copies.  ``played`` counts the cards played so far in the hand;
     ``record``, when given, receives every card played (for tests).  With
     ``noise``, each card is a random legal one with probability ``eps``.
+
+    Each seat plays on what a player in its seat could know: its own hand and the
+    cards still out (``alive``), never where those cards lie.
     """
     n = len(hands)
     pos = len(trick)
-    qs_live = _QS not in trick and any(h & _QS_BIT for h in hands)
+    alive = 0
+    for h in hands:
+        alive |= h
+    qs_live = bool(alive & _QS_BIT)
     # Standing of the trick in progress.
     led = top = win = tp = 0
     if pos:
@@ -70,6 +77,7 @@ def rollout(
             jd = win
         pos = 0
         seat = win
+    runner = _runner(pen)
     while True:
         h = hands[seat]
         if not h:
@@ -99,24 +107,64 @@ def rollout(
                 legal = h
                 if not broken and h & _NOT_HEARTS:
                     legal = h & _NOT_HEARTS
-                c = -1
-                best = 99
-                for s in (0, 1, 2, 3):
-                    m = (legal >> (13 * s)) & 0x1FFF
-                    if m:
+                others = alive & ~h
+                if runner == seat:
+                    # Running for the moon: cash the highest card, hearts last.
+                    side = legal & _NOT_HEARTS
+                    c = (side or legal).bit_length() - 1
+                elif (
+                    runner >= 0
+                    and legal & _HEARTS
+                    and not others & _HEARTS & ~((2 << (legal.bit_length() - 1)) - 1)
+                ):
+                    # A moon under way: win a heart trick with a sure winner.
+                    c = legal.bit_length() - 1
+                else:
+                    c = -1
+                    best = 999
+                    for s in (0, 1, 2, 3):
+                        m = (legal >> (13 * s)) & 0x1FFF
+                        if not m:
+                            continue
                         r = (m & -m).bit_length() - 1
-                        v = r
-                        if s == 3:
-                            v += 3
-                        elif s == 2 and r >= 10 and qs_live:
-                            v += 20
+                        om = (others >> (13 * s)) & 0x1FFF
+                        if not om:
+                            v = 60 + r
+                        else:
+                            lower = (om & ((1 << r) - 1)).bit_count()
+                            if lower:
+                                higher = (om >> r).bit_count()
+                                v = 10 * lower // (lower + higher) + (8 if not higher else 2)
+                            else:
+                                v = 0
+                            if s == 3:
+                                v += 2 if lower else -1
+                            elif s == 2 and qs_live:
+                                if r == 10:
+                                    v += 40
+                                elif r > 10:
+                                    v += 30
+                                elif not h & _QS_BIT:
+                                    v -= 2
                         if v < best:
                             best = v
                             c = 13 * s + r
         else:
             follow = h & _SUIT[led]
             if follow:
-                if pos == n - 1 and tp == 0:
+                if runner >= 0 and runner != seat and (tp or led == 3):
+                    # Stop the moon: take a point trick the runner would win.
+                    ahead = (seat - runner) % n  # runner already played if < pos
+                    t = follow.bit_length() - 1
+                    if t > top and (win == runner or ahead > pos):
+                        c = t
+                    else:
+                        below = follow & ((1 << top) - 1)
+                        c = (below or follow).bit_length() - 1
+                elif runner == seat:
+                    c = follow.bit_length() - 1
+                elif played < n or (pos == n - 1 and tp == 0):
+                    # First trick (no points allowed) or a free last place: shed high.
                     c = follow.bit_length() - 1
                     if c == _QS and follow != _QS_BIT:
                         c = (follow ^ _QS_BIT).bit_length() - 1
@@ -129,29 +177,53 @@ def rollout(
                         if c == _QS and follow != _QS_BIT:
                             c = (follow ^ _QS_BIT).bit_length() - 1
                     else:
-                        rest = follow & ~_QS_BIT or follow
+                        rest = follow & ~_QS_BIT
+                        if led == 2 and qs_live:
+                            rest &= ~_HIGH_SPADES
+                        rest = rest or follow
                         c = (rest & -rest).bit_length() - 1
             else:
                 legal = h
                 if played < n and h & _NO_POINTS:
                     legal = h & _NO_POINTS
+                safe = legal & _NO_POINTS
+                if (
+                    runner >= 0
+                    and safe
+                    and (runner == seat or win == runner or ((runner - seat) % n < n - pos))
+                ):
+                    # Never feed a runner (nor ourselves a point while running).
+                    legal = safe
                 if legal & _QS_BIT:
                     c = _QS
-                elif qs_live and legal & _HIGH_SPADES:
+                elif qs_live and legal & _HIGH_SPADES and (h & _LOW_SPADES).bit_count() < 3:
                     c = (legal & _HIGH_SPADES).bit_length() - 1
-                elif legal & _HEARTS:
-                    c = legal.bit_length() - 1
                 else:
+                    # The most dangerous card: high, with many cards below it out.
+                    others = alive & ~h
                     c = -1
-                    best = -1
-                    for s in (0, 1, 2):
+                    best = -999
+                    for s in (0, 1, 2, 3):
                         m = (legal >> (13 * s)) & 0x1FFF
-                        if m:
-                            r = m.bit_length() - 1
-                            if r > best:
-                                best = r
-                                c = 13 * s + r
-        hands[seat] = h & ~(1 << c)
+                        if not m:
+                            continue
+                        r = m.bit_length() - 1
+                        om = (others >> (13 * s)) & 0x1FFF
+                        if om:
+                            lower = (om & ((1 << r) - 1)).bit_count()
+                            higher = (om >> r).bit_count()
+                            v = r + 2 * lower - 3 * higher + (8 if lower and not higher else 0)
+                        else:
+                            v = r - 8
+                        if s == 3:
+                            v += 4
+                        v -= 2 * (((h >> (13 * s)) & 0x1FFF) & ((1 << r) - 1)).bit_count()
+                        if v > best:
+                            best = v
+                            c = 13 * s + r
+        bit = 1 << c
+        hands[seat] = h & ~bit
+        alive &= ~bit
         played += 1
         if record is not None:
             record.append(c)
@@ -175,10 +247,27 @@ def rollout(
         trick.append(c)
         pos += 1
         if pos == n:
-            pen[win] += tp
+            if tp:
+                pen[win] += tp
+                runner = _runner(pen)
             if _JD in trick:
                 jd = win
             pos = 0
             seat = win
         else:
             seat = (seat + 1) % n
+
+
+def _runner(pen: list[int]) -> int:
+    """The seat running for the moon: it alone has points, Q♠ and 2 hearts or 4
+    hearts (-1 if none)."""
+    who = -1
+    for s, p in enumerate(pen):
+        if p:
+            if who >= 0:
+                return -1
+            who = s
+    if who < 0:
+        return -1
+    p = pen[who]
+    return who if p >= 15 or 4 <= p < 13 else -1

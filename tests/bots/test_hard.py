@@ -1,0 +1,181 @@
+"""Khó (hard): legal, deterministic given the view, blind to the hidden cards,
+and it sees a moon coming."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from hearts.bots.base import get_bot
+from hearts.bots.hard import HardBot, candidates
+from hearts.cards import cards_of, parse_card
+from hearts.hand import HandState
+from hearts.rules import Rules
+from hearts.view import PlayerView
+
+FAST = {"iterations": 200}
+
+
+def _random_state(seed: int) -> tuple[HandState, int]:
+    """A random position of any phase: a state and its hand number."""
+    rng = random.Random(seed)
+    hand_number = 1 + seed % 4
+    state = HandState.deal(Rules(), hand_number, rng)
+    if state.phase == "pass" and seed % 5:
+        for seat in range(4):
+            state.pass_cards(
+                seat, sum(1 << c for c in rng.sample(list(cards_of(state.hands[seat])), 3))
+            )
+    for _ in range(rng.randrange(0, 52) if state.phase == "play" else 0):
+        state.play(rng.choice(state.legal_actions()))
+    return state, hand_number
+
+
+def test_get_bot_hard() -> None:
+    bot = get_bot("hard", iterations=50)
+    assert bot.name == "hard"
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_choices_are_legal(seed: int) -> None:
+    state, hand_number = _random_state(seed)
+    bot = HardBot(**FAST)
+    if state.phase == "pass":
+        view = state.view(0, hand_number=hand_number)
+        mask = bot.choose_pass(view)
+        assert mask.bit_count() == 3 and not mask & ~view.hand
+    elif state.phase == "play":
+        view = state.view(state.turn, hand_number=hand_number)
+        assert view.legal >> bot.choose_play(view) & 1
+
+
+def test_same_view_same_card() -> None:
+    for seed in range(8):
+        state, hand_number = _random_state(100 + seed)
+        if state.phase != "play":
+            continue
+        view = state.view(state.turn, hand_number=hand_number)
+        assert HardBot(**FAST).choose_play(view) == HardBot(**FAST).choose_play(view)
+
+
+def _swap_hidden(state: HandState, seat: int, rng: random.Random) -> HandState | None:
+    """The same hand with two cards swapped between two other hands in the deal,
+    chosen so that ``seat``'s view cannot tell (None if no such swap replays)."""
+    view = state.view(seat)
+    passed = 0
+    for p in state.passes:
+        passed |= p
+    voids = view.voids()
+    others = [s for s in range(4) if s != seat]
+    rng.shuffle(others)
+    a, b = others[:2]
+    xs = [c for c in cards_of(state.hands[a] & ~passed) if not voids[b] >> (c // 13) & 1]
+    ys = [c for c in cards_of(state.hands[b] & ~passed) if not voids[a] >> (c // 13) & 1]
+    if not xs or not ys:
+        return None
+    x, y = rng.choice(xs), rng.choice(ys)
+    deal = list(state.deal_masks)
+    deal[a] ^= (1 << x) | (1 << y)
+    deal[b] ^= (1 << x) | (1 << y)
+    new = HandState(state.rules, deal, state.direction)
+    try:
+        if state.offset:
+            for s in range(4):
+                new.pass_cards(s, state.passes[s])
+        for c in state.plays:
+            new.play(c)
+    except Exception:
+        return None
+    return new
+
+
+def test_re_dealt_hidden_cards_give_the_same_card() -> None:
+    rng = random.Random(3)
+    checked = 0
+    for seed in range(200, 260):
+        state, hand_number = _random_state(seed)
+        if state.phase != "play":
+            continue
+        seat = state.turn
+        other = _swap_hidden(state, seat, rng)
+        if other is None:
+            continue
+        view = state.view(seat, hand_number=hand_number)
+        twin = other.view(seat, hand_number=hand_number)
+        assert twin == view and other.hands != state.hands
+        assert HardBot(**FAST).choose_play(view) == HardBot(**FAST).choose_play(twin)
+        checked += 1
+        if checked == 4:
+            break
+    assert checked == 4
+
+
+def test_candidates_merge_touching_cards_only() -> None:
+    # Hand 4 (no pass), first trick led by whoever holds 2C: look at a later lead.
+    state, hand_number = _random_state(7)
+    view = state.view(state.turn, hand_number=hand_number)
+    cands = candidates(view)
+    assert set(cands) <= set(cards_of(view.legal)) and cands
+
+
+# -- crafted endgames -------------------------------------------------------------
+
+S, W, N, E = range(4)
+
+# West has won every trick: Q♠ and ten hearts.  Trick 12: West leads K♥, North and
+# East (void in hearts) throw diamonds, South holds A♥ 2♥.  If South ducks, West
+# takes both hearts and wins the last trick with 2♠ (everyone else is void in
+# spades): a moon, 26 for South.  A♥ stops it for 3 points.
+_TRICKS = [
+    (S, "2C AC 3C 4C"),
+    (W, "KC 5C 7C 8C"),
+    (W, "QC 6C QS 3H"),
+    (W, "JC 4H 5H 6H"),
+    (W, "TC 7H 8H 9H"),
+    (W, "9C TH JH QH"),
+    (W, "AS 5S 3S 4S"),
+    (W, "KS 8S 6S 7S"),
+    (W, "JS JD 2D 4D"),
+    (W, "TS QD 9D 7D"),
+    (W, "9S KD TD 8D"),
+    (W, "KH 5D AD"),
+]
+
+
+def _moon_view(totals: tuple[int, int, int, int]) -> PlayerView:
+    plays = []
+    for leader, cards in _TRICKS:
+        for i, name in enumerate(cards.split()):
+            plays.append(((leader + i) % 4, parse_card(name)))
+    hand = (1 << parse_card("AH")) | (1 << parse_card("2H"))
+    return PlayerView(
+        rules=Rules(),
+        seat=S,
+        hand_number=4,
+        phase="play",
+        direction="none",
+        hand=hand,
+        passed=0,
+        received=0,
+        plays=tuple(plays),
+        turn=S,
+        legal=hand,
+        broken=True,
+        counts=(2, 1, 1, 1),
+        totals=totals,
+        target=100,
+    )
+
+
+def test_blocks_an_obvious_moon() -> None:
+    view = _moon_view((0, 0, 0, 0))
+    assert view.points_taken() == [0, 23, 0, 0]
+    assert HardBot(**FAST).choose_play(view) == parse_card("AH")
+
+
+def test_takes_the_safe_match_win() -> None:
+    # South 90 and the others 95: blocking ends the match with South lowest
+    # (93 against 95, 95, 118); a moon would end it with South at 116.
+    view = _moon_view((90, 95, 95, 95))
+    assert HardBot(**FAST).choose_play(view) == parse_card("AH")
