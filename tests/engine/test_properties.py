@@ -350,3 +350,31 @@ def test_random_matches_end_with_the_lowest_total_alone(seed: int) -> None:
         assert match.over == ends
     assert match.totals[match.winner] == min(match.totals)
     assert max(match.totals) >= rules.target
+
+
+@fast(100)
+@given(SEEDS, st.integers(min_value=3, max_value=7))
+def test_deal_is_a_shuffle_of_the_deck_drawn_from_the_generator(seed: int, players: int) -> None:
+    """The deal for a seed is ``random.shuffle``'s: seeded games stay reproducible."""
+    rules = Rules(players=players)
+    rng, twin = random.Random(seed), random.Random(seed)
+    state = HandState.deal(rules, 1, rng)
+    cards = list(cards_of(rules.deck))
+    twin.shuffle(cards)
+    size = rules.hand_size
+    want = [sum(1 << c for c in cards[i : i + size]) for i in range(0, len(cards), size)]
+    assert list(state.deal_masks) == want
+    assert rng.getstate() == twin.getstate()
+
+
+class _Dice(random.Random):
+    """A generator of another kind: the deal falls back to its own shuffle."""
+
+
+def test_deal_with_a_random_subclass_uses_its_shuffle() -> None:
+    state = HandState.deal(Rules(), 1, _Dice(5))
+    cards = list(range(52))
+    _Dice(5).shuffle(cards)
+    assert list(state.deal_masks) == [
+        sum(1 << c for c in cards[i : i + 13]) for i in range(0, 52, 13)
+    ]
