@@ -366,3 +366,16 @@ def test_read_record_raises_the_documented_errors() -> None:
     with pytest.raises(IllegalStep) as info:
         read_record(record)
     assert (info.value.index, info.value.seat, info.value.card) == (0, "W", "3C")
+
+
+def test_validate_record_stopped_during_the_pass(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    record = copy.deepcopy(_PASSED)
+    del record["points"]
+    record["plays"] = []
+    record["passes"] = {"S": record["passes"]["S"], "N": record["passes"]["N"]}
+    code, out, _ = run(capsys, tmp_path, record)
+    assert code == 0 and json.loads(out) == {"S": 0, "W": 0, "N": 0, "E": 0}
+    again, _ = read_record(record)
+    assert again.phase == "pass" and write_record(again, 1) == record
