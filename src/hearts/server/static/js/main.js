@@ -28,6 +28,8 @@ function quick() {
 }
 const gapMs = () => (quick() ? 220 : 450);     // between computer cards
 const holdMs = () => (quick() ? 500 : 1000);   // finished trick stays on the table
+const reducedMotion = () => window.matchMedia && window.matchMedia("(prefers-reduced-motion: reduce)").matches;
+const flightMs = () => (reducedMotion() ? 0 : 260 * (quick() ? 0.55 : 1) + 20); // a card flying to the table
 
 // ---------------------------------------------------------------- painting
 function names(s) { return (s && s.names) || SEAT_NAME; }
@@ -194,6 +196,9 @@ async function present(prev, next) {
     }
   }
   paint(next);
+  // stay busy until the last card has landed
+  const rest = lastCardAt + flightMs() - now();
+  if (rest > 0) await sleep(rest);
 }
 
 // ---------------------------------------------------------------- server calls

@@ -87,5 +87,5 @@ export function renderStats(stats) {
   box.hidden = false;
   const best = stats.best === null || stats.best === undefined ? "–" : String(stats.best);
   document.getElementById("stats-text").textContent =
-    `Đã chơi ${stats.played} trận, thắng ${stats.won} · ${stats.hands} ván · bắn trăng ${stats.moons} lần · điểm thắng tốt nhất ${best}`;
+    `Đã chơi ${stats.played} trận, thắng ${stats.won} · ${stats.hands} ván · bắn trăng ${stats.moons} lần · tổng thấp nhất một trận ${best}`;
 }
