@@ -40,15 +40,25 @@ def _openspiel_ref() -> ModuleType | None:
 
 
 def _picker(rng: random.Random) -> Callable[[int], int]:
-    """A uniform choice among the set bits of a mask."""
+    """A uniform choice among the set bits of a mask (the r-th card, counted from
+    whichever end of the mask is nearer)."""
     rand = rng.random
 
     def pick(mask: int) -> int:
         k = mask.bit_count()
-        if k > 1:
-            for _ in range(int(rand() * k)):
+        if k == 1:
+            return mask.bit_length() - 1
+        r = int(rand() * k)
+        if r + r < k:
+            while r:
                 mask &= mask - 1
-        return (mask & -mask).bit_length() - 1
+                r -= 1
+            return (mask & -mask).bit_length() - 1
+        r = k - 1 - r
+        while r:
+            mask ^= 1 << (mask.bit_length() - 1)
+            r -= 1
+        return mask.bit_length() - 1
 
     return pick
 
@@ -119,12 +129,24 @@ def play_undo_steps_per_second(seconds: float, seed: int = 0) -> float:
     return steps / (time.perf_counter() - start)
 
 
-def _row(name: str, ours: list[float], theirs: list[float] | None) -> str:
+def _row(name: str, ours: list[float], theirs: list[float]) -> str:
     mine = statistics.median(ours)
     if not theirs:
-        return f"{name:<28} {mine:>12,.0f} {'-':>12} {'-':>7}"
+        return f"{name:<34} {mine:>12,.0f} {'-':>12} {'-':>7}"
     ref = statistics.median(theirs)
-    return f"{name:<28} {mine:>12,.0f} {ref:>12,.0f} {mine / ref:>6.2f}x"
+    return f"{name:<34} {mine:>12,.0f} {ref:>12,.0f} {mine / ref:>6.2f}x"
+
+
+def _measure(rate: Callable[[float, int], float], seconds: float, seed: int) -> tuple[float, float]:
+    """(per wall-clock second, per CPU second of this process) for one timed run.
+
+    The CPU figure is the same count over the process's CPU time: other programs
+    sharing the machine slow the wall clock but not it.
+    """
+    wall, cpu = time.perf_counter(), time.process_time()
+    per_wall = rate(seconds, seed)
+    wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
+    return per_wall, per_wall * wall / cpu if cpu > 0 else per_wall
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -133,26 +155,30 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--repeats", type=int, default=5, help="runs per figure (median)")
     args = parser.parse_args(argv)
     osr = _openspiel_ref()
-    figures: dict[str, tuple[list[float], list[float]]] = {
-        "random full hands / s": ([], []),
-        "play+undo steps / s": ([], []),
+    ours = {"hands": random_hands_per_second, "steps": play_undo_steps_per_second}
+    theirs = (
+        {"hands": osr.random_hands_per_second, "steps": osr.clone_apply_steps_per_second}
+        if osr is not None
+        else {}
+    )
+    # figures[(what, clock)] = (our runs, OpenSpiel's runs)
+    figures: dict[tuple[str, str], tuple[list[float], list[float]]] = {
+        (what, clock): ([], []) for what in ("hands", "steps") for clock in ("wall", "cpu")
     }
     for rep in range(args.repeats):
-        seed = rep + 1
-        hands, steps = figures["random full hands / s"], figures["play+undo steps / s"]
         # Alternate who goes first, so drift in machine load falls on both sides.
-        order = (0, 1) if rep % 2 == 0 else (1, 0)
-        for who in order:
-            if who == 0:
-                hands[0].append(random_hands_per_second(args.seconds, seed))
-                steps[0].append(play_undo_steps_per_second(args.seconds, seed))
-            elif osr is not None:
-                hands[1].append(osr.random_hands_per_second(args.seconds, seed))
-                steps[1].append(osr.clone_apply_steps_per_second(args.seconds, seed))
+        sides = [(0, ours), (1, theirs)]
+        for side, funcs in sides if rep % 2 == 0 else sides[::-1]:
+            for what, func in funcs.items():
+                wall, cpu = _measure(func, args.seconds, rep + 1)
+                figures[(what, "wall")][side].append(wall)
+                figures[(what, "cpu")][side].append(cpu)
     print(f"medians of {args.repeats} runs x {args.seconds:g} s, alternating ours/OpenSpiel")
-    print(f"{'':<28} {'ours':>12} {'OpenSpiel':>12} {'ratio':>7}")
-    for name, (ours, theirs) in figures.items():
-        print(_row(name, ours, theirs))
+    print(f"{'':<34} {'ours':>12} {'OpenSpiel':>12} {'ratio':>7}")
+    names = {"hands": "random full hands", "steps": "play+undo steps"}
+    for clock, unit in (("wall", "/ s"), ("cpu", "/ CPU s")):
+        for what in ("hands", "steps"):
+            print(_row(f"{names[what]} {unit}", *figures[(what, clock)]))
     if osr is None:
         print("(OpenSpiel not installed: pip install -e '.[bench]')")
     else:

@@ -131,6 +131,10 @@ class HandState:
             if mask & seen or mask & ~rules.deck:
                 raise ValueError("a card is dealt twice or is not in the deck")
             seen |= mask
+        self._setup(rules, deal, direction)
+
+    def _setup(self, rules: Rules, deal: list[int] | tuple[int, ...], direction: str) -> None:
+        n = rules.players
         self.rules = rules
         self.n = n
         self.deal_masks = tuple(deal)
@@ -158,7 +162,9 @@ class HandState:
         size = rules.hand_size
         bit = _BITS.__getitem__
         masks = [sum(map(bit, cards[i : i + size])) for i in range(0, len(cards), size)]
-        return cls(rules, masks, rules.pass_direction(hand_number))
+        state = cls.__new__(cls)  # a shuffled deck needs none of __init__'s checks
+        state._setup(rules, masks, rules.pass_direction(hand_number))
+        return state
 
     def copy(self) -> HandState:
         new = object.__new__(HandState)
