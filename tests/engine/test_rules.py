@@ -181,6 +181,15 @@ def test_queen_of_spades_may_be_led_before_hearts_are_broken() -> None:
     assert state.legal_mask() == m("QS")
 
 
+def test_queen_of_spades_may_be_led_beside_other_spades() -> None:
+    state = hand_of(("2C-KC QH", "2D-AD", "2S 4S-JS KS AS KH AH", "AC QS 3S 2H-JH"))
+    play(state, "2C 2D 2S AC")
+    assert state.turn == E and not state.broken
+    assert state.legal_mask() == m("QS 3S")
+    play(state, "QS")
+    assert state.trick == [c("QS")]
+
+
 def test_queen_of_spades_does_not_break_hearts() -> None:
     state = hand_of(QS_LEAD)
     play(state, "2C 2D 2S AC  QS 3C 3D AS")
