@@ -7,7 +7,9 @@ among the legal cards, score.  (b) play-and-undo steps per second: from a dealt 
 passed hand, ``legal_mask`` + random pick + ``push`` to the end of the hand, then
 ``undo`` back; one step is one card pushed (and later undone).  OpenSpiel has no undo
 for hearts, so its step is ``legal_actions`` + ``clone`` + ``apply_action`` (see
-``bench/openspiel_ref.py``).  Runs alternate ours/theirs; medians are printed.
+``bench/openspiel_ref.py``); the like-for-like row "copy+play" steps ours the same way.
+Runs alternate ours/theirs; medians are printed, per wall-clock second and per CPU
+second of this process (the machine may be shared).
 """
 
 from __future__ import annotations
@@ -98,17 +100,23 @@ def random_hands_per_second(seconds: float, seed: int = 0) -> float:
     return hands / (time.perf_counter() - start)
 
 
+def _starts(rng: random.Random) -> list[HandState]:
+    """32 hands dealt and passed, ready for the first card (built outside the timing)."""
+    pick = _picker(rng)
+    starts = []
+    for number in range(32):
+        state = HandState.deal(Rules(), number % 4 + 1, rng)
+        if state.phase == "pass":
+            _random_passes(state, pick)
+        starts.append(state)
+    return starts
+
+
 def play_undo_steps_per_second(seconds: float, seed: int = 0) -> float:
     """Cards pushed (and undone) per second, walking random lines to the end of a hand."""
     rng = random.Random(seed)
     pick = _picker(rng)
-    rules = Rules()
-    starts = []
-    for number in range(32):
-        state = HandState.deal(rules, number % 4 + 1, rng)
-        if state.phase == "pass":
-            _random_passes(state, pick)
-        starts.append(state)
+    starts = _starts(rng)
     steps = 0
     start = time.perf_counter()
     deadline = start + seconds
@@ -126,6 +134,26 @@ def play_undo_steps_per_second(seconds: float, seed: int = 0) -> float:
         for _ in range(depth):
             undo()
         steps += depth
+    return steps / (time.perf_counter() - start)
+
+
+def copy_push_steps_per_second(seconds: float, seed: int = 0) -> float:
+    """Cards played per second the way OpenSpiel must step: ``copy`` + ``push`` each card."""
+    rng = random.Random(seed)
+    pick = _picker(rng)
+    starts = _starts(rng)
+    steps = 0
+    start = time.perf_counter()
+    deadline = start + seconds
+    i = 0
+    while time.perf_counter() < deadline:
+        state = starts[i % len(starts)]
+        i += 1
+        while state.phase != "done":
+            child = state.copy()
+            child.push(pick(child.legal_mask()))
+            state = child
+            steps += 1
     return steps / (time.perf_counter() - start)
 
 
@@ -155,7 +183,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--repeats", type=int, default=5, help="runs per figure (median)")
     args = parser.parse_args(argv)
     osr = _openspiel_ref()
-    ours = {"hands": random_hands_per_second, "steps": play_undo_steps_per_second}
+    ours = {
+        "hands": random_hands_per_second,
+        "steps": play_undo_steps_per_second,
+        "copies": copy_push_steps_per_second,
+    }
     theirs = (
         {"hands": osr.random_hands_per_second, "steps": osr.clone_apply_steps_per_second}
         if osr is not None
@@ -163,7 +195,7 @@ def main(argv: list[str] | None = None) -> int:
     )
     # figures[(what, clock)] = (our runs, OpenSpiel's runs)
     figures: dict[tuple[str, str], tuple[list[float], list[float]]] = {
-        (what, clock): ([], []) for what in ("hands", "steps") for clock in ("wall", "cpu")
+        (what, clock): ([], []) for what in ours for clock in ("wall", "cpu")
     }
     for rep in range(args.repeats):
         # Alternate who goes first, so drift in machine load falls on both sides.
@@ -173,11 +205,14 @@ def main(argv: list[str] | None = None) -> int:
                 wall, cpu = _measure(func, args.seconds, rep + 1)
                 figures[(what, "wall")][side].append(wall)
                 figures[(what, "cpu")][side].append(cpu)
+                if side == 1 and what == "steps":  # OpenSpiel's only way to step
+                    figures[("copies", "wall")][1].append(wall)
+                    figures[("copies", "cpu")][1].append(cpu)
     print(f"medians of {args.repeats} runs x {args.seconds:g} s, alternating ours/OpenSpiel")
     print(f"{'':<34} {'ours':>12} {'OpenSpiel':>12} {'ratio':>7}")
-    names = {"hands": "random full hands", "steps": "play+undo steps"}
+    names = {"hands": "random full hands", "steps": "play+undo steps", "copies": "copy+play steps"}
     for clock, unit in (("wall", "/ s"), ("cpu", "/ CPU s")):
-        for what in ("hands", "steps"):
+        for what in ours:
             print(_row(f"{names[what]} {unit}", *figures[(what, clock)]))
     if osr is None:
         print("(OpenSpiel not installed: pip install -e '.[bench]')")
