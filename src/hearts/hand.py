@@ -368,7 +368,7 @@ class HandState:
             leader = self.leader = winners[-1] if winners else self.first_leader
             seat = (leader + n - 1) % n
             self.phase = PLAY
-        if self.broken_at == len(plays):
+        if card >= QUEEN_SPADES and self.broken_at == len(plays):  # only Q♠ or a heart breaks
             self.broken = False
             self.broken_at = -1
         self.hands[seat] |= 1 << card
