@@ -46,6 +46,10 @@ from hearts.view import PlayerView
 #: Moon watch: a seat with every point so far and Q♠ + this many hearts, or this
 #: many hearts alone, is treated as running for the moon.
 WATCH = (2, 4)
+#: Low spades enough to keep Q♠ instead of passing it.
+QUEEN_GUARDS = 5
+#: Keep the top heart while one seat has taken every point.
+KEEP_STOPPER = True
 
 _HEART_HONOURS = HEARTS_MASK & ~((1 << (HEARTS * 13 + 9)) - 1)  # J♥ Q♥ K♥ A♥
 
@@ -117,7 +121,7 @@ def _pass_score(card: int, hand: int, offset: int, n: int) -> float:
     low_spades = (spades & LOW_SPADES).bit_count()
     if card == QUEEN_SPADES:
         # Guarded by many low spades the queen can be kept and dumped later.
-        return 5.0 if low_spades >= 4 else 100.0
+        return 5.0 if low_spades >= QUEEN_GUARDS else 100.0
     if suit == SPADES:
         if rank > 10:  # K♠, A♠: they catch the queen
             if hand & QS_BIT and low_spades < 4:
@@ -353,6 +357,12 @@ def _discard(t: Table) -> int:
         low = (t.hand & LOW_SPADES).bit_count()
         if tops and low < 3:
             return highest_in(tops)
+    if KEEP_STOPPER and t.moon_threat(0, 1) == win_seat:
+        # One seat has every point so far: keep our top heart to stop a moon later.
+        hearts = legal & HEARTS_MASK
+        rest = legal & ~(1 << highest_in(hearts)) if hearts else legal
+        if rest and t.others & HEARTS_MASK:
+            return _most_dangerous(t, rest)
     return _most_dangerous(t, legal)
 
 
@@ -373,7 +383,7 @@ def _lead(t: Table) -> int:
     queen_out = bool(others & QS_BIT)
     low = legal & LOW_SPADES
     if queen_out and low and not t.hand & HIGH_SPADES:
-        return lowest_in(low) if low.bit_count() == 1 else _flush_card(low, others)
+        return lowest_in(low)
 
     best = -1
     best_score = 1e9
@@ -382,14 +392,6 @@ def _lead(t: Table) -> int:
         if score < best_score:
             best, best_score = card, score
     return best
-
-
-def _flush_card(low: int, others: int) -> int:
-    """A spade below the queen to lead: the highest one that still loses, else the lowest."""
-    for c in sorted(cards_of(low), reverse=True):
-        if sure_loser(c, others):
-            return c
-    return lowest_in(low)
 
 
 def _lead_risk(t: Table, card: int, queen_out: bool) -> float:

@@ -41,6 +41,9 @@ __all__ = [
     "winners_and_losers",
 ]
 
+#: Extra danger of a heart over a side card of the same standing (it carries a point).
+HEART_DANGER = 4
+
 KING_SPADES = QUEEN_SPADES + 1
 ACE_SPADES = QUEEN_SPADES + 2
 #: K♠ and A♠: the cards that catch Q♠.
@@ -127,7 +130,7 @@ def danger(card: int, hand: int, others: int) -> int:
     if higher == 0 and lower:
         score += 8  # a sure winner whenever the suit is led
     if card // 13 == HEARTS:
-        score += 4
+        score += HEART_DANGER
     if card == QUEEN_SPADES:
         score += 40
     elif card in (KING_SPADES, ACE_SPADES) and others & QS_BIT:
