@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import random
 
+import pytest
 from engine_positions import random_card, random_hand, random_pass, random_rules, snapshot
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -378,3 +379,24 @@ def test_deal_with_a_random_subclass_uses_its_shuffle() -> None:
     assert list(state.deal_masks) == [
         sum(1 << c for c in cards[i : i + 13]) for i in range(0, 52, 13)
     ]
+
+
+def test_a_view_holds_only_plain_values_never_the_state() -> None:
+    from dataclasses import fields
+
+    from hearts.view import PlayerView
+
+    rng = random.Random(12)
+    state = HandState.deal(Rules(), 2, rng)
+    random_pass(state, rng)
+    view = state.view(1, hand_number=2, totals=(1, 2, 3, 4))
+
+    def plain(value: object) -> bool:
+        if isinstance(value, tuple):
+            return all(plain(v) for v in value)
+        return isinstance(value, (int, str, bool, Rules))
+
+    for field in fields(PlayerView):
+        assert plain(getattr(view, field.name)), field.name
+    with pytest.raises(AttributeError):
+        view.__dict__  # noqa: B018  (slots: nothing can be hung on a view)
