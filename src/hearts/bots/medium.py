@@ -48,6 +48,10 @@ from hearts.view import PlayerView
 WATCH = (2, 4)
 #: Low spades enough to keep Q♠ instead of passing it.
 QUEEN_GUARDS = 5
+#: Weight of a side suit's length against leading it (short suits make voids).
+VOID_PUSH = 0.5
+#: Low spades per top spade (beyond one each) to flush Q♠ while holding K♠/A♠.
+FLUSH_GUARDS = 3
 #: Keep the top heart while one seat has taken every point.
 KEEP_STOPPER = True
 
@@ -379,10 +383,12 @@ def _lead(t: Table) -> int:
         if hearts and sure_winner(highest_in(hearts), others):
             return highest_in(hearts)  # take a heart trick ourselves: the moon is dead
 
-    # Flush Q♠ with low spades when it is out and our top spades cannot catch it.
+    # Flush Q♠ with low spades when it is out and our top spades, if any, are
+    # guarded by enough low ones that we never have to play them under it.
     queen_out = bool(others & QS_BIT)
     low = legal & LOW_SPADES
-    if queen_out and low and not t.hand & HIGH_SPADES:
+    tops = (t.hand & HIGH_SPADES).bit_count()
+    if queen_out and low and (not tops or low.bit_count() >= FLUSH_GUARDS + tops):
         return lowest_in(low)
 
     best = -1
@@ -424,6 +430,6 @@ def _lead_risk(t: Table, card: int, queen_out: bool) -> float:
     else:
         # Running a short side suit out makes a void; keep the lowest card for later.
         length = (t.hand & SUIT_MASKS[suit]).bit_count()
-        risk += 0.5 * length
+        risk += VOID_PUSH * length
     risk -= 0.05 * (card % 13)  # among equal risks, shed the higher card
     return risk
