@@ -1,0 +1,259 @@
+"""Web game latency under load: `hearts serve` on loopback and a load generator.
+
+Starts ``hearts serve --port 0`` with a temporary data directory, then measures,
+with httpx on loopback only:
+
+1. the reference: a trivial static GET (``/static/js/api.js``), same run;
+2. a human action answered: South's play (or pass) and the computers' replies
+   through ``/api/step`` until it is South's turn again, with Dễ and Vừa bots,
+   one match at a time: p50/p95 of each call and of the whole answer;
+3. concurrent matches: N simulated browsers, each acting then pausing ``--think``
+   ms (a quick-play page shows each card about that long), for ``--seconds`` per
+   level; N grows until p95 passes 100 ms or ``--max-players``.
+
+Bounded by count and time; every figure is a median/percentile of this run.
+
+    nice python3 bench/web.py [--seconds 8] [--think 250] [--levels 10,25,50,100]
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections import defaultdict
+from typing import Any
+
+import httpx
+
+
+def pct(values: list[float], q: float) -> float:
+    if not values:
+        return float("nan")
+    ordered = sorted(values)
+    k = min(len(ordered) - 1, max(0, round(q / 100 * (len(ordered) - 1))))
+    return ordered[k]
+
+
+def row(name: str, values: list[float]) -> str:
+    ms = [v * 1000 for v in values]
+    return (
+        f"  {name:<34} n={len(ms):>5}  p50={pct(ms, 50):7.2f} ms  p95={pct(ms, 95):7.2f} ms"
+        f"  max={max(ms) if ms else float('nan'):7.2f} ms"
+    )
+
+
+class Browser:
+    """One simulated page: a token and the state it last saw."""
+
+    def __init__(self, client: httpx.AsyncClient, lat: dict[str, list[float]]) -> None:
+        self.client = client
+        self.lat = lat
+        self.headers: dict[str, str] = {}
+        self.state: Any = None
+
+    async def call(self, name: str, method: str, path: str, body: Any = None) -> Any:
+        t = time.perf_counter()
+        r = await self.client.request(method, path, headers=self.headers, json=body)
+        self.lat[name].append(time.perf_counter() - t)
+        if r.status_code != 200:
+            raise RuntimeError(f"{method} {path}: {r.status_code} {r.text[:200]}")
+        return r.json()
+
+    async def start(self, level: str) -> None:
+        r = await self.client.post("/api/players")
+        self.headers = {"Authorization": f"Bearer {r.json()['token']}"}
+        await self.call("settings", "PUT", "/api/settings", {"level": level, "quick": True})
+        self.state = await self.call("state", "GET", "/api/state")
+
+    def souths_move(self) -> bool:
+        h = self.state["hand"]
+        return bool(
+            (h["phase"] == "pass" and h["passed"] is None)
+            or (h["phase"] == "play" and h["turn"] == "S")
+        )
+
+    async def move(self) -> str:
+        """One request, as the page would send it next; returns its kind."""
+        s = self.state
+        h = s["hand"]
+        v = {"version": s["version"]}
+        if s["match"]["over"]:
+            self.state = await self.call("new-match", "POST", "/api/new-match", v)
+            return "new-match"
+        if h["phase"] == "done":
+            self.state = await self.call("next-hand", "POST", "/api/next-hand", v)
+            return "next-hand"
+        if h["phase"] == "pass" and h["passed"] is None:
+            body = {**v, "cards": h["cards"][-3:]}
+            self.state = await self.call("pass", "POST", "/api/pass", body)
+            return "pass"
+        if h["phase"] == "play" and h["turn"] == "S":
+            body = {**v, "card": h["legal"][len(h["legal"]) // 2]}
+            self.state = await self.call("play", "POST", "/api/play", body)
+            return "play"
+        self.state = await self.call("step", "POST", "/api/step", v)
+        return "step"
+
+    async def answered(self) -> float:
+        """South acts; the computers reply until South may act again (or the hand ends)."""
+        while not self.souths_move():
+            await self.move()
+        t = time.perf_counter()
+        await self.move()
+        while not self.souths_move() and self.state["hand"]["phase"] != "done":
+            await self.move()
+        return time.perf_counter() - t
+
+
+async def reference(client: httpx.AsyncClient, n: int) -> list[float]:
+    out = []
+    for _ in range(n):
+        t = time.perf_counter()
+        r = await client.get("/static/js/api.js")
+        out.append(time.perf_counter() - t)
+        assert r.status_code == 200
+    return out
+
+
+async def one_match_at_a_time(base: str, level: str, actions: int) -> dict[str, list[float]]:
+    lat: dict[str, list[float]] = defaultdict(list)
+    async with httpx.AsyncClient(base_url=base, timeout=60) as client:
+        b = Browser(client, lat)
+        await b.start(level)
+        for _ in range(actions):
+            lat["answered"].append(await b.answered())
+            if b.state["match"]["over"] or b.state["hand"]["phase"] == "done":
+                await b.move()
+    return lat
+
+
+async def concurrent(base: str, players: int, seconds: float, think: float) -> dict[str, Any]:
+    lat: dict[str, list[float]] = defaultdict(list)
+    limits = httpx.Limits(max_connections=players + 4, max_keepalive_connections=players + 4)
+    async with httpx.AsyncClient(base_url=base, timeout=60, limits=limits) as client:
+        browsers = [Browser(client, lat) for _ in range(players)]
+        await asyncio.gather(
+            *(b.start("easy" if i % 2 else "medium") for i, b in enumerate(browsers))
+        )
+        lat.clear()
+        deadline = time.perf_counter() + seconds
+        errors = 0
+
+        async def run(b: Browser, offset: float) -> None:
+            nonlocal errors
+            await asyncio.sleep(offset)
+            while time.perf_counter() < deadline:
+                try:
+                    await b.move()
+                except RuntimeError:
+                    errors += 1
+                    b.state = await b.call("state", "GET", "/api/state")
+                await asyncio.sleep(think)
+
+        t0 = time.perf_counter()
+        await asyncio.gather(*(run(b, think * i / players) for i, b in enumerate(browsers)))
+        elapsed = time.perf_counter() - t0
+        ref = await reference(client, 50)
+    every = [x for k, v in lat.items() if k != "state" for x in v]
+    return {"lat": lat, "all": every, "rate": len(every) / elapsed, "errors": errors, "ref": ref}
+
+
+def start_server(data_dir: str) -> tuple[subprocess.Popen[str], str]:
+    proc = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "hearts",
+            "serve",
+            "--port",
+            "0",
+            "--host",
+            "127.0.0.1",
+            "--seed",
+            "7",
+            "--data-dir",
+            data_dir,
+        ],
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    assert proc.stdout is not None
+    line = proc.stdout.readline().strip()
+    if not line.startswith("http://127.0.0.1:"):
+        proc.kill()
+        raise SystemExit(f"hearts serve did not start: {line!r}")
+    return proc, line
+
+
+async def main_async(args: argparse.Namespace, base: str) -> None:
+    async with httpx.AsyncClient(base_url=base, timeout=60) as client:
+        await reference(client, 20)  # warm up
+        ref = await reference(client, args.ref)
+    print(f"hearts serve on {base} (SQLite, synchronous=FULL), {os.cpu_count()} CPUs shared")
+    print("reference, same run:")
+    print(row("static GET /static/js/api.js", ref))
+    print("a human action answered (one match at a time):")
+    for level in ("easy", "medium"):
+        lat = await one_match_at_a_time(base, level, args.actions)
+        print(f" level {level}:")
+        for name in ("answered", "play", "pass", "step", "next-hand"):
+            if lat.get(name):
+                label = {
+                    "answered": "South's action + bots' replies",
+                    "play": "POST /api/play",
+                    "pass": "POST /api/pass",
+                    "step": "POST /api/step (one bot card)",
+                    "next-hand": "POST /api/next-hand",
+                }[name]
+                print(row(label, lat[name]))
+    print(
+        f"concurrent matches (Dễ/Vừa), {args.think:.0f} ms think time, {args.seconds:.0f} s each:"
+    )
+    held = 0
+    for n in args.levels:
+        res = await concurrent(base, n, args.seconds, args.think / 1000)
+        p95 = pct(res["all"], 95) * 1000
+        print(
+            f"  N={n:>4}: {res['rate']:7.1f} req/s  p50={pct(res['all'], 50) * 1000:6.2f} ms"
+            f"  p95={p95:7.2f} ms  (step p95 {pct(res['lat']['step'], 95) * 1000:6.2f},"
+            f" play p95 {pct(res['lat']['play'], 95) * 1000:6.2f})"
+            f"  errors={res['errors']}"
+            f"  ref static p50={statistics.median(res['ref']) * 1000:.2f} ms"
+        )
+        if p95 >= 100:
+            break
+        held = n
+    print(f"held with p95 under 100 ms: {held} concurrent matches")
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--seconds", type=float, default=8.0, help="per concurrency level")
+    parser.add_argument("--think", type=float, default=250.0, help="ms between a page's calls")
+    parser.add_argument("--actions", type=int, default=40, help="South actions per level")
+    parser.add_argument("--ref", type=int, default=300, help="static GETs for the reference")
+    parser.add_argument(
+        "--levels",
+        type=lambda s: [int(x) for x in s.split(",")],
+        default=[10, 25, 50, 100, 150, 200],
+        help="concurrent matches to try, in order",
+    )
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory(prefix="hearts-bench-") as data_dir:
+        proc, base = start_server(data_dir)
+        try:
+            asyncio.run(main_async(args, base))
+        finally:
+            proc.terminate()
+            proc.wait(timeout=30)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
