@@ -1,0 +1,196 @@
+"""What a player does on the page, as Playwright steps (used by the browser tests).
+
+Every wait is tied to the page's own state (the ``body`` data attributes of SPEC §4's
+hooks), never to a fixed delay: ``data-busy`` stays "true" until the last computer
+card has landed, so "not busy" means the player may act.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from playwright.sync_api import Locator, Page, expect
+
+WAIT_MS = 90_000  # a generous ceiling for one wait on a loaded 2-core machine
+READY = 'body[data-busy="false"]:not([data-phase="loading"])'
+RANKS = "23456789TJQKA"
+
+HAND = "#hand button.hand-card"
+LEGAL = '#hand button.hand-card[aria-disabled="false"]'
+ON_TABLE = "#trick .table-card[data-card]"
+
+
+def rank(card: str) -> int:
+    return RANKS.index(card[0])
+
+
+def wait_ready(page: Page, timeout: float = WAIT_MS) -> None:
+    """Until the page waits for the player (or the hand / match is over)."""
+    page.wait_for_selector(READY, state="attached", timeout=timeout)
+
+
+def body(page: Page, name: str) -> str:
+    return str(page.evaluate(f"document.body.dataset.{name} || ''"))
+
+
+def phase(page: Page) -> str:
+    return body(page, "phase")
+
+
+def hand_cards(page: Page) -> list[str]:
+    return [str(c) for c in page.locator(HAND).evaluate_all("bs => bs.map(b => b.dataset.card)")]
+
+
+def legal_cards(page: Page) -> list[str]:
+    return [str(c) for c in page.locator(LEGAL).evaluate_all("bs => bs.map(b => b.dataset.card)")]
+
+
+def table_cards(page: Page) -> list[tuple[str, str]]:
+    """The cards of the trick on the table, as (seat, card), leader first."""
+    found = page.locator(ON_TABLE).evaluate_all(
+        "cs => cs.map(c => [c.dataset.seat, c.dataset.card])"
+    )
+    got = [(str(s), str(c)) for s, c in found]
+    return got
+
+
+def card(page: Page, name: str) -> Locator:
+    return page.locator(f'#hand button.hand-card[data-card="{name}"]')
+
+
+def open_table(page: Page, url: str = "/", level: str = "easy", quick: bool = True) -> None:
+    """Open the page, wait for the table, and choose the level and quick play."""
+    page.goto(url)
+    wait_ready(page)
+    set_settings(page, level, quick)
+
+
+LEVEL_WORD = {"easy": "Dễ", "medium": "Vừa", "hard": "Khó"}
+
+
+def set_settings(page: Page, level: str | None = None, quick: bool | None = None) -> None:
+    """Click the level and the quick-play switch like a player, and wait until the
+    server has stored each change."""
+    if level is not None:
+        radio = page.get_by_role("radio", name=LEVEL_WORD[level], exact=True)
+        if not radio.is_checked():
+            with page.expect_response(lambda r: "/api/settings" in r.url and r.ok):
+                radio.check()
+        expect(radio).to_be_checked()
+    if quick is not None:
+        switch = page.get_by_role("switch", name="Chơi nhanh")
+        if switch.is_checked() != quick:
+            with page.expect_response(lambda r: "/api/settings" in r.url and r.ok):
+                switch.click()
+        expect(switch).to_be_checked(checked=quick)
+
+
+def highest_three(page: Page) -> list[str]:
+    return sorted(hand_cards(page), key=rank)[-3:]
+
+
+def lowest_three(page: Page) -> list[str]:
+    return sorted(hand_cards(page), key=rank)[:3]
+
+
+def choose_pass(page: Page, cards: list[str] | None = None) -> list[str]:
+    """Tap three cards (the three highest by default) and press the pass button."""
+    wait_ready(page)
+    assert phase(page) == "pass"
+    if cards is None:
+        cards = highest_three(page)
+    for c in cards:
+        card(page, c).click()
+        expect(card(page, c)).to_have_attribute("aria-pressed", "true")
+    button = page.locator("#pass-button")
+    expect(button).to_be_enabled()
+    button.click()
+    wait_ready(page)
+    return cards
+
+
+def play(page: Page, name: str) -> None:
+    """Tap a legal card and wait until the computers have answered."""
+    assert name in legal_cards(page), (name, legal_cards(page))
+    card(page, name).click()
+    expect(card(page, name)).to_have_count(0, timeout=WAIT_MS)
+    wait_ready(page)
+
+
+def lowest_legal(page: Page) -> str:
+    return min(legal_cards(page), key=rank)
+
+
+def highest_legal(page: Page) -> str:
+    return max(legal_cards(page), key=rank)
+
+
+def south_to_play(page: Page) -> bool:
+    return phase(page) == "play" and body(page, "turn") == "S"
+
+
+def play_until(
+    page: Page, stop: Any = None, pick: Any = lowest_legal, pass_pick: Any = highest_three
+) -> None:
+    """Pass and play (``pick`` chooses among the legal cards) until the hand is
+    done or ``stop(page)`` says so at a moment South is to act."""
+    while True:
+        wait_ready(page)
+        if phase(page) == "done" or (stop is not None and stop(page)):
+            return
+        if phase(page) == "pass":
+            choose_pass(page, pass_pick(page))
+        elif south_to_play(page):
+            play(page, pick(page))
+        else:
+            raise AssertionError(f"not busy, yet nothing to do: {phase(page)} {body(page, 'turn')}")
+
+
+def state(page: Page) -> dict[str, Any]:
+    """The server's State for this page's token (read through the page's own API)."""
+    got: dict[str, Any] = page.evaluate(
+        """async () => {
+            const t = localStorage.getItem('hearts-token');
+            const r = await fetch('/api/state', {headers: {Authorization: 'Bearer ' + t}});
+            return await r.json();
+        }"""
+    )
+    return got
+
+
+def finished_tricks(page: Page) -> int:
+    return page.locator("#tricks-list > li").count()
+
+
+def mid_trick(page: Page) -> bool:
+    """South is to play a card while others of the trick already lie on the table."""
+    return south_to_play(page) and bool(table_cards(page))
+
+
+def token(page: Page) -> str:
+    return str(page.evaluate("localStorage.getItem('hearts-token')"))
+
+
+def finish_hand_by_api(page: Page) -> None:
+    """Play the rest of the hand through the JSON API with the page's token (a
+    shortcut to an end-of-hand table), then reload the page to show it."""
+    headers = {"Authorization": f"Bearer {token(page)}"}
+    api = page.request
+    for _ in range(300):
+        s = api.get("/api/state", headers=headers).json()
+        hand, version = s["hand"], s["version"]
+        if hand["phase"] == "done":
+            break
+        if hand["phase"] == "pass" and hand["passed"] is None:
+            cards = sorted(hand["cards"], key=rank)[:3]
+            r = api.post("/api/pass", headers=headers, data={"version": version, "cards": cards})
+        elif hand["turn"] == "S":
+            body = {"version": version, "card": hand["legal"][0]}
+            r = api.post("/api/play", headers=headers, data=body)
+        else:
+            r = api.post("/api/step", headers=headers, data={"version": version})
+        assert r.ok or r.status == 409, (r.status, r.text())
+    else:
+        raise AssertionError("the hand did not finish")
+    page.reload()
+    wait_ready(page)
