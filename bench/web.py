@@ -9,11 +9,15 @@ with httpx on loopback only:
    one match at a time: p50/p95 of each call and of the whole answer;
 3. concurrent matches: N simulated browsers, each acting then pausing ``--think``
    ms (a quick-play page shows each card about that long), for ``--seconds`` per
-   level; N grows until p95 passes 100 ms or ``--max-players``.
+   level; N grows along ``--levels`` until p95 passes 100 ms;
+
+each with SQLite's ``synchronous=FULL`` (the default: an fsync per action) and
+``NORMAL`` (WAL: no fsync per commit; survives a server crash, not a power cut).
 
 Bounded by count and time; every figure is a median/percentile of this run.
 
-    nice python3 bench/web.py [--seconds 8] [--think 250] [--levels 10,25,50,100]
+    nice python3 bench/web.py [--seconds 6] [--think 250] [--levels 10,25,50,100]
+        [--sync FULL,NORMAL]
 """
 
 from __future__ import annotations
@@ -164,7 +168,7 @@ async def concurrent(base: str, players: int, seconds: float, think: float) -> d
     return {"lat": lat, "all": every, "rate": len(every) / elapsed, "errors": errors, "ref": ref}
 
 
-def start_server(data_dir: str) -> tuple[subprocess.Popen[str], str]:
+def start_server(data_dir: str, sync: str) -> tuple[subprocess.Popen[str], str]:
     proc = subprocess.Popen(
         [
             sys.executable,
@@ -182,6 +186,7 @@ def start_server(data_dir: str) -> tuple[subprocess.Popen[str], str]:
         ],
         stdout=subprocess.PIPE,
         text=True,
+        env={**os.environ, "HEARTS_SQLITE_SYNCHRONOUS": sync},
     )
     assert proc.stdout is not None
     line = proc.stdout.readline().strip()
@@ -191,27 +196,27 @@ def start_server(data_dir: str) -> tuple[subprocess.Popen[str], str]:
     return proc, line
 
 
-async def main_async(args: argparse.Namespace, base: str) -> None:
+async def main_async(args: argparse.Namespace, base: str, sync: str, answered: bool) -> None:
     async with httpx.AsyncClient(base_url=base, timeout=60) as client:
         await reference(client, 20)  # warm up
         ref = await reference(client, args.ref)
-    print(f"hearts serve on {base} (SQLite, synchronous=FULL), {os.cpu_count()} CPUs shared")
+    print(f"== hearts serve on {base} (SQLite WAL, synchronous={sync}), {os.cpu_count()} CPUs")
     print("reference, same run:")
     print(row("static GET /static/js/api.js", ref))
-    print("a human action answered (one match at a time):")
-    for level in ("easy", "medium"):
-        lat = await one_match_at_a_time(base, level, args.actions)
-        print(f" level {level}:")
-        for name in ("answered", "play", "pass", "step", "next-hand"):
-            if lat.get(name):
-                label = {
-                    "answered": "South's action + bots' replies",
-                    "play": "POST /api/play",
-                    "pass": "POST /api/pass",
-                    "step": "POST /api/step (one bot card)",
-                    "next-hand": "POST /api/next-hand",
-                }[name]
-                print(row(label, lat[name]))
+    if answered:
+        print("a human action answered (one match at a time):")
+        for level in ("easy", "medium"):
+            lat = await one_match_at_a_time(base, level, args.actions)
+            print(f" level {level}:")
+            for name, label in (
+                ("answered", "South's action + bots' replies"),
+                ("play", "POST /api/play"),
+                ("pass", "POST /api/pass"),
+                ("step", "POST /api/step (one bot card)"),
+                ("next-hand", "POST /api/next-hand"),
+            ):
+                if lat.get(name):
+                    print(row(label, lat[name]))
     print(
         f"concurrent matches (Dễ/Vừa), {args.think:.0f} ms think time, {args.seconds:.0f} s each:"
     )
@@ -229,12 +234,12 @@ async def main_async(args: argparse.Namespace, base: str) -> None:
         if p95 >= 100:
             break
         held = n
-    print(f"held with p95 under 100 ms: {held} concurrent matches")
+    print(f"held with p95 under 100 ms (synchronous={sync}): {held} concurrent matches")
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--seconds", type=float, default=8.0, help="per concurrency level")
+    parser.add_argument("--seconds", type=float, default=6.0, help="per concurrency level")
     parser.add_argument("--think", type=float, default=250.0, help="ms between a page's calls")
     parser.add_argument("--actions", type=int, default=40, help="South actions per level")
     parser.add_argument("--ref", type=int, default=300, help="static GETs for the reference")
@@ -244,14 +249,20 @@ def main() -> int:
         default=[10, 25, 50, 100, 150, 200],
         help="concurrent matches to try, in order",
     )
+    parser.add_argument(
+        "--sync",
+        default="FULL,NORMAL",
+        help="SQLite synchronous modes to measure (HEARTS_SQLITE_SYNCHRONOUS)",
+    )
     args = parser.parse_args()
-    with tempfile.TemporaryDirectory(prefix="hearts-bench-") as data_dir:
-        proc, base = start_server(data_dir)
-        try:
-            asyncio.run(main_async(args, base))
-        finally:
-            proc.terminate()
-            proc.wait(timeout=30)
+    for i, sync in enumerate(args.sync.upper().split(",")):
+        with tempfile.TemporaryDirectory(prefix="hearts-bench-") as data_dir:
+            proc, base = start_server(data_dir, sync)
+            try:
+                asyncio.run(main_async(args, base, sync, answered=i == 0))
+            finally:
+                proc.terminate()
+                proc.wait(timeout=30)
     return 0
 
 

@@ -15,7 +15,7 @@ import logging
 import secrets
 import weakref
 from collections.abc import AsyncIterator, Callable
-from concurrent.futures import Executor, ThreadPoolExecutor
+from concurrent.futures import BrokenExecutor, Executor, ThreadPoolExecutor
 from pathlib import Path
 from typing import Annotated, Any, Literal, TypeVar
 
@@ -29,7 +29,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from hearts.rules import Rules
-from hearts.server.db import Loaded, Stale, Store
+from hearts.server.db import Loaded, Stale, Store, token_hash
 from hearts.server.game import Game, GameError, Job, decide
 from hearts.server.messages import error_message, error_status
 
@@ -229,11 +229,19 @@ class BodyLimit:
 class Tables:
     """The game service: the store, the deal seed, the table's rules and the workers."""
 
-    def __init__(self, store: Store, rules: Rules, seed: int | None, executor: Executor) -> None:
+    def __init__(
+        self,
+        store: Store,
+        rules: Rules,
+        seed: int | None,
+        executor: Executor,
+        executor_factory: Callable[[], Executor] | None = None,
+    ) -> None:
         self.store = store
         self.rules = rules
         self.seed = seed
         self.executor = executor
+        self.executor_factory = executor_factory
         self._locks: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
         self._ids: dict[str, int] = {}
 
@@ -260,7 +268,8 @@ class Tables:
                 self.store.bump_version(conn, player_id, version)
                 loaded.player.version = version + 1
                 self.store.new_match(conn, loaded, self._new_game(loaded))
-            return self._state(loaded, loaded.player.version)
+        self.store.remember(loaded, loaded.player.version)
+        return self._state(loaded, loaded.player.version)
 
     @staticmethod
     def _state(loaded: Loaded, version: int) -> dict[str, Any]:
@@ -273,14 +282,15 @@ class Tables:
         try:
             with self.store.write() as conn:
                 self.store.bump_version(conn, player_id, version)
-                loaded = self.store.load(conn, player_id)
+                loaded = self.store.load(conn, player_id, version)
                 if loaded.game is None:
                     raise GameError("wrong_phase")
                 action(loaded)
                 self.store.save(conn, loaded)
-                return self._state(loaded, version + 1)
         except Stale:
             raise ApiError("stale", state=self.state_now(player_id)) from None
+        self.store.remember(loaded, version + 1)
+        return self._state(loaded, version + 1)
 
     def job(self, player_id: int, version: int) -> tuple[Job, str]:
         with self.store.read() as conn:
@@ -291,14 +301,15 @@ class Tables:
 
     # -- the calls ------------------------------------------------------------------
     async def player_id(self, token: str) -> int:
-        found = self._ids.get(token)
+        key = token_hash(token)  # the raw token is kept nowhere, not even here
+        found = self._ids.get(key)
         if found is None:
-            found = await anyio.to_thread.run_sync(self.store.player_id, token)
+            found = await anyio.to_thread.run_sync(self.store.player_id_by_hash, key)
             if found is None:
                 raise ApiError("bad_token")
             if len(self._ids) > 100_000:
                 self._ids.clear()
-            self._ids[token] = found
+            self._ids[key] = found
         return found
 
     async def run(self, player_id: int, fn: Callable[[], T]) -> T:
@@ -309,7 +320,18 @@ class Tables:
         job, level = await anyio.to_thread.run_sync(self.job, player_id, version)
         loop = asyncio.get_running_loop()
         # The decision runs without the lock: a new match meanwhile makes it stale.
-        choices = await loop.run_in_executor(self.executor, decide, level, job)
+        choices: list[int] | None
+        try:
+            choices = await loop.run_in_executor(self.executor, decide, level, job)
+        except BrokenExecutor:
+            log.exception("the bot workers died: starting new ones")
+            if self.executor_factory is not None:
+                broken, self.executor = self.executor, self.executor_factory()
+                broken.shutdown(wait=False, cancel_futures=True)
+            choices = None
+        except Exception:
+            log.exception("a %s bot failed: playing a plain legal card", level)
+            choices = None
 
         def apply(loaded: Loaded) -> None:
             assert loaded.game is not None
@@ -321,11 +343,12 @@ class Tables:
         try:
             with self.store.write() as conn:
                 self.store.bump_version(conn, player_id, version)
-                loaded = self.store.load(conn, player_id)
+                loaded = self.store.load(conn, player_id, version)
                 self.store.new_match(conn, loaded, self._new_game(loaded))
-                return self._state(loaded, version + 1)
         except Stale:
             raise ApiError("stale", state=self.state_now(player_id)) from None
+        self.store.remember(loaded, version + 1)
+        return self._state(loaded, version + 1)
 
 
 async def current_player(request: Request) -> int:
@@ -349,24 +372,28 @@ def create_app(
     target: int = 100,
     rules: Rules | None = None,
     executor: Executor | None = None,
+    executor_factory: Callable[[], Executor] | None = None,
     body_limit: int = BODY_LIMIT,
 ) -> FastAPI:
     """The app on the database at ``database_url``.
 
     ``seed`` makes deals reproducible; ``target`` (or a whole ``rules``) sets the
-    table; ``executor`` runs computer decisions (a small thread pool if None).
+    table; ``executor`` runs computer decisions (a small thread pool if None), or
+    ``executor_factory`` makes it, and a new one if its workers die.
     """
     table_rules = rules or Rules(target=target)
     store = Store(database_url)
     own_executor = executor is None
+    if executor is None and executor_factory is not None:
+        executor = executor_factory()
     workers = executor or ThreadPoolExecutor(max_workers=2, thread_name_prefix="hearts-bot")
-    tables = Tables(store, table_rules, seed, workers)
+    tables = Tables(store, table_rules, seed, workers, executor_factory)
 
     @contextlib.asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
         yield
         if own_executor:
-            workers.shutdown(wait=False, cancel_futures=True)
+            tables.executor.shutdown(wait=False, cancel_futures=True)
         store.close()
 
     app = FastAPI(

@@ -19,6 +19,7 @@ import contextlib
 import datetime as dt
 import hashlib
 import json
+import os
 import threading
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -124,6 +125,12 @@ def make_engine(url: str) -> Engine:
     """An engine for ``url``; SQLite gets WAL, a busy timeout and explicit BEGINs."""
     if url.startswith("sqlite"):
         memory = _is_memory(url)
+        # FULL: a commit is on disk before the answer, even through a power cut.
+        # NORMAL (WAL) survives a crash of the server, not of the machine, and saves
+        # an fsync per action.
+        sync = os.environ.get("HEARTS_SQLITE_SYNCHRONOUS", "FULL").upper()
+        if sync not in ("FULL", "NORMAL"):
+            raise ValueError(f"HEARTS_SQLITE_SYNCHRONOUS must be FULL or NORMAL, not {sync!r}")
         engine = sa.create_engine(
             url,
             connect_args={"timeout": 30, "check_same_thread": False},
@@ -138,7 +145,7 @@ def make_engine(url: str) -> Engine:
             cur = dbapi_conn.cursor()
             if not memory:
                 cur.execute("PRAGMA journal_mode=WAL")
-            cur.execute("PRAGMA synchronous=FULL")
+            cur.execute(f"PRAGMA synchronous={sync}")
             cur.execute("PRAGMA foreign_keys=ON")
             cur.close()
 
@@ -166,6 +173,8 @@ class Store:
         self.memory = self.sqlite and _is_memory(url)
         # SQLite has one writer at a time: queue writers here rather than in its busy loop.
         self._write_lock = threading.Lock()
+        # player id -> (version, match id, the match as committed at that version)
+        self._games: dict[int, tuple[int, int, Game]] = {}
         metadata.create_all(self.engine)
         with self.write() as conn:
             found = conn.execute(sa.select(meta.c.value).where(meta.c.key == "schema")).scalar()
@@ -212,9 +221,12 @@ class Store:
             return int(key[0])
 
     def player_id(self, token: str) -> int | None:
+        return self.player_id_by_hash(token_hash(token))
+
+    def player_id_by_hash(self, digest: str) -> int | None:
         with self.read() as conn:
             found = conn.execute(
-                sa.select(players.c.id).where(players.c.token_hash == token_hash(token))
+                sa.select(players.c.id).where(players.c.token_hash == digest)
             ).scalar()
         return None if found is None else int(found)
 
@@ -229,7 +241,9 @@ class Store:
                 conn.execute(players.update().where(players.c.id == player_id).values(**values))
 
     # -- matches ------------------------------------------------------------------
-    def load(self, conn: Connection, player_id: int) -> Loaded:
+    def load(self, conn: Connection, player_id: int, version: int | None = None) -> Loaded:
+        """The player and the match on the table, as of ``version`` (the version
+        the row had before this transaction bumped it; the row's own if None)."""
         row = conn.execute(sa.select(players).where(players.c.id == player_id)).mappings().one()
         player = Player(
             id=row["id"],
@@ -241,6 +255,11 @@ class Store:
         )
         if player.match_id is None:
             return Loaded(player, None, 0)
+        # A version names one state: the match last saved at it needs no replay.
+        cached = self._games.get(player_id)
+        at = player.version if version is None else version
+        if cached is not None and cached[0] == at and cached[1] == player.match_id:
+            return Loaded(player, cached[2].copy(), len(cached[2].results))
         m = conn.execute(sa.select(matches).where(matches.c.id == player.match_id)).mappings().one()
         rules = Rules.from_json(json.loads(m["rules"]))
         state, hand_no = Game.hand_from_record(json.loads(m["hand_record"]))
@@ -255,6 +274,14 @@ class Store:
             auto_finished=bool(m["auto_finished"]),
         )
         return Loaded(player, game, len(results))
+
+    def remember(self, loaded: Loaded, version: int) -> None:
+        """Keep the match as committed at ``version`` (call after the commit)."""
+        if loaded.game is None or loaded.player.match_id is None:
+            return
+        if len(self._games) > 10_000:
+            self._games.clear()
+        self._games[loaded.player.id] = (version, loaded.player.match_id, loaded.game.copy())
 
     def bump_version(self, conn: Connection, player_id: int, version: int) -> None:
         """Claim ``version`` for this action (first statement of the transaction, so

@@ -119,6 +119,17 @@ class Game:
         hand = HandState.deal(rules, 1, deal_rng(seed, match_no, 1))
         return cls(rules=rules, match_no=match_no, hand=hand)
 
+    def copy(self) -> Game:
+        return Game(
+            rules=self.rules,
+            match_no=self.match_no,
+            hand=self.hand.copy(),
+            hand_no=self.hand_no,
+            totals=self.totals[:],
+            results=self.results[:],
+            auto_finished=self.auto_finished,
+        )
+
     # -- persistence helpers ------------------------------------------------------
     def hand_record(self) -> dict[str, Any]:
         """The hand on the table as a ``hearts-hand/1`` record (possibly unfinished)."""
@@ -201,23 +212,33 @@ class Game:
             raise GameError("not_computer_turn")
         return Job("play", (hand.view(hand.turn, **info),))
 
-    def apply_computer(self, job: Job, choices: list[int]) -> None:
-        """Apply the decisions made for ``job`` (computed on this very state)."""
+    def apply_computer(self, job: Job, choices: list[int] | None) -> None:
+        """Apply the decisions made for ``job`` (computed on this very state).
+
+        ``None`` (the worker failed) or an impossible choice is replaced by a plain
+        legal one and logged: the table never stalls on a computer.
+        """
         hand = self.hand
         if job.kind == "pass":
-            for view, mask in zip(job.views, choices, strict=True):
-                if mask.bit_count() != self.rules.pass_count or mask & ~hand.hands[view.seat]:
-                    log.error("bad pass %s for seat %d: passing highest", mask, view.seat)
-                    mask = _highest_cards(hand.hands[view.seat], self.rules.pass_count)
+            want = self.rules.pass_count
+            for i, view in enumerate(job.views):
+                held = hand.hands[view.seat]
+                mask = choices[i] if choices is not None else 0
+                if mask.bit_count() != want or mask & ~held:
+                    if choices is not None:
+                        log.error("bad pass %s for seat %d: passing highest", mask, view.seat)
+                    mask = _highest_cards(held, want)
                 hand.pass_cards(view.seat, mask)
             return
         (view,) = job.views
-        (card,) = choices
         if view.seat != hand.turn or hand.phase != PLAY:
             raise GameError("stale")
-        if not hand.legal_mask() >> card & 1:
-            log.error("bot chose illegal %s for seat %d: playing lowest", card, view.seat)
-            card = lowest(hand.legal_mask())
+        legal = hand.legal_mask()
+        card = choices[0] if choices is not None else -1
+        if not (0 <= card < 52 and legal >> card & 1):
+            if choices is not None:
+                log.error("bot chose illegal %s for seat %d: playing lowest", card, view.seat)
+            card = lowest(legal)
         self._play(card)
 
     # -- internals ----------------------------------------------------------------

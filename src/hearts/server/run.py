@@ -51,14 +51,19 @@ class _Server(uvicorn.Server):
             print(self.address, flush=True)
 
 
-def serve(args: argparse.Namespace) -> int:
-    url = database_url(args)
-    workers = ProcessPoolExecutor(
+def bot_workers() -> ProcessPoolExecutor:
+    """Processes for the computers' decisions: Khó thinks without holding the server."""
+    return ProcessPoolExecutor(
         max_workers=min(2, os.cpu_count() or 1),
+        # spawn, not fork: the server has threads by the time workers are (re)made.
         mp_context=multiprocessing.get_context("spawn"),
         initializer=warm_up,
     )
-    app = create_app(url, seed=args.seed, executor=workers)
+
+
+def serve(args: argparse.Namespace) -> int:
+    url = database_url(args)
+    app = create_app(url, seed=args.seed, executor_factory=bot_workers)
     family = socket.AF_INET6 if ":" in args.host else socket.AF_INET
     # IPPROTO_TCP, not 0: asyncio sets TCP_NODELAY only on sockets that say TCP, and
     # without it a kept-alive connection waits ~40 ms on delayed ACKs.
@@ -68,7 +73,6 @@ def serve(args: argparse.Namespace) -> int:
         sock.bind((args.host, args.port))
     except OSError as exc:
         print(f"hearts serve: cannot listen on {args.host}:{args.port}: {exc}", file=sys.stderr)
-        workers.shutdown(wait=False)
         return 1
     port = sock.getsockname()[1]
     host = f"[{args.host}]" if family == socket.AF_INET6 else args.host
@@ -79,8 +83,7 @@ def serve(args: argparse.Namespace) -> int:
     server.address = f"http://{host}:{port}/"
     print(f"hearts serve: database {url.split('@')[-1]}", file=sys.stderr, flush=True)
     try:
-        server.run(sockets=[sock])
+        server.run(sockets=[sock])  # the app's lifespan shuts the bot workers down
     finally:
-        workers.shutdown(wait=False, cancel_futures=True)
         sock.close()
     return 0
