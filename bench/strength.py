@@ -40,7 +40,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from oracle import OracleBot
 
 from hearts.bots.base import get_bot
-from hearts.bots.hard import HardBot
+from hearts.bots.hard import HardBot, any_void
 from hearts.bots.playout import rollout
 from hearts.bots.sampling import DealSampler
 from hearts.hand import HandState
@@ -88,8 +88,39 @@ class PolicyBot:
             RULES.qs_breaks_hearts,
             RULES.lead_card,
             rec,
+            voids=any_void(view),
         )
         return rec[0]
+
+
+class TimedIsmcts:
+    """OpenSpiel ISMCTS on a wall-clock budget per move.
+
+    On a loaded machine a short budget can expire before the first simulation
+    (OpenSpiel then fails a check); the move is retried with twice the time.
+    """
+
+    def __init__(self, seconds: float, seed: int) -> None:
+        from openspiel_ref import ISMCTSPlayer
+
+        self.seconds = seconds
+        self.seed = seed
+        self.make = ISMCTSPlayer
+        self.player = ISMCTSPlayer(simulations=10_000_000, seed=seed, time_budget=seconds)
+        self.retries = 0
+
+    def choose_play(self, os_state: Any) -> int:
+        import pyspiel
+
+        budget = self.seconds
+        for _ in range(4):
+            try:
+                return int(self.player.choose_play(os_state))
+            except pyspiel.SpielError:
+                self.retries += 1
+                budget *= 2
+                self.player = self.make(simulations=10_000_000, seed=self.seed, time_budget=budget)
+        return int(self.make(simulations=200, seed=self.seed).choose_play(os_state))
 
 
 class Seat:
@@ -99,19 +130,15 @@ class Seat:
         self.kind = kind
         self.options = options
         self.times: list[float] = []
+        self.cpu_times: list[float] = []
         self.pass_times: list[float] = []
+        self.pass_cpu_times: list[float] = []
         if kind == "policy":
             self.bot = PolicyBot()
         elif kind == "oracle":
             self.bot: Any = OracleBot(**options)
         elif kind == "ismcts":
-            from openspiel_ref import ISMCTSPlayer
-
-            self.bot = ISMCTSPlayer(
-                simulations=options.get("simulations", 1_000_000),
-                seed=options.get("seed", 0),
-                time_budget=options["time_budget"],
-            )
+            self.bot = TimedIsmcts(options["time_budget"], options.get("seed", 0))
             self.passer = get_bot("medium")
         else:
             self.bot = get_bot(kind, **options)
@@ -133,8 +160,10 @@ def play_deal(
             view = state.view(seat, hand_number=hand_number)
             bot = player.passer if player.kind == "ismcts" else player.bot
             t0 = time.perf_counter()
+            c0 = time.process_time()
             mask = bot.choose_pass(view)
             player.pass_times.append(time.perf_counter() - t0)
+            player.pass_cpu_times.append(time.process_time() - c0)
             passes.append(mask)
         for seat, mask in enumerate(passes):
             state.pass_cards(seat, mask)
@@ -146,6 +175,7 @@ def play_deal(
         view = state.view(seat, hand_number=hand_number)
         several = view.legal & (view.legal - 1) != 0
         t0 = time.perf_counter()
+        c0 = time.process_time()
         if player.kind == "ismcts":
             assert os_state is not None
             card = player.bot.choose_play(os_state)
@@ -155,6 +185,7 @@ def play_deal(
             card = player.bot.choose_play(view)
         if several:
             player.times.append(time.perf_counter() - t0)
+            player.cpu_times.append(time.process_time() - c0)
         state.play(card, seat)
         if os_state is not None:
             osr.apply_play(os_state, card)
@@ -183,7 +214,10 @@ def _run_deal(
     times = {
         f"{hero_kind}:play": hero.times,
         f"{opp_kind}:play": opp.times,
+        f"{hero_kind}:play-cpu": hero.cpu_times,
+        f"{opp_kind}:play-cpu": opp.cpu_times,
         f"{hero_kind}:pass": hero.pass_times,
+        f"{hero_kind}:pass-cpu": hero.pass_cpu_times,
         f"{opp_kind}:pass": opp.pass_times,
     }
     return index, mine, theirs, times
@@ -318,7 +352,9 @@ def report(sections: dict[str, dict[str, Any]]) -> None:
     for sec in sections.values():
         for k, v in sec["times"].items():
             times[k].extend(v)
-    print("\n== decision times (s), decisions with 2+ choices")
+    print("\n== decision times (s), decisions with 2+ choices; wall clock, and the")
+    print("   process CPU time (what the decision costs without other load)")
+    print(f"   load average now: {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
     for k in sorted(times):
         v = times[k]
         if v:
@@ -335,8 +371,8 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument(
         "--ismcts-ms",
         type=float,
-        default=None,
-        help="ISMCTS time per move (default: Khó's measured median)",
+        default=100.0,
+        help="wall-clock ms per move for both Khó and ISMCTS (hard-ismcts)",
     )
     p.add_argument("--opponent", default="medium", help="opponent of Khó and the oracle")
     p.add_argument("--hard", nargs="*", default=[], help="Khó options, key=value")
@@ -364,11 +400,11 @@ def main(argv: list[str] | None = None) -> int:
     }
     for name in want:
         if name == "hard-ismcts":
+            # Equal time: both on the same wall-clock budget per move.
             ms = args.ismcts_ms
-            if ms is None:
-                hard_times = sections.get("hard-medium", {}).get("times", {}).get("hard:play")
-                ms = 1000 * statistics.median(hard_times) if hard_times else 300.0
-            plan[name] = (("hard", hard_opts), ("ismcts", {"time_budget": ms / 1000.0}))
+            timed = {k: v for k, v in hard_opts.items() if k != "iterations"}
+            timed["budget_ms"] = ms
+            plan[name] = (("hard", timed), ("ismcts", {"time_budget": ms / 1000.0}))
         hero, opp = plan[name]
         sections[name] = run_section(hero, opp, deals, args.jobs, name)
         if args.out:

@@ -23,14 +23,18 @@ from collections.abc import Callable
 
 from hearts.bots.medium import pass_cards as medium_pass
 from hearts.bots.playout import rollout
-from hearts.bots.sampling import DealSampler
+from hearts.bots.sampling import DealSampler, WeightedSampler
 from hearts.cards import HEARTS_MASK, JD_BIT, QS_BIT, QUEEN_SPADES, SUIT_MASKS, cards_of
 from hearts.match import moon_choice
 from hearts.rules import Rules
 from hearts.view import PlayerView
 
-#: Playouts per play decision by default: about 0.3 s on the reference machine.
-DEFAULT_ITERATIONS = 4000
+#: Playouts per play decision at 40 cards in hands (see :func:`playouts_for`):
+#: about 0.15 s of CPU on the reference machine, 0.3 s at p95.
+DEFAULT_ITERATIONS = 3000
+
+#: Playouts per pass decision when the pass is searched.
+DEFAULT_PASS_ITERATIONS = 1500
 
 Utility = Callable[[list[int], int], float]
 
@@ -120,8 +124,16 @@ def candidates(view: PlayerView) -> list[int]:
 
 
 class HardBot:
-    """Khó.  Options: ``iterations`` (playouts per play, deterministic) or
-    ``budget_ms`` (wall-clock per play, machine-dependent), ``seed`` (salt)."""
+    """Khó.
+
+    Options: ``iterations`` (playouts per play at 40 cards, deterministic; the
+    default keeps a decision well under a second) or ``budget_ms`` (wall-clock
+    per play, machine-dependent); ``pass_iterations`` (playouts for the pass,
+    half of ``iterations`` when only that is given); ``passing`` (``search`` or
+    ``medium``: Vừa's pass); ``infer`` (weight of deals that put Q♠ where the
+    play says it is not; 0 or 1: no inference); ``eps`` (random moves in playouts);
+    ``spread`` (more playouts when they are short); ``seed`` (salt).
+    """
 
     name = "hard"
 
@@ -130,9 +142,20 @@ class HardBot:
         iterations: int | None = None,
         budget_ms: float | None = None,
         seed: int = 0,
-        passing: str = "medium",
+        passing: str = "search",
         eps: float = 0.0,
+        pass_iterations: int | None = None,
+        infer: float = 0.1,
+        spread: bool = True,
     ) -> None:
+        self.spread = spread
+        self.infer = float(infer)
+        if pass_iterations is None:
+            # A smaller play budget means a smaller pass budget too.
+            pass_iterations = (
+                DEFAULT_PASS_ITERATIONS if iterations is None else max(1, int(iterations) // 2)
+            )
+        self.pass_iterations = int(pass_iterations)
         self.passing = passing
         self.eps = float(eps)
         self.iterations = int(iterations) if iterations is not None else DEFAULT_ITERATIONS
@@ -141,15 +164,45 @@ class HardBot:
 
     # -- passing ------------------------------------------------------------------
     def choose_pass(self, view: PlayerView) -> int:
-        """The three cards hardest to get rid of (see :func:`pass_scores`)."""
-        if self.passing == "medium":
-            return medium_pass(view.hand, view.rules.pass_count, view.pass_to - view.seat, view.n)
-        scores = pass_scores(view.hand)
-        ranked = sorted(cards_of(view.hand), key=lambda c: (-scores[c], -c))
-        out = 0
-        for c in ranked[: view.rules.pass_count]:
-            out |= 1 << c
-        return out
+        """Vừa's pass (``passing="medium"``), or the best of a few likely passes
+        judged by playouts (``passing="search"``)."""
+        rules = view.rules
+        offset = rules.pass_offset(view.direction)
+        base = medium_pass(view.hand, rules.pass_count, offset, view.n)
+        if self.passing != "search":
+            return base
+        cands = pass_candidates(view.hand, rules.pass_count, base)
+        return cands[self._search_pass(view, cands, offset)]
+
+    def _search_pass(self, view: PlayerView, cands: list[int], offset: int) -> int:
+        rules = view.rules
+        n = view.n
+        me = view.seat
+        k = rules.pass_count
+        rng = random.Random(view.seed(self.seed))
+        sampler = DealSampler(view)
+        utility = hand_utility(rules, view.totals, me)
+        qs_breaks = rules.qs_breaks_hearts
+        lead = rules.lead_card
+        lead_bit = 1 << lead
+        worlds: list[tuple[list[int], list[int]]] = []
+
+        def playout(i: int, w: int) -> float:
+            while len(worlds) <= w:
+                hands = sampler.draw(rng)
+                # The others choose before seeing ours: once per deal.
+                passes = [0 if s == me else quick_pass(hands[s], k) for s in range(n)]
+                worlds.append((hands, passes))
+            hands, passes = worlds[w]
+            passes = passes[:]
+            passes[me] = cands[i]
+            after = [(hands[s] & ~passes[s]) | passes[(s - offset) % n] for s in range(n)]
+            leader = next(s for s in range(n) if after[s] & lead_bit)
+            pen = [0] * n
+            jd = rollout(after, [], leader, 0, False, pen, -1, qs_breaks, lead)
+            return utility(pen, jd)
+
+        return successive_halving(list(range(len(cands))), playout, self.pass_iterations)
 
     # -- playing ------------------------------------------------------------------
     def choose_play(self, view: PlayerView) -> int:
@@ -162,8 +215,13 @@ class HardBot:
         return self._search(view, cands)
 
     def _search(self, view: PlayerView, cands: list[int]) -> int:
+        started = time.perf_counter()
         rng = random.Random(view.seed(self.seed))
-        sampler = DealSampler(view)
+        sampler: DealSampler | WeightedSampler
+        if self.infer:
+            sampler = WeightedSampler(view, QUEEN_SPADES, queen_doubts(view, self.infer))
+        else:
+            sampler = DealSampler(view)
         me = view.seat
         n = view.n
         rules = view.rules
@@ -180,6 +238,7 @@ class HardBot:
                 jd0 = s
         qs_breaks = rules.qs_breaks_hearts
         lead_card = rules.lead_card
+        voids = any_void(view)
         worlds: list[list[int]] = []
         seeds: list[int] = []
         eps = self.eps
@@ -205,28 +264,39 @@ class HardBot:
                 None,
                 random.Random(seeds[w]) if eps else None,
                 eps,
+                voids,
             )
             return utility(pen, jd)
 
-        total = self.iterations
         if self.budget_ms is not None:
-            # Calibrate: time a first batch, then size the halving to the budget.
-            start = time.perf_counter()
-            probe = max(8, 64 // len(cands))
-            for c in cands:
-                for w in range(probe):
-                    playout(c, w)
-            spent = time.perf_counter() - start
-            per = spent / (probe * len(cands))
-            total = max(probe * len(cands), int(self.budget_ms / 1000.0 / per))
+            # Wall-clock budget, counted from the start of the decision.
+            deadline = started + self.budget_ms / 1000.0
+            return successive_halving(cands, playout, 1_000_000, deadline)
+        total = self.iterations
+        if self.spread:
+            total = playouts_for(total, sum(view.counts))
         return successive_halving(cands, playout, total)
 
 
-def successive_halving(cands: list[int], playout: Callable[[int, int], float], total: int) -> int:
+def playouts_for(iterations: int, cards_left: int) -> int:
+    """Playouts for a decision with ``cards_left`` cards in hands: ``iterations``
+    at 40 cards, more when playouts are shorter (a playout costs about one step
+    per card), up to 4 times as many, so every decision takes about as long."""
+    return min(4 * iterations, iterations * 40 // max(cards_left, 10))
+
+
+def successive_halving(
+    cands: list[int],
+    playout: Callable[[int, int], float],
+    total: int,
+    deadline: float | None = None,
+) -> int:
     """Spend ``total`` playouts over ``cands`` by successive halving; the best card.
 
     Round after round every surviving card is tried on the same new deals and
-    the worse half is dropped; ties keep the lower card (deterministic).
+    the worse half is dropped; ties keep the lower card (deterministic).  With a
+    ``deadline`` (``time.perf_counter()`` value) the rounds share the time left
+    instead, and ``total`` only caps the playouts.
     """
     alive = list(cands)
     sums = dict.fromkeys(cands, 0.0)
@@ -238,13 +308,21 @@ def successive_halving(cands: list[int], playout: Callable[[int, int], float], t
         left = total - used
         share = left // (rounds - r)
         per = max(1, share // len(alive))
+        round_end = None
+        if deadline is not None:
+            now = time.perf_counter()
+            round_end = now + (deadline - now) / (rounds - r)
+        done = 0
         for k in range(w, w + per):
             for c in alive:
                 sums[c] += playout(c, k)
-        used += per * len(alive)
-        w += per
+            done += 1
+            if round_end is not None and time.perf_counter() > round_end:
+                break
+        used += done * len(alive)
+        w += done
         for c in alive:
-            counts[c] += per
+            counts[c] += done
         alive.sort(key=lambda c: (-sums[c] / counts[c], c))
         if len(alive) > 1 and r < rounds - 1:
             alive = alive[: max(1, (len(alive) + 1) // 2)]
@@ -273,4 +351,74 @@ def pass_scores(hand: int) -> dict[int, float]:
         else:
             v = 3.0 * rank + (18.0 if length <= 3 else 0.0) - 2.0 * length
         out[c] = v
+    return out
+
+
+def quick_pass(hand: int, count: int) -> int:
+    """A cheap careful pass for the simulated other seats: the top of
+    :func:`pass_scores`."""
+    scores = pass_scores(hand)
+    ranked = sorted(scores, key=lambda c: (-scores[c], -c))
+    out = 0
+    for c in ranked[:count]:
+        out |= 1 << c
+    return out
+
+
+def pass_candidates(hand: int, count: int, base: int, keep: int = 10) -> list[int]:
+    """Passes worth a search: ``base`` first, then the best-scored sets of
+    ``count`` cards among the seven most passable cards."""
+    from itertools import combinations
+
+    scores = pass_scores(hand)
+    top = sorted(scores, key=lambda c: (-scores[c], -c))[:7]
+    sets = sorted(
+        combinations(top, count), key=lambda cs: (-sum(scores[c] for c in cs), sorted(cs))
+    )
+    out = [base]
+    for cs in sets:
+        mask = 0
+        for c in cs:
+            mask |= 1 << c
+        if mask not in out:
+            out.append(mask)
+        if len(out) >= keep:
+            break
+    return out
+
+
+def queen_doubts(view: PlayerView, factor: float) -> dict[int, float]:
+    """Seats whose play says they probably do not hold Q♠, each with ``factor``.
+
+    A careful player holding Q♠ dumps it when void in the suit led (after the
+    first trick), and drops it under K♠ or A♠; a seat that threw or played
+    something else instead most likely has no Q♠.
+    """
+    n = view.n
+    plays = view.plays
+    out: dict[int, float] = {}
+    for start in range(0, len(plays), n):
+        trick = plays[start : start + n]
+        led = trick[0][1] // 13
+        top = trick[0][1]
+        for i, (seat, card) in enumerate(trick):
+            if card == QUEEN_SPADES:
+                return out
+            if i and seat != view.seat:
+                if card // 13 != led:
+                    if start:
+                        out[seat] = factor
+                elif led == 2 and top > QUEEN_SPADES:
+                    out[seat] = factor
+            if card // 13 == led and card > top:
+                top = card
+    return out
+
+
+def any_void(view: PlayerView) -> int:
+    """Bit k set when some other seat has shown a void in suit k."""
+    out = 0
+    for seat, mask in enumerate(view.voids()):
+        if seat != view.seat:
+            out |= mask
     return out

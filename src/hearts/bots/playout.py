@@ -21,6 +21,10 @@ _NOT_HEARTS = ~_HEARTS
 _HIGH_SPADES = (1 << 37) | (1 << 38)  # K♠, A♠
 _NO_POINTS = ~(_HEARTS | _QS_BIT)
 _LOW_SPADES = 0x3FF << 26  # 2♠..J♠
+_POINTS = _HEARTS | _QS_BIT
+_VOID_RISK = 6
+_FLUSH = 6
+_STAKES = _HEARTS | _QS_BIT | (1 << _JD)  # cards that still change the score
 _SUIT = (0x1FFF, 0x1FFF << 13, 0x1FFF << 26, 0x1FFF << 39)
 
 
@@ -37,6 +41,7 @@ def rollout(
     record: list[int] | None = None,
     noise: random.Random | None = None,
     eps: float = 0.0,
+    voids: int = 0,
 ) -> int:
     """Play the hand to its end from the given position; return the J♦ taker (-1).
 
@@ -45,6 +50,7 @@ def rollout(
     so pass copies.  ``played`` counts the cards played so far in the hand;
     ``record``, when given, receives every card played (for tests).  With
     ``noise``, each card is a random legal one with probability ``eps``.
+    ``voids`` has bit k set when some seat is known to be void in suit k.
 
     Each seat plays on what a player in its seat could know: its own hand and the
     cards still out (``alive``), never where those cards lie.
@@ -78,11 +84,12 @@ def rollout(
         pos = 0
         seat = win
     runner = _runner(pen)
+    noisy = noise is not None and eps > 0.0
     while True:
         h = hands[seat]
         if not h:
             return jd
-        if noise is not None and noise.random() < eps:
+        if noisy and noise.random() < eps:  # type: ignore[union-attr]
             if pos == 0:
                 if played == 0:
                     legal = 1 << lead_card
@@ -94,7 +101,7 @@ def rollout(
                 legal = h & _SUIT[led]
                 if not legal:
                     legal = h & _NO_POINTS if played < n and h & _NO_POINTS else h
-            k = noise.randrange(legal.bit_count())
+            k = noise.randrange(legal.bit_count())  # type: ignore[union-attr]
             while k:
                 legal &= legal - 1
                 k -= 1
@@ -135,6 +142,8 @@ def rollout(
                             if lower:
                                 higher = (om >> r).bit_count()
                                 v = 10 * lower // (lower + higher) + (8 if not higher else 2)
+                                if voids >> s & 1 and alive & _POINTS:
+                                    v += _VOID_RISK  # a void seat may dump points on it
                             else:
                                 v = 0
                             if s == 3:
@@ -144,8 +153,8 @@ def rollout(
                                     v += 40
                                 elif r > 10:
                                     v += 30
-                                elif not h & _QS_BIT:
-                                    v -= 2
+                                elif not h & (_QS_BIT | _HIGH_SPADES):
+                                    v -= _FLUSH  # flush the queen out
                         if v < best:
                             best = v
                             c = 13 * s + r
@@ -176,6 +185,9 @@ def rollout(
                         c = follow.bit_length() - 1
                         if c == _QS and follow != _QS_BIT:
                             c = (follow ^ _QS_BIT).bit_length() - 1
+                    elif tp == 0 and led != 2 and not voids >> led & 1:
+                        # Forced over a pointless trick: win it with the top card.
+                        c = follow.bit_length() - 1
                     else:
                         rest = follow & ~_QS_BIT
                         if led == 2 and qs_live:
@@ -233,9 +245,12 @@ def rollout(
             top = c
             win = seat
             tp = 0
-        elif c > top and c // 13 == led:
-            top = c
-            win = seat
+        elif c // 13 == led:
+            if c > top:
+                top = c
+                win = seat
+        else:
+            voids |= 1 << led
         if c >= 39:
             tp += 1
             broken = True
@@ -252,6 +267,8 @@ def rollout(
                 runner = _runner(pen)
             if _JD in trick:
                 jd = win
+            if not alive & _STAKES:
+                return jd  # nothing left that scores
             pos = 0
             seat = win
         else:

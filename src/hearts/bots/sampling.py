@@ -72,10 +72,11 @@ class DealSampler:
     """Uniform draws of full deals consistent with ``view`` (see the module doc).
 
     ``total`` is the exact number of consistent deals.  ``draw`` returns a hand
-    mask per seat; the viewing seat's hand is always ``view.hand``.
+    mask per seat; the viewing seat's hand is always ``view.hand``.  With
+    ``place=(seat, card)`` only the deals with ``card`` in ``seat``'s hand count.
     """
 
-    def __init__(self, view: PlayerView) -> None:
+    def __init__(self, view: PlayerView, place: tuple[int, int] | None = None) -> None:
         n = view.n
         me = view.seat
         self.n = n
@@ -91,6 +92,17 @@ class DealSampler:
             if s != me:
                 fixed[s] = known[s] & unseen
                 placed |= fixed[s]
+        if place is not None:
+            # A card assumed to lie in a given hand (for weighted sampling).
+            seat, card = place
+            bit = 1 << card
+            if seat == me or not unseen & bit or voids[seat] >> (card // 13) & 1:
+                raise NoConsistentDeal("the card cannot lie in that hand")
+            if not fixed[seat] & bit:
+                if placed & bit:
+                    raise NoConsistentDeal("the card is known to lie elsewhere")
+                fixed[seat] |= bit
+                placed |= bit
         self.fixed = fixed
         free = unseen & ~placed
         self.others = tuple(s for s in range(n) if s != me)
@@ -173,3 +185,37 @@ class DealSampler:
                 at += take
             needs = tuple(a - b for a, b in zip(needs, split, strict=True))
         return hands
+
+
+class WeightedSampler:
+    """Deals drawn with the location of one card weighted by soft evidence.
+
+    ``doubt`` maps a seat to a factor (0..1) on the deals that put ``card`` in its
+    hand, e.g. a seat that threw another card when it could have dumped Q♠.
+    Within each placement the draw stays exactly uniform: the seat is picked with
+    probability proportional to its number of deals times its factor.
+    """
+
+    def __init__(self, view: PlayerView, card: int, doubt: dict[int, float]) -> None:
+        self.base = DealSampler(view)
+        self.parts: list[tuple[float, DealSampler]] = []
+        if not doubt or not view.unseen() >> card & 1:
+            return
+        for s in self.base.others:
+            try:
+                part = DealSampler(view, place=(s, card))
+            except NoConsistentDeal:
+                continue
+            self.parts.append((part.total * doubt.get(s, 1.0), part))
+        if len(self.parts) < 2 or sum(w for w, _ in self.parts) <= 0:
+            self.parts = []
+
+    def draw(self, rng: random.Random) -> list[int]:
+        if not self.parts:
+            return self.base.draw(rng)
+        pick = rng.random() * sum(w for w, _ in self.parts)
+        for weight, part in self.parts:
+            pick -= weight
+            if pick < 0:
+                return part.draw(rng)
+        return self.parts[-1][1].draw(rng)
