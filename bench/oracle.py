@@ -4,17 +4,25 @@ It measures the ceiling of the search: the same playouts and the same budget,
 but every playout is played on the true deal instead of a sampled one.  It
 cheats by construction, so it lives only in ``bench/`` and nothing under
 ``src/hearts`` may import it.  Since the rollout policy is deterministic, the
-true deal is played once per candidate card, with some noise added to the
-opponents' play (a 10% chance of a random legal card) so that repeated
-playouts explore (the first playout of each card is the pure policy); the
-budget is the same number of playouts as Khó's.
+first playout of each card is the pure policy on the true deal and later ones
+add noise (each card of the playout, every seat's, is a random legal one with
+probability 0.1) so that repeated playouts explore; the budget is the same
+number of playouts as Khó's.  The pass is Khó's own (chosen before any card
+is seen, from sampled deals): the oracle differs only in play.
 """
 
 from __future__ import annotations
 
 import random
 
-from hearts.bots.hard import HardBot, candidates, hand_utility, successive_halving
+from hearts.bots.hard import (
+    HardBot,
+    any_void,
+    candidates,
+    hand_utility,
+    playouts_for,
+    successive_halving,
+)
 from hearts.bots.playout import rollout
 from hearts.cards import HEARTS_MASK, JD_BIT, QS_BIT, QUEEN_SPADES
 from hearts.view import PlayerView
@@ -74,8 +82,12 @@ class OracleBot(HardBot):
                 None,
                 random.Random(base + w) if w else None,
                 0.1,
+                any_void(view),
             )
             cache[key] = value = utility(pen, jd)
             return value
 
-        return successive_halving(cands, playout, self.iterations)
+        total = self.iterations
+        if self.spread:
+            total = playouts_for(total, sum(view.counts))
+        return successive_halving(cands, playout, total)
