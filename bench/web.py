@@ -200,7 +200,9 @@ async def main_async(args: argparse.Namespace, base: str, sync: str, answered: b
     async with httpx.AsyncClient(base_url=base, timeout=60) as client:
         await reference(client, 20)  # warm up
         ref = await reference(client, args.ref)
-    print(f"== hearts serve on {base} (SQLite WAL, synchronous={sync}), {os.cpu_count()} CPUs")
+    load = ", ".join(f"{x:.1f}" for x in os.getloadavg())
+    print(f"== hearts serve on {base} (SQLite WAL, synchronous={sync})")
+    print(f"   {os.cpu_count()} CPUs, load average {load} (other work on the machine)")
     print("reference, same run:")
     print(row("static GET /static/js/api.js", ref))
     if answered:

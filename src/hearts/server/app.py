@@ -36,6 +36,8 @@ from hearts.server.messages import error_message, error_status
 log = logging.getLogger("hearts.server")
 
 STATIC_DIR = Path(__file__).parent / "static"
+#: Levels whose decisions are cheap enough for a thread; others go to the workers.
+LIGHT_LEVELS = frozenset(("easy", "medium"))
 BODY_LIMIT = 16 * 1024
 T = TypeVar("T")
 
@@ -322,7 +324,12 @@ class Tables:
         # The decision runs without the lock: a new match meanwhile makes it stale.
         choices: list[int] | None
         try:
-            choices = await loop.run_in_executor(self.executor, decide, level, job)
+            if level in LIGHT_LEVELS:
+                # Dễ and Vừa decide in well under a millisecond: a thread is
+                # enough, and a process hop would cost more than the decision.
+                choices = await anyio.to_thread.run_sync(decide, level, job)
+            else:
+                choices = await loop.run_in_executor(self.executor, decide, level, job)
         except BrokenExecutor:
             log.exception("the bot workers died: starting new ones")
             if self.executor_factory is not None:
@@ -378,8 +385,9 @@ def create_app(
     """The app on the database at ``database_url``.
 
     ``seed`` makes deals reproducible; ``target`` (or a whole ``rules``) sets the
-    table; ``executor`` runs computer decisions (a small thread pool if None), or
-    ``executor_factory`` makes it, and a new one if its workers die.
+    table; ``executor`` runs the costly computer decisions (Khó; a small thread
+    pool if None), or ``executor_factory`` makes it, and a new one if its workers
+    die.  Dễ and Vừa decide in a thread of their own.
     """
     table_rules = rules or Rules(target=target)
     store = Store(database_url)
@@ -393,7 +401,7 @@ def create_app(
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
         yield
         if own_executor:
-            tables.executor.shutdown(wait=False, cancel_futures=True)
+            tables.executor.shutdown(wait=True, cancel_futures=True)
         store.close()
 
     app = FastAPI(
