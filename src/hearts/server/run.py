@@ -53,12 +53,16 @@ class _Server(uvicorn.Server):
 
 def bot_workers() -> ProcessPoolExecutor:
     """Processes for the computers' decisions: Khó thinks without holding the server."""
-    return ProcessPoolExecutor(
-        max_workers=min(2, os.cpu_count() or 1),
+    size = min(2, os.cpu_count() or 1)
+    pool = ProcessPoolExecutor(
+        max_workers=size,
         # spawn, not fork: the server has threads by the time workers are (re)made.
         mp_context=multiprocessing.get_context("spawn"),
         initializer=warm_up,
     )
+    for _ in range(size):  # start (and warm) the workers now, not on Khó's first card
+        pool.submit(int)
+    return pool
 
 
 def serve(args: argparse.Namespace) -> int:
