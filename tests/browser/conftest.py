@@ -8,13 +8,8 @@ browser context, hence a fresh localStorage token and its own match.
 
 from __future__ import annotations
 
-import contextlib
 import os
-import queue
-import signal
-import subprocess
 import sys
-import threading
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -33,12 +28,12 @@ CHROMIUM_ARGS = [
     "--disable-quic",
 ]
 ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
-START_TIMEOUT = 60.0  # seconds for the server to print its address (a loaded machine)
 
 expect.set_options(timeout=30_000)
 
-# the helpers beside this file (table_page) are importable from the tests
+# the helpers beside this file (table_page, server_process) are importable from the tests
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+from server_process import HeartsServer  # noqa: E402
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
@@ -58,74 +53,6 @@ def browser_type_launch_args(browser_type_launch_args: dict[str, Any]) -> dict[s
         "args": CHROMIUM_ARGS,
         "timeout": 60_000,
     }
-
-
-class HeartsServer:
-    """``hearts serve`` on a free port of 127.0.0.1, with a data dir that outlives
-    restarts of the process."""
-
-    def __init__(self, data_dir: Path, seed: int = 1) -> None:
-        self.data_dir = data_dir
-        self.seed = seed
-        self.proc: subprocess.Popen[str] | None = None
-        self.url = ""
-        self.log = data_dir / "server.log"
-
-    def start(self, port: int = 0) -> str:
-        """Start the server (on ``port``, 0 for a free one) and return its address."""
-        assert self.proc is None, "already running"
-        env = {k: v for k, v in os.environ.items() if k != "HEARTS_DATABASE_URL"}
-        cmd = [sys.executable, "-c", "import sys; from hearts.cli import main; sys.exit(main())"]
-        cmd += ["serve", "--host", "127.0.0.1", "--port", str(port), "--seed", str(self.seed)]
-        cmd += ["--data-dir", str(self.data_dir)]
-        with self.log.open("a") as log:
-            # its own process group: stop() also ends the worker processes it spawns
-            self.proc = subprocess.Popen(
-                cmd,
-                stdout=subprocess.PIPE,
-                stderr=log,
-                text=True,
-                env=env,
-                start_new_session=True,
-            )
-        lines: queue.Queue[str] = queue.Queue()
-        stdout = self.proc.stdout
-        assert stdout is not None
-        threading.Thread(target=lambda: [lines.put(x) for x in stdout], daemon=True).start()
-        try:
-            line = lines.get(timeout=START_TIMEOUT)
-        except queue.Empty:
-            self.stop()
-            raise RuntimeError(f"hearts serve printed no address: {self.log.read_text()}") from None
-        self.url = line.strip()
-        assert self.url.startswith("http://127.0.0.1:"), self.url
-        return self.url
-
-    def stop(self) -> None:
-        proc, self.proc = self.proc, None
-        if proc is None:
-            return
-        if proc.poll() is None:
-            os.killpg(proc.pid, signal.SIGTERM)
-            try:
-                proc.wait(timeout=15)
-            except subprocess.TimeoutExpired:
-                os.killpg(proc.pid, signal.SIGKILL)
-                proc.wait(timeout=15)
-        # spawned workers that outlived the server (same process group)
-        with contextlib.suppress(ProcessLookupError):
-            os.killpg(proc.pid, signal.SIGKILL)
-
-    @property
-    def port(self) -> int:
-        return int(self.url.rstrip("/").rsplit(":", 1)[1])
-
-    def restart(self) -> str:
-        """Stop and start again on the same port (the page's origin, hence its
-        localStorage token, stays the same) with the same data dir."""
-        port = self.port
-        self.stop()
-        return self.start(port)
 
 
 @pytest.fixture(scope="session")
@@ -186,15 +113,6 @@ def make_context(
     yield make
     for ctx in made:
         ctx.close()
-
-
-PHONE = {
-    "viewport": {"width": 390, "height": 844},
-    "device_scale_factor": 2,
-    "is_mobile": True,
-    "has_touch": True,
-}
-DESKTOP = {"viewport": {"width": 1440, "height": 900}}
 
 
 @pytest.fixture(scope="session")

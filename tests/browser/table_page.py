@@ -15,6 +15,15 @@ WAIT_MS = 90_000  # a generous ceiling for one wait on a loaded 2-core machine
 READY = 'body[data-busy="false"]:not([data-phase="loading"])'
 RANKS = "23456789TJQKA"
 
+# browser context options of the two sizes the page is made for
+PHONE = {
+    "viewport": {"width": 390, "height": 844},
+    "device_scale_factor": 2,
+    "is_mobile": True,
+    "has_touch": True,
+}
+DESKTOP = {"viewport": {"width": 1440, "height": 900}}
+
 HAND = "#hand button.hand-card"
 LEGAL = '#hand button.hand-card[aria-disabled="false"]'
 ON_TABLE = "#trick .table-card[data-card]"

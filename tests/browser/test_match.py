@@ -1,0 +1,68 @@
+"""A whole match to 100 on the page, with quick play."""
+
+from __future__ import annotations
+
+import pytest
+from playwright.sync_api import Page, expect
+from table_page import (
+    body,
+    hand_cards,
+    highest_legal,
+    lowest_three,
+    open_table,
+    phase,
+    play_until,
+    state,
+    wait_ready,
+)
+
+pytestmark = [pytest.mark.browser, pytest.mark.slow]
+
+NAMES = {"S": "Bạn", "W": "Tây", "N": "Bắc", "E": "Đông"}
+
+
+def test_whole_match_to_100_with_quick_play(page: Page) -> None:
+    open_table(page, level="easy", quick=True)
+    rows = page.locator("#score-table tbody tr")
+    # South keeps its high cards and plays them: it takes points, so the match
+    # ends in fewer hands (a test-time choice only; any play would do)
+    for number in range(1, 40):
+        assert body(page, "hand") == str(number)
+        play_until(page, pick=highest_legal, pass_pick=lowest_three)
+        assert phase(page) == "done" and hand_cards(page) == []
+        expect(page.locator("#result")).to_be_visible()
+        expect(rows).to_have_count(number)
+        s = state(page)
+        hands = s["match"]["hands"]
+        assert len(hands) == number
+        for hand in hands:
+            assert sum(hand["points"].values()) in (26, 78)
+        totals = [int(x) for x in page.locator("#score-table tfoot td").all_inner_texts()]
+        assert totals == [s["match"]["totals"][seat] for seat in "SWNE"]
+        if body(page, "matchOver") == "true":
+            break
+        expect(page.locator("#new-match")).to_be_hidden()
+        page.locator("#next-hand").click()
+        wait_ready(page)
+    else:
+        raise AssertionError("the match did not end")
+
+    m = state(page)["match"]
+    assert m["over"] and max(m["totals"].values()) >= 100
+    winner = m["winner"]
+    assert m["totals"][winner] == min(m["totals"].values())
+    expect(page.locator("#next-hand")).to_be_hidden()
+    expect(page.locator("#result-winner")).to_be_visible()
+    expect(page.locator("#result-winner")).to_contain_text(f"{m['totals'][winner]} điểm")
+    expect(page.locator("#result-winner")).to_contain_text(NAMES[winner])
+    expect(page.locator("#message")).to_contain_text("Trận đấu kết thúc")
+    expect(page.locator("#stats-text")).to_contain_text("Đã chơi 1 trận")
+
+    new = page.get_by_role("button", name="Trận mới")
+    expect(new).to_be_visible()
+    new.click()
+    wait_ready(page)
+    assert body(page, "matchOver") == "false" and body(page, "hand") == "1"
+    assert phase(page) == "pass" and len(hand_cards(page)) == 13
+    expect(rows).to_have_count(0)
+    assert page.locator("#score-table tfoot td").all_inner_texts() == ["0"] * 4
