@@ -228,6 +228,23 @@ class BodyLimit:
         await self.app(scope, replay, send)
 
 
+class _Heavy(Exception):
+    """The step needs a worker: roll the transaction back and think outside it."""
+
+    def __init__(self, job: Job, level: str) -> None:
+        super().__init__(level)
+        self.job = job
+        self.level = level
+
+
+def _decide_or_none(level: str, job: Job) -> list[int] | None:
+    try:
+        return decide(level, job)
+    except Exception:
+        log.exception("a %s bot failed: playing a plain legal card", level)
+        return None
+
+
 class Tables:
     """The game service: the store, the deal seed, the table's rules and the workers."""
 
@@ -294,13 +311,6 @@ class Tables:
         self.store.remember(loaded, version + 1)
         return self._state(loaded, version + 1)
 
-    def job(self, player_id: int, version: int) -> tuple[Job, str]:
-        with self.store.read() as conn:
-            loaded = self.store.load(conn, player_id)
-        if loaded.player.version != version or loaded.game is None:
-            raise ApiError("stale", state=self.state_now(player_id))
-        return loaded.game.computer_job(), loaded.player.level
-
     # -- the calls ------------------------------------------------------------------
     async def player_id(self, token: str) -> int:
         key = token_hash(token)  # the raw token is kept nowhere, not even here
@@ -319,17 +329,27 @@ class Tables:
             return await anyio.to_thread.run_sync(fn)
 
     async def step(self, player_id: int, version: int) -> dict[str, Any]:
-        job, level = await anyio.to_thread.run_sync(self.job, player_id, version)
-        loop = asyncio.get_running_loop()
-        # The decision runs without the lock: a new match meanwhile makes it stale.
+        """One computer action.  Dễ and Vừa decide in well under a millisecond: inside
+        the action's own transaction.  Khó thinks in a worker process, outside any
+        lock; its answer is applied only if the version is still the one it saw."""
+
+        def light(loaded: Loaded) -> None:
+            game = loaded.game
+            assert game is not None
+            job = game.computer_job()
+            level = loaded.player.level
+            if level not in LIGHT_LEVELS:
+                raise _Heavy(job, level)  # rolls back: nothing changed
+            game.apply_computer(job, _decide_or_none(level, job))
+
+        try:
+            return await self.run(player_id, functools.partial(self.act, player_id, version, light))
+        except _Heavy as heavy:
+            job, level = heavy.job, heavy.level
         choices: list[int] | None
         try:
-            if level in LIGHT_LEVELS:
-                # Dễ and Vừa decide in well under a millisecond: a thread is
-                # enough, and a process hop would cost more than the decision.
-                choices = await anyio.to_thread.run_sync(decide, level, job)
-            else:
-                choices = await loop.run_in_executor(self.executor, decide, level, job)
+            loop = asyncio.get_running_loop()
+            choices = await loop.run_in_executor(self.executor, decide, level, job)
         except BrokenExecutor:
             log.exception("the bot workers died: starting new ones")
             if self.executor_factory is not None:
