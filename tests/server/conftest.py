@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import warnings
 from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
@@ -70,10 +71,10 @@ class South:
         raise AssertionError("the hand did not finish")
 
 
-def make_client(db: Path, **options: Any) -> TestClient:
+def make_client(url: str, **options: Any) -> TestClient:
     options.setdefault("seed", 1)
     options.setdefault("executor", ThreadPoolExecutor(max_workers=1))
-    return TestClient(create_app(f"sqlite:///{db}", **options))
+    return TestClient(create_app(url, **options))
 
 
 @pytest.fixture
@@ -82,8 +83,15 @@ def db_path(tmp_path: Path) -> Path:
 
 
 @pytest.fixture
-def client(db_path: Path) -> Iterator[TestClient]:
-    with make_client(db_path) as c:
+def db_url(db_path: Path) -> str:
+    """A fresh SQLite file, or the database named by ``HEARTS_TEST_DATABASE_URL``
+    (e.g. a PostgreSQL one: the same tests then prove the SQL portable)."""
+    return os.environ.get("HEARTS_TEST_DATABASE_URL") or f"sqlite:///{db_path}"
+
+
+@pytest.fixture
+def client(db_url: str) -> Iterator[TestClient]:
+    with make_client(db_url) as c:
         yield c
 
 
@@ -98,6 +106,11 @@ def dumps(data: Any) -> str:
     return json.dumps(data, ensure_ascii=False, sort_keys=True)
 
 
+@pytest.fixture(scope="session")
+def new_south_class() -> type[South]:
+    return South
+
+
 @pytest.fixture
 def new_south() -> Callable[..., South]:
     """Make another browser on a client (optionally with a known token)."""
@@ -105,12 +118,12 @@ def new_south() -> Callable[..., South]:
 
 
 @pytest.fixture
-def app_client(db_path: Path) -> Iterator[Callable[..., TestClient]]:
+def app_client(db_url: str) -> Iterator[Callable[..., TestClient]]:
     """Open more apps on the same database (a server restart), closed at the end."""
     opened: list[TestClient] = []
 
     def factory(**options: Any) -> TestClient:
-        c = make_client(db_path, **options)
+        c = make_client(db_url, **options)
         c.__enter__()
         opened.append(c)
         return c

@@ -3,12 +3,23 @@ and nothing changes."""
 
 from __future__ import annotations
 
+import hashlib
 import itertools
+import os
+import warnings
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 import pytest
+import sqlalchemy as sa
 
 from hearts.cards import parse_card
+from hearts.server.app import create_app
+from hearts.server.db import Store, players
+
+with warnings.catch_warnings():
+    warnings.simplefilter("ignore")
+    from fastapi.testclient import TestClient
 
 CARD = {"C": "black", "S": "black", "D": "red", "H": "red"}
 ENDPOINTS = [
@@ -21,6 +32,23 @@ ENDPOINTS = [
     ("PUT", "/api/settings", {"level": "hard"}),
     ("GET", "/api/stats", None),
 ]
+
+
+@pytest.fixture(scope="module")
+def shared_client(tmp_path_factory) -> Any:
+    """One app for the many parametrized refusals (none of them changes anything)."""
+    url = os.environ.get("HEARTS_TEST_DATABASE_URL") or (
+        f"sqlite:///{tmp_path_factory.mktemp('shared') / 'hearts.db'}"
+    )
+    with TestClient(create_app(url, seed=1, executor=ThreadPoolExecutor(1))) as c:
+        yield c
+
+
+@pytest.fixture(scope="module")
+def shared_south(shared_client, new_south_class) -> Any:
+    south = new_south_class(shared_client)
+    south.call("PUT", "/api/settings", {"level": "easy"})
+    return south
 
 
 def souths_turn(s: Any) -> bool:
@@ -37,12 +65,22 @@ def error_of(response: Any, status: int, code: str) -> dict[str, Any]:
     return body
 
 
-def test_new_player_gets_an_opaque_token_stored_only_as_a_hash(client, db_path) -> None:
+def test_new_player_gets_an_opaque_token_stored_only_as_a_hash(client, db_url, db_path) -> None:
     tokens = {client.post("/api/players").json()["token"] for _ in range(3)}
     assert len(tokens) == 3
     assert all(len(t) >= 40 for t in tokens)
-    raw = db_path.read_bytes() + (db_path.parent / "hearts.db-wal").read_bytes()
-    assert not any(t.encode() in raw for t in tokens)
+    store = Store(db_url)
+    try:
+        with store.read() as conn:
+            rows = conn.execute(sa.select(players)).all()
+    finally:
+        store.close()
+    stored = {str(v) for r in rows for v in r}
+    assert not tokens & stored
+    assert {hashlib.sha256(t.encode()).hexdigest() for t in tokens} <= stored
+    if db_url.startswith("sqlite"):
+        raw = db_path.read_bytes() + (db_path.parent / "hearts.db-wal").read_bytes()
+        assert not any(t.encode() in raw for t in tokens)
 
 
 @pytest.mark.parametrize(("method", "path", "body"), ENDPOINTS)
@@ -57,8 +95,9 @@ def test_new_player_gets_an_opaque_token_stored_only_as_a_hash(client, db_path) 
     ],
 )
 def test_missing_malformed_or_forged_token_is_403_and_nothing_else(
-    client, method, path, body, header
+    shared_client, method, path, body, header
 ) -> None:
+    client = shared_client
     headers = {"Authorization": header} if header else {}
     response = client.request(method, path, headers=headers, json=body)
     body = error_of(response, 403, "bad_token")
@@ -323,7 +362,8 @@ def test_step_on_souths_move_is_not_computer_turn(south) -> None:
         ("/api/settings", b'{"quick": "yes"}'),
     ],
 )
-def test_malformed_bodies_are_bad_request(south, path, content) -> None:
+def test_malformed_bodies_are_bad_request(shared_south, path, content) -> None:
+    south = shared_south
     before = south.state()
     method = "PUT" if path == "/api/settings" else "POST"
     r = south.client.request(

@@ -21,9 +21,9 @@ from hearts.server.db import Store
 from hearts.server.game import Game
 
 
-def stored_hand(db_path, token: str) -> HandState:
+def stored_hand(db_url: str, token: str) -> HandState:
     """The hand on the table as the server stored it (all four hands)."""
-    store = Store(f"sqlite:///{db_path}")
+    store = Store(db_url)
     try:
         pid = store.player_id(token)
         assert pid is not None
@@ -104,11 +104,11 @@ def test_yellow_bar_from_the_exchange_until_trick_one_is_complete(south) -> None
     assert s["hand"]["received"] is not None  # still listed, just no longer marked
 
 
-def test_no_response_of_a_whole_hand_holds_another_seats_hidden_card(south, db_path) -> None:
+def test_no_response_of_a_whole_hand_holds_another_seats_hidden_card(south, db_url) -> None:
     s = south.state()
     checked = 0
     while s["hand"]["phase"] != "done":
-        hand = stored_hand(db_path, south.token)
+        hand = stored_hand(db_url, south.token)
         hidden = hidden_cards(hand)
         assert hidden, "the others hold cards until the hand is over"
         for body in south.responses:
@@ -122,7 +122,7 @@ def test_no_response_of_a_whole_hand_holds_another_seats_hidden_card(south, db_p
     assert checked > 40
 
 
-def test_a_whole_match_to_a_low_target(db_path, app_client, new_south) -> None:
+def test_a_whole_match_to_a_low_target(app_client, new_south) -> None:
     client = app_client(target=30)
     south = new_south(client)
     south.call("PUT", "/api/settings", {"level": "easy", "quick": True})
@@ -161,7 +161,7 @@ def test_a_whole_match_to_a_low_target(db_path, app_client, new_south) -> None:
     assert south.call("GET", "/api/stats")["played"] == 1
 
 
-def test_the_match_continues_after_a_server_restart_mid_trick(db_path, app_client, new_south):
+def test_the_match_continues_after_a_server_restart_mid_trick(app_client, new_south):
     first = app_client()
     south = new_south(first)
     s = south.play_hand(
@@ -181,7 +181,7 @@ def test_the_match_continues_after_a_server_restart_mid_trick(db_path, app_clien
     assert third.call("GET", "/api/stats")["hands"] == 1
 
 
-def test_a_state_round_trips_through_the_database_between_every_action(db_path, south) -> None:
+def test_a_state_round_trips_through_the_database_between_every_action(south) -> None:
     """Each answer is exactly what a fresh load of the stored match shows."""
     s = south.state()
     for _ in range(30):
@@ -189,8 +189,8 @@ def test_a_state_round_trips_through_the_database_between_every_action(db_path, 
         assert south.state() == s
 
 
-def test_concurrent_double_actions_apply_once(db_path) -> None:
-    app = create_app(f"sqlite:///{db_path}", seed=3, executor=ThreadPoolExecutor(1))
+def test_concurrent_double_actions_apply_once(db_url) -> None:
+    app = create_app(db_url, seed=3, executor=ThreadPoolExecutor(1))
 
     async def run() -> list[int]:
         transport = httpx.ASGITransport(app=app)
@@ -222,7 +222,7 @@ def test_concurrent_double_actions_apply_once(db_path) -> None:
     assert sorted(codes[4:]) == [200, 409, 409, 409]
 
 
-def test_reproducible_deals_with_a_seed(db_path, tmp_path) -> None:
+def test_reproducible_deals_with_a_seed(tmp_path) -> None:
     from fastapi.testclient import TestClient
 
     def first_cards(path: str, seed: int) -> list[str]:
