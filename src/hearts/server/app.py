@@ -151,7 +151,7 @@ class ErrorBody(BaseModel):
 
 class StaleBody(BaseModel):
     error: ErrorInfo
-    state: State
+    state: State | None = Field(None, description="the current state (with code 'stale')")
 
 
 _ERRORS: dict[int | str, dict[str, Any]] = {
