@@ -54,6 +54,11 @@ VOID_PUSH = 0.5
 FLUSH_GUARDS = 3
 #: Keep the top heart while one seat has taken every point.
 KEEP_STOPPER = True
+#: ... when that seat holds Q♠ and this many hearts, or this many hearts alone,
+STOPPER_WATCH = (1, 2)
+#: ... and at most this many higher hearts are out.
+STOPPER_RANK = 2
+
 
 _HEART_HONOURS = HEARTS_MASK & ~((1 << (HEARTS * 13 + 9)) - 1)  # J♥ Q♥ K♥ A♥
 
@@ -361,12 +366,14 @@ def _discard(t: Table) -> int:
         low = (t.hand & LOW_SPADES).bit_count()
         if tops and low < 3:
             return highest_in(tops)
-    if KEEP_STOPPER and t.moon_threat(0, 1) == win_seat:
-        # One seat has every point so far: keep our top heart to stop a moon later.
+    if KEEP_STOPPER and t.moon_threat(*STOPPER_WATCH) == win_seat:
+        # One seat has every point so far: keep a top heart to stop a moon later.
         hearts = legal & HEARTS_MASK
-        rest = legal & ~(1 << highest_in(hearts)) if hearts else legal
-        if rest and t.others & HEARTS_MASK:
-            return _most_dangerous(t, rest)
+        top = highest_in(hearts)
+        if hearts and (t.others & above(top) & HEARTS_MASK).bit_count() <= STOPPER_RANK:
+            rest = legal & ~(1 << top)
+            if rest:
+                return _most_dangerous(t, rest)
     return _most_dangerous(t, legal)
 
 
