@@ -37,6 +37,10 @@ from server_process import HeartsServer  # noqa: E402
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    # Browser tests run last: Playwright's sync API keeps an asyncio loop running in
+    # the main thread from its first use to the end of the session, and any later
+    # test calling asyncio.run() would fail.
+    items.sort(key=lambda item: "browser" in item.keywords)
     if Path(CHROMIUM).exists() and os.access(CHROMIUM, os.X_OK):
         return
     skip = pytest.mark.skip(reason=f"{CHROMIUM} not installed (scripts/test.sh installs it)")

@@ -39,6 +39,13 @@ REASONS = {
     "Phải đánh 2 nhép mở vòng đầu",
 }
 YELLOW = "rgb(255, 212, 0)"
+SPOKEN_SUIT = {"C": "nhép", "D": "rô", "S": "bích", "H": "cơ"}
+SPOKEN_RANK = {"T": "10", "A": "Át"}
+
+
+def spoken(c: str) -> str:
+    """A card's accessible name in Vietnamese, as SPEC §4 gives it ("Q bích")."""
+    return f"{SPOKEN_RANK.get(c[0], c[0])} {SPOKEN_SUIT[c[1]]}"
 
 
 def top(page: Page, name: str) -> float:
@@ -79,6 +86,10 @@ def test_choose_and_pass_three_cards(page: Page) -> None:
     hand = hand_cards(page)
     assert len(hand) == 13
     assert legal_cards(page) == hand  # any card may be chosen
+    for c in hand:  # each card is a button named in Vietnamese
+        expect(page.get_by_role("button", name=spoken(c), exact=True)).to_have_attribute(
+            "data-card", c
+        )
     button = page.locator("#pass-button")
     expect(button).to_have_text("Chuyền sang trái")  # hand 1 passes to the left (Tây)
     expect(button).to_be_disabled()
@@ -136,8 +147,12 @@ def test_play_a_whole_hand(page: Page) -> None:
         assert south_to_play(page)
         legal = legal_cards(page)
         assert legal and set(legal) <= set(hand_cards(page))
-        play(page, min(legal, key=rank))
+        mine = min(legal, key=rank)
+        play(page, mine)
         plays += 1
+        h = state(page)["hand"]
+        on_table = [(p["seat"], p["card"]) for t in h["tricks"] for p in t["cards"]]
+        assert ("S", mine) in on_table + [(p["seat"], p["card"]) for p in h["trick"]]
     s = state(page)
     # the server finishes the last tricks itself when nothing can change any more
     assert plays == 13 or (plays < 13 and s["hand"]["auto_finished"])
