@@ -75,6 +75,12 @@ def test_screenshots(size: str, make_context: Any, artifacts: Path) -> None:
         assert box is not None and box["y"] >= 0 and box["y"] + box["height"] <= view["height"]
 
 
+def top(page: Page, name: str) -> float:
+    box = card(page, name).bounding_box()
+    assert box is not None
+    return float(box["y"])
+
+
 def tap_areas(page: Page) -> list[dict[str, Any]]:
     """For each card of the hand, the widest and tallest runs of points at which a
     tap lands on that card (other cards overlap it), found by hit-testing a 2 px grid."""
@@ -115,11 +121,19 @@ def test_phone_cards_are_large_enough_to_tap(make_context: Any) -> None:
         assert area["bottom"] <= view["height"], area  # no scrolling to reach the hand
     # a tap chooses exactly the card under the finger
     first = hand_cards(page)[0]
+    resting = top(page, first)
     card(page, first).tap()
     expect(card(page, first)).to_have_attribute("aria-pressed", "true")
     assert page.locator(f'{HAND}[aria-pressed="true"]').count() == 1
-    # during play too (fewer cards, but crossed cards must not shrink the targets)
     card(page, first).tap()
+    expect(card(page, first)).to_have_attribute("aria-pressed", "false")
+    # phones also send mouse events for a tap, and the hover they leave behind must not
+    # keep a dropped card raised as if it were still chosen
+    card(page, first).click()
+    card(page, first).click()
+    expect(card(page, first)).to_have_attribute("aria-pressed", "false")
+    assert top(page, first) == pytest.approx(resting, abs=1)
+    # during play too (fewer cards, but crossed cards must not shrink the targets)
     page.locator("#pass-button").wait_for(state="visible")
     for c in highest_three(page):
         card(page, c).tap()
