@@ -278,7 +278,7 @@ def test_trick_panel_fills(page: Page) -> None:
         expect(row.locator(".tc.won .ts")).to_have_text(NAMES[t["winner"]])
         expect(row.locator(".tw")).to_have_text(f"{NAMES[t['winner']]} ăn")
         expect(row.locator(".tp")).to_have_text(f"{t['points']} điểm")
-    assert t["cards"][0]["seat"] == t["leader"]
+        assert t["cards"][0]["seat"] == t["leader"]
 
 
 def focused_card(page: Page) -> str | None:
