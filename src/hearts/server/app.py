@@ -1,9 +1,11 @@
 """The web game's FastAPI app: the JSON API of docs/api.md and the static page.
 
 The server is authoritative: it holds every match in the database and answers
-each call with the State South may see.  Database work runs in threads, computer
-decisions in a worker pool (threads in tests, processes under ``hearts serve``),
-so the event loop never waits on either.
+each call with the State South may see.  Database work runs in threads (Dễ and
+Vừa decide there too, inside the action's transaction: they take well under a
+millisecond); Khó thinks in a worker pool (processes under ``hearts serve``), so
+the event loop never waits on either.  Actions of one token are serialised by an
+asyncio lock and, across processes, by the version check in the database.
 """
 
 from __future__ import annotations
