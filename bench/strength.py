@@ -65,7 +65,7 @@ class PolicyBot:
     name = "policy"
 
     def __init__(self, **_: Any) -> None:
-        self._hard = HardBot()
+        self._hard = HardBot(passing="medium")
 
     def choose_pass(self, view: Any) -> int:
         return self._hard.choose_pass(view)
@@ -377,7 +377,12 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--opponent", default="medium", help="opponent of Khó and the oracle")
     p.add_argument("--hard", nargs="*", default=[], help="Khó options, key=value")
     p.add_argument("--out", type=str, default=None, help="write raw results as JSON")
-    p.add_argument("--load", nargs="*", default=[], help="report saved JSON results too")
+    p.add_argument(
+        "--load",
+        nargs="*",
+        default=[],
+        help="report saved JSON results too (--only alone: none run)",
+    )
     args = p.parse_args(argv)
     deals = 12 if args.quick and args.hands == 200 else args.hands
     hard_opts: dict[str, Any] = {}
@@ -391,7 +396,11 @@ def main(argv: list[str] | None = None) -> int:
     sections: dict[str, dict[str, Any]] = {}
     for path in args.load:
         sections.update(json.loads(Path(path).read_text()))
-    want = args.only or ["medium-easy", "hard-medium", "oracle-medium", "hard-ismcts"]
+    want = (
+        args.only
+        if args.only is not None
+        else ["medium-easy", "hard-medium", "oracle-medium", "hard-ismcts"]
+    )
     plan = {
         "medium-easy": (("medium", {}), ("easy", {})),
         "hard-medium": (("hard", hard_opts), (args.opponent, {})),

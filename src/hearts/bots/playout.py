@@ -24,6 +24,7 @@ _LOW_SPADES = 0x3FF << 26  # 2♠..J♠
 _POINTS = _HEARTS | _QS_BIT
 _VOID_RISK = 6
 _FLUSH = 6
+_HEART_DUMP = 4
 _STAKES = _HEARTS | _QS_BIT | (1 << _JD)  # cards that still change the score
 _SUIT = (0x1FFF, 0x1FFF << 13, 0x1FFF << 26, 0x1FFF << 39)
 
@@ -228,7 +229,7 @@ def rollout(
                         else:
                             v = r - 8
                         if s == 3:
-                            v += 4
+                            v += _HEART_DUMP
                         v -= 2 * (((h >> (13 * s)) & 0x1FFF) & ((1 << r) - 1)).bit_count()
                         if v > best:
                             best = v
