@@ -54,13 +54,12 @@ def legal_cards(page: Page) -> list[str]:
     return [str(c) for c in page.locator(LEGAL).evaluate_all("bs => bs.map(b => b.dataset.card)")]
 
 
-def table_cards(page: Page) -> list[tuple[str, str]]:
-    """The cards of the trick on the table, as (seat, card), leader first."""
+def table_cards(page: Page) -> dict[str, str]:
+    """The cards of the trick on the table, seat -> card."""
     found = page.locator(ON_TABLE).evaluate_all(
         "cs => cs.map(c => [c.dataset.seat, c.dataset.card])"
     )
-    got = [(str(s), str(c)) for s, c in found]
-    return got
+    return {str(seat): str(c) for seat, c in found}
 
 
 def card(page: Page, name: str) -> Locator:

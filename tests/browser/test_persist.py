@@ -53,6 +53,7 @@ def test_reload_mid_trick_and_play_on(page: Page) -> None:
     play_until(page, stop=past_first_trick_mid_trick)
     assert mid_trick(page)
     before = snapshot(page)
+    assert before["table"] == {p["seat"]: p["card"] for p in state(page)["hand"]["trick"]}
 
     page.reload()
     wait_ready(page)
@@ -69,7 +70,7 @@ def test_reload_mid_trick_and_play_on(page: Page) -> None:
     played = [p["card"] for t in s["tricks"] for p in t["cards"]] + [p["card"] for p in s["trick"]]
     assert target in played
     assert hand_cards(page) == s["cards"]
-    assert table_cards(page) == [(p["seat"], p["card"]) for p in s["trick"]]
+    assert table_cards(page) == {p["seat"]: p["card"] for p in s["trick"]}
     assert finished_tricks(page) == len(s["tricks"]) > len(before["tricks"])
 
     # and the hand goes on

@@ -147,6 +147,10 @@ def test_play_a_whole_hand(page: Page) -> None:
         assert south_to_play(page)
         legal = legal_cards(page)
         assert legal and set(legal) <= set(hand_cards(page))
+        h = state(page)["hand"]
+        # the table shows the trick so far, each card at its player's place
+        assert table_cards(page) == {p["seat"]: p["card"] for p in h["trick"]}
+        assert set(legal) == set(h["legal"])
         mine = min(legal, key=rank)
         play(page, mine)
         plays += 1
