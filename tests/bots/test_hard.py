@@ -111,14 +111,6 @@ def test_re_dealt_hidden_cards_give_the_same_card() -> None:
     assert checked == 4
 
 
-def test_candidates_merge_touching_cards_only() -> None:
-    # Hand 4 (no pass), first trick led by whoever holds 2C: look at a later lead.
-    state, hand_number = _random_state(7)
-    view = state.view(state.turn, hand_number=hand_number)
-    cands = candidates(view)
-    assert set(cands) <= set(cards_of(view.legal)) and cands
-
-
 # -- crafted endgames -------------------------------------------------------------
 
 S, W, N, E = range(4)
@@ -179,3 +171,40 @@ def test_takes_the_safe_match_win() -> None:
     # (93 against 95, 95, 118); a moon would end it with South at 116.
     view = _moon_view((90, 95, 95, 95))
     assert HardBot(**FAST).choose_play(view) == parse_card("AH")
+
+
+def _view(hand: str, tricks: list[tuple[int, str]]) -> PlayerView:
+    """South's view after ``tricks``, holding ``hand`` (all of it playable)."""
+    mask = sum(1 << parse_card(c) for c in hand.split())
+    plays = []
+    for leader, cards in tricks:
+        for i, name in enumerate(cards.split()):
+            plays.append(((leader + i) % 4, parse_card(name)))
+    return PlayerView(
+        rules=Rules(),
+        seat=S,
+        hand_number=4,
+        phase="play",
+        direction="none",
+        hand=mask,
+        passed=0,
+        received=0,
+        plays=tuple(plays),
+        turn=S,
+        legal=mask,
+        broken=True,
+        counts=(mask.bit_count(), 2, 2, 2),
+        totals=(0, 0, 0, 0),
+        target=100,
+    )
+
+
+def test_candidates_merge_cards_with_only_played_cards_between() -> None:
+    # 3H..QH went in finished tricks: 2H, KH and AH win or lose the same tricks.
+    view = _view("2H KH AH", _TRICKS[:11])
+    assert candidates(view) == [parse_card("2H")]
+    # KH on the trick in progress is not gone: 2H and AH differ.
+    assert candidates(_moon_view((0, 0, 0, 0))) == [parse_card("2H"), parse_card("AH")]
+    # Q♠ carries 13 points: never merged with the spades around it.
+    spades = candidates(_view("TS JS QS KS", _TRICKS[:1]))
+    assert spades == [parse_card(c) for c in ("TS", "QS", "KS")]
