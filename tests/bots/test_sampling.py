@@ -144,3 +144,22 @@ class _Patched(DealSampler):
                 return voids
 
         super().__init__(V())  # type: ignore[arg-type]
+
+
+def test_weighted_draws_move_the_queen_and_stay_consistent() -> None:
+    from hearts.bots.sampling import WeightedSampler
+    from hearts.cards import QUEEN_SPADES
+
+    qs = 1 << QUEEN_SPADES
+    for seed in range(100):
+        view = _position(seed, 20)
+        if view.phase == "play" and view.unseen() & qs:
+            break
+    others = [s for s in range(4) if s != view.seat and not view.voids()[s] >> 2 & 1]
+    doubted = others[0]
+    sampler = WeightedSampler(view, QUEEN_SPADES, {doubted: 0.0})
+    rng = random.Random(5)
+    for _ in range(200):
+        hands = sampler.draw(rng)
+        assert consistent(view, hands)
+        assert not hands[doubted] & qs
