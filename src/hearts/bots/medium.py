@@ -48,8 +48,25 @@ from hearts.view import PlayerView
 WATCH = (2, 4)
 #: Low spades enough to keep Q♠ instead of passing it.
 QUEEN_GUARDS = 5
+#: A hand that keeps its high cards to shoot: hearts held and losers allowed.
+MOON_PASS_HEARTS = 5
+MOON_PASS_LOSERS = 3
+#: Worth of a side-suit void made by the pass.
+VOID_VALUE = 10.0
+#: Low spades enough to keep K♠/A♠ (passing right, one is enough: seed 003).
+TOP_SPADE_GUARDS = 3
+#: Passing side cards: weight per rank, per low card of the suit, per card of the suit.
+PASS_SIDE = (3.0, 8.0, 2.0)
+#: Passing hearts: weight per rank, and extra for J♥ and above.
+PASS_HEART = (1.0, 0.0)
 #: Weight of a side suit's length against leading it (short suits make voids).
 VOID_PUSH = 0.5
+#: Leading a suit some seat is void in: risk factor and offsets (may win / sure loser).
+LEAD_VOID = (1.5, 3.0, -2.0)
+#: Leading hearts: offsets (may win / sure loser) and weight per rank.
+LEAD_HEART = (2.0, -1.0, 0.3)
+#: Leading a low spade while holding Q♠.
+LEAD_SPADE_WITH_QUEEN = 4.0
 #: Low spades per top spade (beyond one each) to flush Q♠ while holding K♠/A♠.
 FLUSH_GUARDS = 3
 #: Keep the top heart while one seat has taken every point.
@@ -87,12 +104,12 @@ class MediumBot:
 def moon_hand(hand: int) -> bool:
     """A hand that can shoot: long hearts with the top honours and few losers."""
     hearts = hand & HEARTS_MASK
-    if hearts.bit_count() < 5 or (hearts & _HEART_HONOURS).bit_count() < 3:
+    if hearts.bit_count() < MOON_PASS_HEARTS or (hearts & _HEART_HONOURS).bit_count() < 3:
         return False
     if not hearts >> (HEARTS * 13 + 12) & 1:
         return False
     _, lost = winners_and_losers(hand, FULL_DECK & ~hand)
-    return lost <= 3
+    return lost <= MOON_PASS_LOSERS
 
 
 def pass_cards(hand: int, count: int = 3, offset: int = 1, n: int = 4, moon: bool = True) -> int:
@@ -135,7 +152,7 @@ def _pass_score(card: int, hand: int, offset: int, n: int) -> float:
         if rank > 10:  # K♠, A♠: they catch the queen
             if hand & QS_BIT and low_spades < 4:
                 return 90.0 - (12 - rank)  # passing the queen too; the top spades follow
-            if low_spades >= 3 or (offset == n - 1 and low_spades >= 1):
+            if low_spades >= TOP_SPADE_GUARDS or (offset == n - 1 and low_spades >= 1):
                 return 8.0 + rank  # a guarded top spade is safe enough
             return 80.0 + rank
         return -50.0  # never pass a low spade: it flushes the queen
@@ -143,11 +160,11 @@ def _pass_score(card: int, hand: int, offset: int, n: int) -> float:
     length = cards.bit_count()
     lows = (cards & below(suit * 13 + 5)).bit_count()  # 2..6 of the suit
     if suit == HEARTS:
-        score = 3.0 * rank - 4.0 * lows
+        score = PASS_HEART[0] * rank - 4.0 * lows
         if rank >= 9:
-            score += 6.0
+            score += PASS_HEART[1]
         return score
-    score = 3.0 * rank - 5.0 * lows - 2.0 * length
+    score = PASS_SIDE[0] * rank - PASS_SIDE[1] * lows - PASS_SIDE[2] * length
     if rank <= 2:
         score -= 20.0  # keep the twos and threes
     return score
@@ -161,7 +178,7 @@ def _hand_value(hand: int) -> float:
         total += max(0, danger(card, hand, others))
     for suit in (CLUBS, DIAMONDS):
         if not hand & SUIT_MASKS[suit]:
-            total -= 10.0  # a void: a chance to dump every time the suit is led
+            total -= VOID_VALUE  # a void: a chance to dump every time the suit is led
     return total
 
 
@@ -422,18 +439,19 @@ def _lead_risk(t: Table, card: int, queen_out: bool) -> float:
     # A sure loser carries no risk; a sure winner the most.
     risk = 10.0 * lower / (lower + higher) + (8.0 if higher == 0 else 0.0) if lower else 0.0
     if voids:
-        risk *= 1.0 + 1.5 * len(voids)
-        risk += 3.0 * len(voids) if lower else -2.0 * len(voids)
+        risk *= 1.0 + LEAD_VOID[0] * len(voids)
+        risk += LEAD_VOID[1] * len(voids) if lower else LEAD_VOID[2] * len(voids)
     if suit == HEARTS:
-        risk += 2.0 if lower else -1.0  # a losing heart hands points to someone else
-        risk += 0.3 * (card % 13)
+        # A losing heart hands points to someone else.
+        risk += LEAD_HEART[0] if lower else LEAD_HEART[1]
+        risk += LEAD_HEART[2] * (card % 13)
     elif suit == SPADES:
         if card == QUEEN_SPADES:
             risk += 40.0 if others & HIGH_SPADES else 30.0
         elif card > QUEEN_SPADES and queen_out:
             risk += 30.0
         elif t.hand & QS_BIT:
-            risk += 4.0  # leading spades draws out the cards that guard our queen
+            risk += LEAD_SPADE_WITH_QUEEN  # it draws out the cards that guard our queen
     else:
         # Running a short side suit out makes a void; keep the lowest card for later.
         length = (t.hand & SUIT_MASKS[suit]).bit_count()
