@@ -4,8 +4,10 @@ from __future__ import annotations
 
 from positions_helper import craft
 
-from hearts.bots.medium import MediumBot, pass_cards
-from hearts.cards import QS_BIT, card_name, mask_of, names, parse_card, parse_cards
+from hearts.bots import tactics
+from hearts.bots.medium import MediumBot, pass_cards, play_card
+from hearts.bots.tactics import Table
+from hearts.cards import FULL_DECK, QS_BIT, card_name, mask_of, names, parse_card, parse_cards
 from hearts.hand import HandState
 from hearts.rules import Rules
 
@@ -111,3 +113,43 @@ def test_pass_through_the_view_is_three_cards_of_the_hand() -> None:
     view = state.view(2, hand_number=1)
     passed = BOT.choose_pass(view)
     assert passed.bit_count() == 3 and not passed & ~view.hand
+
+
+def test_a_moon_hand_keeps_its_high_cards() -> None:
+    hand = _hand("AH KH QH JH 9H 5H AC KC AD KD 3C 4D 2S")
+    passed = pass_cards(hand)
+    assert not passed & _hand("AH KH QH JH 9H 5H AC KC AD KD"), names(passed)
+    assert passed == _hand("3C 4D 2S")
+
+
+def _table(hand: str, played: str, taken: list[str]) -> Table:
+    """South to lead, hearts broken, with ``taken`` point cards won per seat."""
+    mine, gone = _hand(hand), _hand(played)
+    return Table(
+        seat=0,
+        n=4,
+        hand=mine,
+        legal=mine,
+        trick=(),
+        others=FULL_DECK & ~mine & ~gone,
+        voids=[0, 0, 0, 0],
+        taken=[_hand(x) for x in taken],
+        known=[mine, 0, 0, 0],
+        first_trick=False,
+        tricks_left=mine.bit_count(),
+        totals=(0, 0, 0, 0),
+        target=100,
+    )
+
+
+def test_runs_for_the_moon_with_every_point_and_top_cards() -> None:
+    # South has won Q♠ and every heart played so far and holds the top hearts:
+    # it leads a sure winner to take the rest, though it holds a losing 5♠.
+    played = "2C 3C 4C 5C 2S 3S 4S QS 2D 3D 4D 5D 2H 3H 4H 6C"
+    hand = "AC KC AD AH KH QH JH TH 5S"
+    table = _table(hand, played, ["QS 2H 3H 4H", "", "", ""])
+    card = play_card(table)
+    assert tactics.sure_winner(card, table.others)
+    # Once another seat has a point the moon is off: it gets out with the 5♠.
+    blocked = _table(hand, played, ["QS 2H 3H", "", "4H", ""])
+    assert not tactics.sure_winner(play_card(blocked), blocked.others)

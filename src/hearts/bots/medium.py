@@ -49,8 +49,9 @@ WATCH = (2, 4)
 #: Low spades enough to keep Q♠ instead of passing it.
 QUEEN_GUARDS = 5
 #: A hand that keeps its high cards to shoot: hearts held and losers allowed.
-MOON_PASS_HEARTS = 5
-MOON_PASS_LOSERS = 3
+MOON_PASS_HEARTS = 4
+MOON_PASS_LOSERS = 13
+MOON_PASS_HONOURS = 2
 #: Worth of a side-suit void made by the pass.
 VOID_VALUE = 10.0
 #: Low spades enough to keep K♠/A♠ (passing right, one is enough: seed 003).
@@ -104,7 +105,7 @@ class MediumBot:
 def moon_hand(hand: int) -> bool:
     """A hand that can shoot: long hearts with the top honours and few losers."""
     hearts = hand & HEARTS_MASK
-    if hearts.bit_count() < MOON_PASS_HEARTS or (hearts & _HEART_HONOURS).bit_count() < 3:
+    if hearts.bit_count() < MOON_PASS_HEARTS or (hearts & _HEART_HONOURS).bit_count() < MOON_PASS_HONOURS:
         return False
     if not hearts >> (HEARTS * 13 + 12) & 1:
         return False
