@@ -51,6 +51,8 @@ QUEEN_GUARDS = 5
 #: A hand that keeps its high cards to shoot: hearts held, and honours (J♥ up) with A♥.
 MOON_PASS_HEARTS = 4
 MOON_PASS_HONOURS = 2
+#: Running for the moon in play: losers allowed, hearts held, point cards already won.
+SHOOT = (1, 5, 3)
 #: Worth of a side-suit void made by the pass.
 VOID_VALUE = 10.0
 #: Low spades enough to keep K♠/A♠ (passing right, one is enough: seed 003).
@@ -236,13 +238,13 @@ def _shooting(t: Table) -> bool:
     mine_points = point_cards(t.taken[t.seat]).bit_count()
     if lost == 0:
         return mine_points > 0 or bool(hearts)
-    if lost > 1:
+    if lost > SHOOT[0]:
         return False
-    # One loser: only with the top hearts still in hand and points already ours.
+    # A loser or so: only with the top hearts still in hand and points already ours.
     return (
-        hearts.bit_count() >= 5
+        hearts.bit_count() >= SHOOT[1]
         and sure_winner(highest_in(hearts), t.others)
-        and (mine_points >= 3 or t.first_trick)
+        and (mine_points >= SHOOT[2] or t.first_trick)
     )
 
 
