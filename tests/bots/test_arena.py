@@ -66,6 +66,14 @@ def test_rotation_points_are_credited_to_the_right_entry() -> None:
     assert r.per_deal[0] == (27 / 4, 15 / 4, 16 / 4, 46 / 4)
 
 
+def test_identical_bots_come_out_identical() -> None:
+    # Duplicate play: the same bot in every seat entry plays the same cards.
+    result = duplicate(["medium"] * 4, 5, seed=4, jobs=1)
+    assert len({row for row in result.per_deal}) == len({row[0] for row in result.per_deal})
+    assert all(len(set(row)) == 1 for row in result.per_deal)
+    assert result.ratio_to_others(0)[0] == 1.0
+
+
 def test_same_seed_same_figures_whatever_the_jobs() -> None:
     specs = ["medium", "easy", "easy", "easy"]
     one = duplicate(specs, 6, seed=9, jobs=1)
@@ -98,7 +106,15 @@ def test_json_output_has_the_documented_keys(capsys: pytest.CaptureFixture[str])
     assert [b["name"] for b in out["bots"]] == ["medium", "easy", "easy", "easy"]
     for i, bot in enumerate(out["bots"]):
         assert bot["seat_entry"] == i
-        for key in ("points_per_hand", "ci95", "moons_shot", "moons_suffered", "match_win_rate"):
+        for key in (
+            "points_per_hand",
+            "ci95",
+            "moons_shot",
+            "moons_suffered",
+            "match_win_rate",
+            "ratio_to_others",
+            "ratio_ci95",
+        ):
             assert key in bot
         lo, hi = bot["ci95"]
         assert lo <= bot["points_per_hand"] <= hi

@@ -319,6 +319,27 @@ class ArenaResult:
     def moons_suffered(self, entry: int) -> int:
         return sum(s >= 0 and s != entry for d in self.deals for s in d.shooters)
 
+    def ratio_to_others(self, entry: int, resamples: int = 1000) -> tuple[float, float, float]:
+        """``entry``'s points per hand over the other entries' average, with a 95%
+        interval from a bootstrap over deals (seeded: the same run gives the same
+        interval)."""
+        rows = self.per_deal
+        if not rows:
+            return (math.nan, math.nan, math.nan)
+        n = self.n
+        mine = [r[entry] for r in rows]
+        rest = [(sum(r) - r[entry]) / (n - 1) for r in rows]
+
+        def ratio(idx: Sequence[int]) -> float:
+            den = sum(rest[i] for i in idx)
+            return sum(mine[i] for i in idx) / den if den else math.nan
+
+        k = len(rows)
+        point = ratio(range(k))
+        rng = random.Random(f"hearts-arena-bootstrap:{self.seed}:{entry}:{k}")
+        stats = sorted(ratio([rng.randrange(k) for _ in range(k)]) for _ in range(resamples))
+        return (point, stats[int(0.025 * resamples)], stats[int(0.975 * resamples) - 1])
+
     def ms_per_decision(self, entry: int) -> float:
         k = sum(d.decisions[entry] for d in self.deals)
         s = sum(d.seconds[entry] for d in self.deals)
@@ -341,6 +362,9 @@ class ArenaResult:
                 "moons_suffered": self.moons_suffered(e),
                 "ms_per_decision": round(self.ms_per_decision(e), 4),
             }
+            ratio, r_lo, r_hi = self.ratio_to_others(e)
+            row["ratio_to_others"] = round(ratio, 4)
+            row["ratio_ci95"] = [round(r_lo, 4), round(r_hi, 4)]
             if self.matches:
                 wins = self.match_wins(e)
                 lo_w, hi_w = wilson95(wins, len(self.matches))
@@ -371,6 +395,8 @@ class ArenaResult:
                 f"  moons shot {self.moons_shot(e):3d}  suffered {self.moons_suffered(e):3d}"
                 f"  {self.ms_per_decision(e):7.2f} ms/decision"
             )
+            ratio, r_lo, r_hi = self.ratio_to_others(e)
+            line += f"  {100 * ratio:5.1f}% of the others [{100 * r_lo:.1f}, {100 * r_hi:.1f}]"
             if self.matches:
                 wins = self.match_wins(e)
                 lo_w, hi_w = wilson95(wins, len(self.matches))
