@@ -69,7 +69,6 @@ def test_rotation_points_are_credited_to_the_right_entry() -> None:
 def test_identical_bots_come_out_identical() -> None:
     # Duplicate play: the same bot in every seat entry plays the same cards.
     result = duplicate(["medium"] * 4, 5, seed=4, jobs=1)
-    assert len({row for row in result.per_deal}) == len({row[0] for row in result.per_deal})
     assert all(len(set(row)) == 1 for row in result.per_deal)
     assert result.ratio_to_others(0)[0] == 1.0
 
