@@ -24,7 +24,7 @@ import os
 import random
 import sys
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -514,9 +514,3 @@ def run_cli(args: argparse.Namespace) -> int:
     else:
         print(result.report())
     return 0
-
-
-def iter_rotations(n: int) -> Iterator[list[int]]:
-    """For each rotation, the entry sitting at each seat."""
-    for rotation in range(n):
-        yield [(seat - rotation) % n for seat in range(n)]
