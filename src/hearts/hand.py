@@ -4,6 +4,7 @@ This is the *state*: it knows every hidden card.  A seat learns about it only
 through :meth:`HandState.view` (see :mod:`hearts.view`).
 
 >>> import random
+>>> from hearts.cards import lowest
 >>> from hearts.rules import Rules
 >>> state = HandState.deal(Rules(), 4, random.Random(1))   # hand 4: no pass
 >>> state.phase, state.turn == state.holder(Rules().lead_card)
@@ -72,6 +73,58 @@ class IllegalAction(Exception):
         super().__init__(message)
         self.code = code
         self.message = message
+
+
+def legal_cards(rules: Rules, hand: int, led: int, first_trick: bool, broken: bool) -> int:
+    """The cards of ``hand`` the rules allow now: ``led`` is the card led to the trick
+    in progress (-1 when this seat leads), ``first_trick`` whether no trick is
+    finished yet, ``broken`` whether hearts are broken.
+
+    :meth:`HandState.legal_mask` inlines the same rules (the search's hot path).
+    """
+    if led >= 0:
+        follow = hand & SUIT_MASKS[led // 13]
+        if follow:
+            return follow
+        if first_trick:
+            clean = hand & _NO_POINTS_FIRST_TRICK
+            if clean:
+                return clean
+        return hand
+    if first_trick:
+        return 1 << rules.lead_card
+    if not broken:
+        clean = hand & _NOT_HEARTS
+        if clean:
+            return clean
+    return hand
+
+
+def why_illegal(
+    rules: Rules, hand: int, led: int, first_trick: bool, broken: bool, card: int
+) -> IllegalAction | None:
+    """The rule ``card`` breaks if a seat holding ``hand`` played it now (None if
+    legal); the arguments as for :func:`legal_cards`.  The one home of the rules'
+    explanations: :meth:`HandState.why_illegal` and :meth:`PlayerView.why_illegal`
+    both ask here."""
+    if not 0 <= card < 52:
+        return IllegalAction("not_in_hand", f"{card!r} is not a card")
+    bit = 1 << card
+    if not hand & bit:
+        return IllegalAction("not_in_hand", f"{card_name(card)} is not in the hand")
+    if legal_cards(rules, hand, led, first_trick, broken) & bit:
+        return None
+    if led >= 0:
+        if hand & SUIT_MASKS[led // 13]:
+            return IllegalAction("must_follow_suit", f"must follow suit: {card_name(led)} was led")
+        return IllegalAction(
+            "first_trick_points",
+            "no heart and no Q♠ on the first trick while other cards remain",
+        )
+    if first_trick:
+        lead = card_name(rules.lead_card)
+        return IllegalAction("must_lead_lead_card", f"the first trick is led with {lead}")
+    return IllegalAction("hearts_not_broken", "hearts may not be led before hearts are broken")
 
 
 class HandState:
@@ -241,29 +294,15 @@ class HandState:
         """The rule ``card`` breaks if the seat to play played it now (None if legal)."""
         if self.phase != PLAY:
             return IllegalAction("wrong_phase", f"cards are not played in the {self.phase} phase")
-        if not 0 <= card < 52:
-            return IllegalAction("not_in_hand", f"{card!r} is not a card")
-        hand = self.hands[self.turn]
-        bit = 1 << card
-        if not hand & bit:
-            return IllegalAction("not_in_hand", f"{card_name(card)} is not in the hand")
-        if self.legal_mask() & bit:
-            return None
         trick = self.trick
-        if trick:
-            led = trick[0] // 13
-            if hand & SUIT_MASKS[led]:
-                return IllegalAction(
-                    "must_follow_suit", f"must follow suit: {card_name(trick[0])} was led"
-                )
-            return IllegalAction(
-                "first_trick_points",
-                "no heart and no Q♠ on the first trick while other cards remain",
-            )
-        if not self.plays:
-            lead = card_name(self.rules.lead_card)
-            return IllegalAction("must_lead_lead_card", f"the first trick is led with {lead}")
-        return IllegalAction("hearts_not_broken", "hearts may not be led before hearts are broken")
+        return why_illegal(
+            self.rules,
+            self.hands[self.turn],
+            trick[0] if trick else -1,
+            len(self.plays) < self.n,
+            self.broken,
+            card,
+        )
 
     # -- passing ------------------------------------------------------------------
     def pass_cards(self, seat: int, mask: int) -> None:

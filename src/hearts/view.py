@@ -16,7 +16,7 @@ from hearts.cards import HEARTS_MASK, JD_BIT, QS_BIT, SUIT_MASKS
 from hearts.rules import Rules
 
 if TYPE_CHECKING:
-    from hearts.hand import HandState
+    from hearts.hand import HandState, IllegalAction
 
 
 @dataclass(frozen=True, slots=True)
@@ -165,6 +165,18 @@ class PlayerView:
                 p -= 10
             out.append(p)
         return out
+
+    def why_illegal(self, card: int) -> IllegalAction | None:
+        """The rule ``card`` breaks if this seat played it now (None if legal)."""
+        from hearts.hand import IllegalAction, why_illegal
+
+        if self.phase != "play":
+            return IllegalAction("wrong_phase", f"cards are not played in the {self.phase} phase")
+        if self.turn != self.seat:
+            return IllegalAction("not_your_turn", "it is not this seat's turn")
+        trick = self.trick
+        led = trick[0][1] if trick else -1
+        return why_illegal(self.rules, self.hand, led, len(self.plays) < self.n, self.broken, card)
 
     def suit_cards(self, suit: int) -> int:
         return self.hand & SUIT_MASKS[suit]

@@ -159,10 +159,10 @@ class Game:
 
     # -- South's actions ----------------------------------------------------------
     def south_pass(self, cards: list[str]) -> None:
-        hand = self.hand
-        if self.over or hand.phase != PASS:
+        view = self.south_view()
+        if self.over or view.phase != PASS:
             raise GameError("wrong_phase", "Bây giờ không phải lúc chuyền bài")
-        if hand.passes[SOUTH]:
+        if view.passed:
             raise GameError("wrong_phase", "Bạn đã chuyền bài rồi")
         parsed = [_parse(c) for c in cards]
         mask = 0
@@ -170,18 +170,18 @@ class Game:
             mask |= 1 << c
         if len(parsed) != self.rules.pass_count or mask.bit_count() != len(parsed):
             raise GameError("bad_pass")
-        if mask & ~hand.hands[SOUTH]:
+        if mask & ~view.hand:
             raise GameError("not_in_hand")
-        hand.pass_cards(SOUTH, mask)
+        self.hand.pass_cards(SOUTH, mask)
 
     def south_play(self, card_text: str) -> None:
         card = _parse(card_text)
-        hand = self.hand
-        if self.over or hand.phase != PLAY:
+        view = self.south_view()
+        if self.over or view.phase != PLAY:
             raise GameError("wrong_phase", "Bây giờ không phải lúc đánh bài")
-        if hand.turn != SOUTH:
+        if view.turn != SOUTH:
             raise GameError("not_your_turn")
-        reason = illegal_reason(hand, card)
+        reason = illegal_reason(view, card)
         if reason is not None:
             raise GameError(reason.code, reason.message)
         self._play(card)
@@ -281,11 +281,18 @@ class Game:
         self.totals = [t + p for t, p in zip(self.totals, points, strict=True)]
 
     # -- what South sees ----------------------------------------------------------
+    def south_view(self) -> PlayerView:
+        """The hand on the table as South sees it: all the server tells South of it."""
+        return self.hand.view(SOUTH, hand_number=self.hand_no, totals=tuple(self.totals))
+
     def state(self, version: int, level: str, quick: bool) -> dict[str, Any]:
-        """The State of docs/api.md: everything South may know, nothing more."""
-        hand = self.hand
-        n = hand.n
-        south = hand.hands[SOUTH]
+        """The State of docs/api.md: everything South may know, nothing more.
+
+        The hand comes from South's view only; the rest is the match's public record
+        (totals, finished hands' scores, whether the table played a hand out).
+        """
+        view = self.south_view()
+        n = view.n
         winner = self.winner
         match = {
             "hand_number": self.hand_no,
@@ -298,67 +305,53 @@ class Game:
             "over": winner >= 0,
             "winner": SEATS[winner] if winner >= 0 else None,
         }
-        direction = hand.direction
-        offset = hand.offset
-        phase = hand.phase
-        legal = 0
+        phase = view.phase
         reasons: dict[str, str] = {}
         turn: str | None = None
         if phase == PASS:
-            if not hand.passes[SOUTH]:
-                legal = south
-                turn = "S"
+            turn = None if view.passed else "S"
         elif phase == PLAY:
-            turn = SEATS[hand.turn]
-            if hand.turn == SOUTH:
-                legal = hand.legal_mask()
-                for c in display_order(south & ~legal):
-                    why = illegal_reason(hand, c)
+            turn = SEATS[view.turn]
+            if view.turn == SOUTH:
+                for c in display_order(view.hand & ~view.legal):
+                    why = illegal_reason(view, c)
                     if why is not None:
                         reasons[card_name(c)] = why.message
-        plays = hand.plays
-        finished = len(plays) // n * n
-        tricks = []
-        for t, start in enumerate(range(0, finished, n)):
-            leader = hand.leader_of_trick(t)
-            cards = plays[start : start + n]
-            tricks.append(
-                {
-                    "leader": SEATS[leader],
-                    "winner": SEATS[hand.winners[t]],
-                    "points": self._trick_points(cards),
-                    "cards": [
-                        {"seat": SEATS[(leader + i) % n], "card": card_name(c)}
-                        for i, c in enumerate(cards)
-                    ],
-                }
-            )
-        trick = [
-            {"seat": SEATS[(hand.leader + i) % n], "card": card_name(c)}
-            for i, c in enumerate(hand.trick)
+        tricks = [
+            {
+                "leader": SEATS[cards[0][0]],
+                "winner": SEATS[won_by],
+                "points": self._trick_points([c for _, c in cards]),
+                "cards": [{"seat": SEATS[s], "card": card_name(c)} for s, c in cards],
+            }
+            for cards, won_by in zip(view.tricks, view.winners(), strict=True)
         ]
-        received = hand.received(SOUTH)
+        trick = [{"seat": SEATS[s], "card": card_name(c)} for s, c in view.trick]
+        # The score of a finished hand (a moon scored as the shooter chose) is the
+        # match's public record, not part of the hand.
         done = phase == DONE and len(self.results) == self.hand_no
         result = self.results[-1] if done else None
         hand_json = {
             "phase": phase,
-            "pass_direction": direction,
-            "pass_to": SEATS[(SOUTH + offset) % n] if offset else None,
-            "pass_from": SEATS[(SOUTH - offset) % n] if offset else None,
-            "passed": _names_sorted(hand.passes[SOUTH]) if hand.passes[SOUTH] else None,
-            "received": _names_sorted(received) if received else None,
-            "mark_received": bool(offset) and phase == PLAY and len(plays) < n,
-            "cards": _names_sorted(south),
-            "legal": _names_sorted(legal),
+            "pass_direction": view.direction,
+            "pass_to": _seat_or_none(view.pass_to),
+            "pass_from": _seat_or_none(view.pass_from),
+            "passed": _names_sorted(view.passed) if view.passed else None,
+            "received": _names_sorted(view.received) if view.received else None,
+            "mark_received": view.pass_to >= 0 and phase == PLAY and len(view.plays) < n,
+            "cards": _names_sorted(view.hand),
+            "legal": _names_sorted(view.legal),
             "illegal_reasons": reasons,
             "turn": turn,
             "trick": trick,
             "tricks": tricks,
-            "counts": _seat_map([m.bit_count() for m in hand.hands]),
-            "taken": _seat_map(hand.raw_points()),
-            "hearts_broken": hand.broken,
+            "counts": _seat_map(view.counts),
+            "taken": _seat_map(view.points_taken()),
+            "hearts_broken": view.broken,
             "points": _seat_map(result.points) if result else None,
             "moon": SEATS[result.shooter] if result and result.shooter >= 0 else None,
+            # Whether the table played the last tricks out itself: a public fact of
+            # the match (every seat saw the cards go), kept by the game, not the hand.
             "auto_finished": self.auto_finished,
         }
         return {

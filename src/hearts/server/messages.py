@@ -5,8 +5,8 @@ and why a card may not be played now.
 >>> from hearts.hand import HandState
 >>> from hearts.rules import Rules
 >>> state = HandState.deal(Rules(), 4, random.Random(1))
->>> reason = illegal_reason(state, next(c for c in range(52) if state.hands[state.turn] >> c & 1
-...                                     and c != 0))
+>>> view = state.view(state.turn)
+>>> reason = illegal_reason(view, next(c for c in range(1, 52) if view.hand >> c & 1))
 >>> reason.code, reason.message
 ('must_lead_lead_card', 'Phải đánh 2 nhép mở vòng đầu')
 """
@@ -16,7 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from hearts.cards import card_name_vi, suit_name_vi
-from hearts.hand import HandState
+from hearts.view import PlayerView
 
 #: code -> (HTTP status, message).  409: the game is not in a state for this action;
 #: 422: a card the rules forbid now; 400: a request that cannot mean anything.
@@ -56,15 +56,16 @@ def error_message(code: str) -> str:
     return ERRORS.get(code, (400, ERRORS["bad_request"][1]))[1]
 
 
-def illegal_reason(state: HandState, card: int) -> Reason | None:
-    """Why the seat to play may not play ``card`` now, in one short line (None if legal)."""
-    err = state.why_illegal(card)
+def illegal_reason(view: PlayerView, card: int) -> Reason | None:
+    """Why the seat of ``view`` may not play ``card`` now, in one short line (None if
+    legal): the rule's code from :meth:`PlayerView.why_illegal`, in Vietnamese."""
+    err = view.why_illegal(card)
     if err is None:
         return None
     code = err.code
     if code == "must_follow_suit":
-        led = state.trick[0] // 13
+        led = view.trick[0][1] // 13
         return Reason(code, f"Phải theo chất {suit_name_vi(led)}")
     if code == "must_lead_lead_card":
-        return Reason(code, f"Phải đánh {card_name_vi(state.rules.lead_card)} mở vòng đầu")
+        return Reason(code, f"Phải đánh {card_name_vi(view.rules.lead_card)} mở vòng đầu")
     return Reason(code, error_message(code))
