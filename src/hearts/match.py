@@ -13,6 +13,8 @@
 ...     _ = m.finish_hand()
 >>> max(m.totals) >= 30 and m.winner == m.totals.index(min(m.totals))
 True
+>>> m.hand.is_terminal() and m.result == m.results[-1] and m.hand_number == len(m.results)
+True
 """
 
 from __future__ import annotations
@@ -57,18 +59,50 @@ def match_winner(rules: Rules, totals: list[int] | tuple[int, ...]) -> int:
 
 
 class Match:
-    """Totals and finished hands of a match, and the hand being played."""
+    """Totals and finished hands of a match, and the hand on the table.
 
-    def __init__(self, rules: Rules | None = None) -> None:
+    A finished hand stays on the table, scored, until the next deal:
+    :attr:`hand_number` is the number of the hand on the table (or of the next to be
+    dealt when there is none).
+    """
+
+    def __init__(
+        self,
+        rules: Rules | None = None,
+        results: list[HandResult] | tuple[HandResult, ...] = (),
+        totals: list[int] | None = None,
+        hand: HandState | None = None,
+        hand_number: int | None = None,
+    ) -> None:
         self.rules = rules or Rules()
-        self.results: list[HandResult] = []
-        self.totals: list[int] = [0] * self.rules.players
-        self.hand: HandState | None = None
+        self.results: list[HandResult] = list(results)
+        n = self.rules.players
+        self.totals: list[int] = (
+            list(totals)
+            if totals is not None
+            else [sum(r.points[s] for r in self.results) for s in range(n)]
+        )
+        self.hand: HandState | None = hand
+        self.hand_number = len(self.results) + 1 if hand_number is None else hand_number
+
+    def copy(self) -> Match:
+        return Match(
+            self.rules,
+            self.results,
+            self.totals,
+            self.hand.copy() if self.hand is not None else None,
+            self.hand_number,
+        )
 
     @property
-    def hand_number(self) -> int:
-        """The number of the hand in play (or next to be dealt), from 1."""
-        return len(self.results) + 1
+    def scored(self) -> bool:
+        """Whether the hand on the table is finished and in the totals."""
+        return self.hand is not None and len(self.results) >= self.hand_number
+
+    @property
+    def result(self) -> HandResult | None:
+        """The score of the hand on the table, once scored."""
+        return self.results[self.hand_number - 1] if self.scored else None
 
     @property
     def winner(self) -> int:
@@ -82,25 +116,32 @@ class Match:
         return self.rules.pass_direction(hand_number)
 
     def deal(self, rng: random.Random) -> HandState:
+        """Deal the next hand (the one on the table must be finished and scored)."""
         if self.over:
             raise ValueError("the match is over")
-        if self.hand is not None and not self.hand.is_terminal():
+        if self.hand is not None and not self.scored:
             raise ValueError("the current hand is not finished")
-        self.hand = HandState.deal(self.rules, len(self.results) + 1, rng)
-        return self.hand
+        return self.start(HandState.deal(self.rules, len(self.results) + 1, rng))
 
     def start(self, hand: HandState) -> HandState:
         """Play ``hand`` (a given deal) as the next hand of the match."""
         if self.over:
             raise ValueError("the match is over")
         self.hand = hand
+        self.hand_number = len(self.results) + 1
         return hand
 
     def finish_hand(self) -> HandResult:
-        """Score the finished hand into the totals."""
+        """Score the finished hand into the totals (once: again, the same result).
+
+        The hand stays on the table until the next deal.
+        """
         hand = self.hand
         if hand is None or not hand.is_terminal():
             raise ValueError("no finished hand to score")
+        done = self.result
+        if done is not None:
+            return done
         shooter = hand.shooter()
         points = hand.points(
             moon_choice(self.rules, self.totals, shooter) if shooter >= 0 else None
@@ -108,11 +149,14 @@ class Match:
         result = HandResult(tuple(points), shooter)
         self.results.append(result)
         self.totals = [t + p for t, p in zip(self.totals, points, strict=True)]
-        self.hand = None
         return result
 
     def view(self, seat: int) -> PlayerView:
-        """The current hand as ``seat`` sees it, with the match's totals."""
+        """The hand on the table as ``seat`` sees it, with the totals before it."""
         if self.hand is None:
             raise ValueError("no hand in play")
-        return self.hand.view(seat, hand_number=self.hand_number, totals=tuple(self.totals))
+        totals = self.totals
+        done = self.result
+        if done is not None:
+            totals = [t - p for t, p in zip(totals, done.points, strict=True)]
+        return self.hand.view(seat, hand_number=self.hand_number, totals=tuple(totals))

@@ -145,7 +145,9 @@ def test_match_deals_the_pass_cycle_and_hand_five_passes_left() -> None:
         play_out(hand)
         match.finish_hand()
     assert directions == ["left", "right", "across", "none", "left"]
-    assert len(match.results) == 5 and match.hand_number == 6
+    # The fifth hand stays on the table, scored, until the next deal.
+    assert len(match.results) == 5 and match.hand_number == 5 and match.hand is hand
+    assert match.deal(rng).direction == "right" and match.hand_number == 6
     assert match.totals == [sum(r.points[s] for r in match.results) for s in range(4)]
 
 
@@ -164,3 +166,52 @@ def test_match_view_carries_totals_and_hand_number() -> None:
     view = match.view(S)
     assert view.totals == (5, 6, 7, 8) and view.hand_number == 2
     assert view.direction == "right"
+
+
+# -- the finished hand on the table -----------------------------------------------------------
+def test_a_finished_hand_stays_on_the_table_scored_once_until_the_next_deal() -> None:
+    match = rigged([10, 20, 30, 40])
+    hand = match.start(finished(hand_of(SUITS)))
+    assert match.hand_number == 2 and not match.scored and match.result is None
+    first = match.finish_hand()
+    again = match.finish_hand()  # scoring is idempotent: the totals move once
+    assert first == again == match.result and len(match.results) == 2
+    assert match.totals == [10, 46, 56, 66]
+    assert match.hand is hand and match.hand_number == 2 and match.scored
+    view = match.view(S)  # a view's totals are those before its hand
+    assert view.totals == (10, 20, 30, 40) and view.hand_number == 2
+    match.deal(random.Random(0))
+    assert match.hand_number == 3 and not match.scored and match.view(S).totals == (10, 46, 56, 66)
+
+
+def test_a_finished_hand_is_scored_before_the_next_deal() -> None:
+    match = Match()
+    match.start(finished(hand_of(SUITS)))
+    with pytest.raises(ValueError):
+        match.deal(random.Random(0))
+    match.finish_hand()
+    match.deal(random.Random(0))
+    assert match.hand_number == 2
+
+
+def test_a_match_copy_is_independent() -> None:
+    match = rigged([1, 2, 3, 4])
+    hand = match.deal(random.Random(5))
+    copy = match.copy()
+    if hand.phase == "pass":
+        random_pass(hand, random.Random(5))
+    play_out(hand)
+    match.finish_hand()
+    assert copy.hand is not None and not copy.hand.is_terminal()
+    assert copy.totals == [1, 2, 3, 4] and len(copy.results) == 1
+    assert copy.hand_number == match.hand_number == 2
+
+
+def test_a_match_rebuilt_from_its_record_is_the_same_match() -> None:
+    results = [HandResult((0, 26, 0, 0), -1), HandResult((26, 0, 0, 0), -1)]
+    match = Match(Rules(), results)
+    assert match.totals == [26, 26, 0, 0] and match.hand_number == 3 and match.hand is None
+    done = finished(hand_of(SUITS))
+    scored = Match(Rules(), [*results, HandResult((0, 26, 26, 26), S)], hand=done, hand_number=3)
+    assert scored.scored and scored.result == HandResult((0, 26, 26, 26), S)
+    assert scored.finish_hand().points == (0, 26, 26, 26) and len(scored.results) == 3

@@ -14,7 +14,7 @@ import pytest
 
 from hearts.cards import card_name, cards_of, parse_card
 from hearts.hand import HandState
-from hearts.match import HandResult
+from hearts.match import HandResult, Match
 from hearts.rules import Rules
 from hearts.server.app import create_app
 from hearts.server.db import Store
@@ -251,7 +251,7 @@ def test_auto_finish_when_every_remaining_trick_is_souths() -> None:
     # South holds every club and leads 2C; nobody can ever beat a club.
     state = HandState(Rules(), deal(S=suit("C"), W=suit("H"), N=suit("S"), E=suit("D")), "none")
     earlier = [HandResult((0, 0, 0, 0), -1)] * 3  # hand 4 passes none
-    game = Game(rules=Rules(), match_no=1, hand=state, hand_no=4, results=earlier)
+    game = Game(Match(Rules(), earlier, hand=state), match_no=1)
     game.south_play("2C")
     for _ in range(3):
         job = game.computer_job()
@@ -268,14 +268,14 @@ def test_auto_finish_when_no_points_are_left() -> None:
     # The rule itself, at a trick's start: no heart and no Q♠ left in any hand
     # (and no J♦ when it counts), whoever leads.
     state = HandState(Rules(), deal(S=suit("C"), W=suit("H"), N=suit("S"), E=suit("D")), "none")
-    game = Game(rules=Rules(), match_no=1, hand=state, hand_no=4)
+    game = Game(Match(Rules(), hand=state, hand_number=4), match_no=1)
     for seat, mask in enumerate(state.hands):
         state.hands[seat] = mask & ~(0x1FFF << 39) & ~(1 << parse_card("QS"))
     assert game._nothing_left_to_decide()
     state.hands[1] |= 1 << parse_card("2H")
     state.turn = 1
     assert not game._nothing_left_to_decide()
-    jd = Game(rules=Rules(jd_bonus=True), match_no=1, hand=state, hand_no=4)
+    jd = Game(Match(Rules(jd_bonus=True), hand=state, hand_number=4), match_no=1)
     state.hands[1] &= ~(1 << parse_card("2H"))
     assert game._nothing_left_to_decide() and not jd._nothing_left_to_decide()
 

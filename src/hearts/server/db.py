@@ -28,7 +28,7 @@ from typing import Any
 import sqlalchemy as sa
 from sqlalchemy.engine import Connection, Engine
 
-from hearts.match import HandResult
+from hearts.match import HandResult, Match
 from hearts.rules import Rules
 from hearts.server.game import Game
 
@@ -264,15 +264,10 @@ class Store:
         rules = Rules.from_json(json.loads(m["rules"]))
         state, hand_no = Game.hand_from_record(json.loads(m["hand_record"]))
         results = [HandResult(tuple(r["points"]), r["shooter"]) for r in json.loads(m["results"])]
-        game = Game(
-            rules=rules,
-            match_no=m["number"],
-            hand=state,
-            hand_no=hand_no,
-            totals=list(json.loads(m["totals"])),
-            results=results,
-            auto_finished=bool(m["auto_finished"]),
+        match = Match(
+            rules, results, totals=list(json.loads(m["totals"])), hand=state, hand_number=hand_no
         )
+        game = Game(match=match, match_no=m["number"], auto_finished=bool(m["auto_finished"]))
         return Loaded(player, game, len(results))
 
     def remember(self, loaded: Loaded, version: int) -> None:

@@ -12,7 +12,7 @@ import itertools
 import logging
 import random
 import threading
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from hearts.bots.base import Bot, get_bot
@@ -32,7 +32,7 @@ from hearts.cards import (
     parse_card,
 )
 from hearts.hand import DONE, PASS, PLAY, HandState
-from hearts.match import HandResult, match_winner, moon_choice
+from hearts.match import HandResult, Match
 from hearts.record import read_record, write_record
 from hearts.rules import Rules
 from hearts.server.messages import error_message, illegal_reason
@@ -104,39 +104,33 @@ class Job:
 
 @dataclass
 class Game:
-    """One match of one player: totals, finished hands and the hand on the table."""
+    """One match of one player: the :class:`~hearts.match.Match` (totals, finished
+    hands, the hand on the table), its number among the player's matches, and
+    whether the table played the hand on it out by itself."""
 
-    rules: Rules
+    match: Match
     match_no: int
-    hand: HandState
-    hand_no: int = 1
-    totals: list[int] = field(default_factory=lambda: [0, 0, 0, 0])
-    results: list[HandResult] = field(default_factory=list)
     auto_finished: bool = False
 
     @classmethod
     def new(cls, rules: Rules, match_no: int, seed: int | None) -> Game:
-        hand = HandState.deal(rules, 1, deal_rng(seed, match_no, 1))
-        return cls(rules=rules, match_no=match_no, hand=hand)
+        match = Match(rules)
+        match.deal(deal_rng(seed, match_no, 1))
+        return cls(match=match, match_no=match_no)
 
     def copy(self) -> Game:
         return Game(
-            rules=self.rules,
-            match_no=self.match_no,
-            hand=self.hand.copy(),
-            hand_no=self.hand_no,
-            totals=self.totals[:],
-            results=self.results[:],
-            auto_finished=self.auto_finished,
+            match=self.match.copy(), match_no=self.match_no, auto_finished=self.auto_finished
         )
 
     # -- persistence helpers ------------------------------------------------------
     def hand_record(self) -> dict[str, Any]:
         """The hand on the table as a ``hearts-hand/1`` record (possibly unfinished)."""
         record = write_record(self.hand, self.hand_no)
-        if self.hand.is_terminal() and len(self.results) == self.hand_no:
+        result = self.match.result
+        if result is not None:
             # A moon the shooter chose to score differently: keep the points given.
-            record["points"] = _seat_map(self.results[-1].points)
+            record["points"] = _seat_map(result.points)
         return record
 
     @staticmethod
@@ -146,12 +140,35 @@ class Game:
 
     # -- the match ----------------------------------------------------------------
     @property
+    def rules(self) -> Rules:
+        return self.match.rules
+
+    @property
+    def hand(self) -> HandState:
+        """The hand on the table (a game always has one, finished or not)."""
+        hand = self.match.hand
+        assert hand is not None
+        return hand
+
+    @property
+    def hand_no(self) -> int:
+        return self.match.hand_number
+
+    @property
+    def totals(self) -> list[int]:
+        return self.match.totals
+
+    @property
+    def results(self) -> list[HandResult]:
+        return self.match.results
+
+    @property
     def winner(self) -> int:
-        return match_winner(self.rules, self.totals) if self.results else -1
+        return self.match.winner
 
     @property
     def over(self) -> bool:
-        return self.winner >= 0
+        return self.match.over
 
     @property
     def hand_done(self) -> bool:
@@ -191,9 +208,7 @@ class Game:
             raise GameError("match_over")
         if not self.hand_done:
             raise GameError("wrong_phase", "Ván này chưa xong")
-        self.hand_no += 1
-        rng = deal_rng(seed, self.match_no, self.hand_no)
-        self.hand = HandState.deal(self.rules, self.hand_no, rng)
+        self.match.deal(deal_rng(seed, self.match_no, self.hand_no + 1))
         self.auto_finished = False
 
     # -- the computers' turns -----------------------------------------------------
@@ -202,15 +217,14 @@ class Game:
         hand = self.hand
         if self.over or hand.phase == DONE:
             raise GameError("wrong_phase", "Ván này đã xong")
-        info = {"hand_number": self.hand_no, "totals": tuple(self.totals)}
         if hand.phase == PASS:
             if not hand.passes[SOUTH]:
                 raise GameError("not_computer_turn", "Hãy chọn 3 lá để chuyền")
             seats = [s for s in range(1, hand.n) if not hand.passes[s]]
-            return Job("pass", tuple(hand.view(s, **info) for s in seats))
+            return Job("pass", tuple(self.match.view(s) for s in seats))
         if hand.turn == SOUTH:
             raise GameError("not_computer_turn")
-        return Job("play", (hand.view(hand.turn, **info),))
+        return Job("play", (self.match.view(hand.turn),))
 
     def apply_computer(self, job: Job, choices: list[int] | None) -> None:
         """Apply the decisions made for ``job`` (computed on this very state).
@@ -250,7 +264,7 @@ class Game:
                 hand.push(lowest(hand.legal_mask()))
             self.auto_finished = True
         if hand.phase == DONE:
-            self._score()
+            self.match.finish_hand()
 
     def _nothing_left_to_decide(self) -> bool:
         """At the start of a trick: no points are left to take, or South is on lead
@@ -272,18 +286,10 @@ class Game:
                 return False
         return True
 
-    def _score(self) -> None:
-        hand = self.hand
-        shooter = hand.shooter()
-        moon = moon_choice(self.rules, self.totals, shooter) if shooter >= 0 else None
-        points = hand.points(moon)
-        self.results.append(HandResult(tuple(points), shooter))
-        self.totals = [t + p for t, p in zip(self.totals, points, strict=True)]
-
     # -- what South sees ----------------------------------------------------------
     def south_view(self) -> PlayerView:
         """The hand on the table as South sees it: all the server tells South of it."""
-        return self.hand.view(SOUTH, hand_number=self.hand_no, totals=tuple(self.totals))
+        return self.match.view(SOUTH)
 
     def state(self, version: int, level: str, quick: bool) -> dict[str, Any]:
         """The State of docs/api.md: everything South may know, nothing more.
@@ -329,8 +335,7 @@ class Game:
         trick = [{"seat": SEATS[s], "card": card_name(c)} for s, c in view.trick]
         # The score of a finished hand (a moon scored as the shooter chose) is the
         # match's public record, not part of the hand.
-        done = phase == DONE and len(self.results) == self.hand_no
-        result = self.results[-1] if done else None
+        result = self.match.result
         hand_json = {
             "phase": phase,
             "pass_direction": view.direction,
