@@ -148,7 +148,9 @@ class HardBot:
         pass_iterations: int | None = None,
         infer: float = 0.1,
         spread: bool = True,
+        pass_margin: float = 0.0,
     ) -> None:
+        self.pass_margin = float(pass_margin)
         self.spread = spread
         self.infer = float(infer)
         if pass_iterations is None:
@@ -187,6 +189,7 @@ class HardBot:
         lead = rules.lead_card
         lead_bit = 1 << lead
         worlds: list[tuple[list[int], list[int]]] = []
+        margin = self.pass_margin
 
         def playout(i: int, w: int) -> float:
             while len(worlds) <= w:
@@ -201,7 +204,8 @@ class HardBot:
             leader = next(s for s in range(n) if after[s] & lead_bit)
             pen = [0] * n
             jd = rollout(after, [], leader, 0, False, pen, -1, qs_breaks, lead)
-            return utility(pen, jd)
+            # Vừa's pass (first) gets a head start: leave it only for a clear gain.
+            return utility(pen, jd) + (margin if i == 0 else 0.0)
 
         return successive_halving(list(range(len(cands))), playout, self.pass_iterations)
 
