@@ -15,16 +15,7 @@ from __future__ import annotations
 
 import random
 
-from hearts.bots.hard import (
-    HardBot,
-    any_void,
-    candidates,
-    hand_utility,
-    playouts_for,
-    successive_halving,
-)
-from hearts.bots.playout import rollout
-from hearts.cards import HEARTS_MASK, JD_BIT, QS_BIT, QUEEN_SPADES
+from hearts.bots.hard import HardBot, candidates, card_playout, successive_halving
 from hearts.view import PlayerView
 
 
@@ -43,51 +34,15 @@ class OracleBot(HardBot):
         if len(cands) == 1:
             return cands[0]
         base = view.seed(self.seed)
-        me = view.seat
-        n = view.n
-        rules = view.rules
-        utility = hand_utility(rules, view.totals, me)
-        trick = [c for _, c in view.trick]
-        leader = view.leader
-        played = len(view.plays)
-        broken = view.broken
-        pen0 = [0] * n
-        jd0 = -1
-        for s, mask in enumerate(view.taken()):
-            pen0[s] = (mask & HEARTS_MASK).bit_count() + (13 if mask & QS_BIT else 0)
-            if mask & JD_BIT:
-                jd0 = s
-        qs_breaks = rules.qs_breaks_hearts
+        play_out = card_playout(view)
         cache: dict[tuple[int, int], float] = {}
 
         def playout(card: int, w: int) -> float:
             # World 0 is the deterministic policy; later ones perturb it.
             key = (card, w)
-            if key in cache:
-                return cache[key]
-            h = hands[:]
-            h[me] &= ~(1 << card)
-            t = [*trick, card]
-            pen = pen0[:]
-            jd = rollout(
-                h,
-                t,
-                leader,
-                played + 1,
-                broken or card >= 39 or (qs_breaks and card == QUEEN_SPADES),
-                pen,
-                jd0,
-                qs_breaks,
-                rules.lead_card,
-                None,
-                random.Random(base + w) if w else None,
-                0.1,
-                any_void(view),
-            )
-            cache[key] = value = utility(pen, jd)
-            return value
+            if key not in cache:
+                noise = random.Random(base + w) if w else None
+                cache[key] = play_out(hands, card, noise, 0.1)
+            return cache[key]
 
-        total = self.iterations
-        if self.spread:
-            total = playouts_for(total, sum(view.counts))
-        return successive_halving(cands, playout, total)
+        return successive_halving(cands, playout, self.play_playouts(view))

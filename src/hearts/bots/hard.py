@@ -227,23 +227,7 @@ class HardBot:
             sampler = WeightedSampler(view, QUEEN_SPADES, queen_doubts(view, self.infer))
         else:
             sampler = DealSampler(view)
-        me = view.seat
-        n = view.n
-        rules = view.rules
-        utility = hand_utility(rules, view.totals, me)
-        trick = [c for _, c in view.trick]
-        leader = view.leader
-        played = len(view.plays)
-        broken = view.broken
-        pen0 = [0] * n
-        jd0 = -1
-        for s, mask in enumerate(view.taken()):
-            pen0[s] = (mask & HEARTS_MASK).bit_count() + (13 if mask & QS_BIT else 0)
-            if mask & JD_BIT:
-                jd0 = s
-        qs_breaks = rules.qs_breaks_hearts
-        lead_card = rules.lead_card
-        voids = any_void(view)
+        play_out = card_playout(view)
         worlds: list[list[int]] = []
         seeds: list[int] = []
         eps = self.eps
@@ -252,35 +236,71 @@ class HardBot:
             while len(worlds) <= w:
                 worlds.append(sampler.draw(rng))
                 seeds.append(rng.getrandbits(32))
-            hands = worlds[w][:]
-            hands[me] &= ~(1 << card)
-            t = [*trick, card]
-            pen = pen0[:]
-            jd = rollout(
-                hands,
-                t,
-                leader,
-                played + 1,
-                broken or card >= 39 or (qs_breaks and card == QUEEN_SPADES),
-                pen,
-                jd0,
-                qs_breaks,
-                lead_card,
-                None,
-                random.Random(seeds[w]) if eps else None,
-                eps,
-                voids,
-            )
-            return utility(pen, jd)
+            return play_out(worlds[w], card, random.Random(seeds[w]) if eps else None, eps)
 
         if self.budget_ms is not None:
             # Wall-clock budget, counted from the start of the decision.
             deadline = started + self.budget_ms / 1000.0
             return successive_halving(cands, playout, 1_000_000, deadline)
+        return successive_halving(cands, playout, self.play_playouts(view))
+
+    def play_playouts(self, view: PlayerView) -> int:
+        """The fixed playout budget for a play from ``view``."""
         total = self.iterations
         if self.spread:
             total = playouts_for(total, sum(view.counts))
-        return successive_halving(cands, playout, total)
+        return total
+
+
+WorldPlayout = Callable[[list[int], int, random.Random | None, float], float]
+
+
+def card_playout(view: PlayerView) -> WorldPlayout:
+    """``f(hands, card, noise, eps)``: the value for ``view``'s seat of playing
+    ``card`` now when the seats hold ``hands`` (not changed), the rest of the hand
+    played by the rollout policy (random legal moves with probability ``eps``
+    drawn from ``noise``, when given)."""
+    me = view.seat
+    n = view.n
+    rules = view.rules
+    utility = hand_utility(rules, view.totals, me)
+    trick = [c for _, c in view.trick]
+    leader = view.leader
+    played = len(view.plays)
+    broken = view.broken
+    pen0 = [0] * n
+    jd0 = -1
+    for s, mask in enumerate(view.taken()):
+        pen0[s] = (mask & HEARTS_MASK).bit_count() + (13 if mask & QS_BIT else 0)
+        if mask & JD_BIT:
+            jd0 = s
+    qs_breaks = rules.qs_breaks_hearts
+    lead_card = rules.lead_card
+    voids = any_void(view)
+
+    def play_out(world: list[int], card: int, noise: random.Random | None, eps: float) -> float:
+        hands = world[:]
+        hands[me] &= ~(1 << card)
+        t = [*trick, card]
+        pen = pen0[:]
+        jd = rollout(
+            hands,
+            t,
+            leader,
+            played + 1,
+            broken or card >= 39 or (qs_breaks and card == QUEEN_SPADES),
+            pen,
+            jd0,
+            qs_breaks,
+            lead_card,
+            None,
+            noise,
+            eps,
+            voids,
+        )
+        return utility(pen, jd)
+
+    return play_out
 
 
 def playouts_for(iterations: int, cards_left: int) -> int:
