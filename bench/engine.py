@@ -112,8 +112,11 @@ def _starts(rng: random.Random) -> list[HandState]:
     return starts
 
 
-def play_undo_steps_per_second(seconds: float, seed: int = 0) -> float:
-    """Cards pushed (and undone) per second, walking random lines to the end of a hand."""
+def _steps_per_second(
+    seconds: float, seed: int, walk: Callable[[HandState, Callable[[int], int]], int]
+) -> float:
+    """Cards per second of ``walk(start, pick)`` (which returns the cards it
+    stepped) over the prepared starts in turn until ``seconds`` have passed."""
     rng = random.Random(seed)
     pick = _picker(rng)
     starts = _starts(rng)
@@ -122,39 +125,44 @@ def play_undo_steps_per_second(seconds: float, seed: int = 0) -> float:
     deadline = start + seconds
     i = 0
     while time.perf_counter() < deadline:
-        state = starts[i % len(starts)]
+        steps += walk(starts[i % len(starts)], pick)
         i += 1
-        legal = state.legal_mask
-        push = state.push
-        undo = state.undo
-        depth = 0
-        while state.phase != "done":
-            push(pick(legal()))
-            depth += 1
-        for _ in range(depth):
-            undo()
-        steps += depth
     return steps / (time.perf_counter() - start)
+
+
+def _push_undo(state: HandState, pick: Callable[[int], int]) -> int:
+    """A random line to the end of the hand with ``push``, then ``undo`` back."""
+    legal = state.legal_mask
+    push = state.push
+    undo = state.undo
+    depth = 0
+    while state.phase != "done":
+        push(pick(legal()))
+        depth += 1
+    for _ in range(depth):
+        undo()
+    return depth
+
+
+def _copy_push(state: HandState, pick: Callable[[int], int]) -> int:
+    """A random line to the end of the hand, ``copy`` + ``push`` for each card."""
+    steps = 0
+    while state.phase != "done":
+        child = state.copy()
+        child.push(pick(child.legal_mask()))
+        state = child
+        steps += 1
+    return steps
+
+
+def play_undo_steps_per_second(seconds: float, seed: int = 0) -> float:
+    """Cards pushed (and undone) per second, walking random lines to the end of a hand."""
+    return _steps_per_second(seconds, seed, _push_undo)
 
 
 def copy_push_steps_per_second(seconds: float, seed: int = 0) -> float:
     """Cards played per second the way OpenSpiel must step: ``copy`` + ``push`` each card."""
-    rng = random.Random(seed)
-    pick = _picker(rng)
-    starts = _starts(rng)
-    steps = 0
-    start = time.perf_counter()
-    deadline = start + seconds
-    i = 0
-    while time.perf_counter() < deadline:
-        state = starts[i % len(starts)]
-        i += 1
-        while state.phase != "done":
-            child = state.copy()
-            child.push(pick(child.legal_mask()))
-            state = child
-            steps += 1
-    return steps / (time.perf_counter() - start)
+    return _steps_per_second(seconds, seed, _copy_push)
 
 
 def _row(name: str, ours: list[float], theirs: list[float]) -> str:
