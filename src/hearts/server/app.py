@@ -482,24 +482,28 @@ def create_app(
         """The State; deals a first match if this token has none."""
         return answer(await tables.run(pid, functools.partial(tables.state_now, pid)), response)
 
-    async def action(pid: int, version: int, fn: Callable[[Loaded], None]) -> dict[str, Any]:
-        return await tables.run(pid, functools.partial(tables.act, pid, version, fn))
+    async def act(
+        pid: int, version: int, fn: Callable[[Game], object], response: Response
+    ) -> dict[str, Any]:
+        """Apply ``fn`` to the game of ``version`` (committed, or nothing changes);
+        the State after it."""
 
-    def game_of(loaded: Loaded) -> Game:
-        assert loaded.game is not None
-        return loaded.game
+        def on_game(loaded: Loaded) -> None:
+            assert loaded.game is not None
+            fn(loaded.game)
+
+        state = await tables.run(pid, functools.partial(tables.act, pid, version, on_game))
+        return answer(state, response)
 
     @app.post("/api/pass", response_model=State, responses=_ERRORS, tags=["api"])
     async def pass_cards(body: PassBody, pid: PlayerId, response: Response) -> dict[str, Any]:
         """South passes 3 cards; the computers pass on the next step."""
-        state = await action(pid, body.version, lambda ld: game_of(ld).south_pass(body.cards))
-        return answer(state, response)
+        return await act(pid, body.version, lambda game: game.south_pass(body.cards), response)
 
     @app.post("/api/play", response_model=State, responses=_ERRORS, tags=["api"])
     async def play_card(body: PlayBody, pid: PlayerId, response: Response) -> dict[str, Any]:
         """South plays a card."""
-        state = await action(pid, body.version, lambda ld: game_of(ld).south_play(body.card))
-        return answer(state, response)
+        return await act(pid, body.version, lambda game: game.south_play(body.card), response)
 
     @app.post("/api/step", response_model=State, responses=_ERRORS, tags=["api"])
     async def step(body: VersionBody, pid: PlayerId, response: Response) -> dict[str, Any]:
@@ -509,8 +513,7 @@ def create_app(
     @app.post("/api/next-hand", response_model=State, responses=_ERRORS, tags=["api"])
     async def next_hand(body: VersionBody, pid: PlayerId, response: Response) -> dict[str, Any]:
         """Deal the next hand (the hand is over and the match is not)."""
-        state = await action(pid, body.version, lambda ld: game_of(ld).next_hand(tables.seed))
-        return answer(state, response)
+        return await act(pid, body.version, lambda game: game.next_hand(tables.seed), response)
 
     @app.post("/api/new-match", response_model=State, responses=_ERRORS, tags=["api"])
     async def new_match(body: VersionBody, pid: PlayerId, response: Response) -> dict[str, Any]:
