@@ -32,6 +32,7 @@ from hearts.bots.base import Bot, get_bot
 from hearts.hand import HandState
 from hearts.match import match_winner, moon_choice
 from hearts.rules import Rules
+from hearts.view import PlayerView
 
 #: A bot as a picklable recipe: a level name (or a registered bench name) and options.
 BotSpec = tuple[str, dict[str, Any]]
@@ -68,6 +69,16 @@ class Clock:
     seconds: list[float] = field(default_factory=lambda: [0.0] * 4)
 
 
+def _timed(choose: Callable[[PlayerView], int], view: PlayerView, clock: Clock | None) -> int:
+    """``choose(view)``, counted in ``clock`` for the view's seat."""
+    t0 = time.perf_counter()
+    out = choose(view)
+    if clock is not None:
+        clock.decisions[view.seat] += 1
+        clock.seconds[view.seat] += time.perf_counter() - t0
+    return out
+
+
 def play_hand(
     bots: Sequence[Bot],
     state: HandState,
@@ -83,26 +94,17 @@ def play_hand(
     """
     n = state.n
     tot = tuple(totals) if totals is not None else (0,) * n
-    timer = time.perf_counter
     if state.phase == "pass":
         for seat in range(n):
             if state.passes[seat]:
                 continue
             view = state.view(seat, hand_number=hand_number, totals=tot)
-            t0 = timer()
-            mask = bots[seat].choose_pass(view)
-            if clock is not None:
-                clock.decisions[seat] += 1
-                clock.seconds[seat] += timer() - t0
+            mask = _timed(bots[seat].choose_pass, view, clock)
             state.pass_cards(seat, mask)
     while not state.is_terminal():
         seat = state.turn
         view = state.view(seat, hand_number=hand_number, totals=tot)
-        t0 = timer()
-        card = bots[seat].choose_play(view)
-        if clock is not None:
-            clock.decisions[seat] += 1
-            clock.seconds[seat] += timer() - t0
+        card = _timed(bots[seat].choose_play, view, clock)
         state.play(card, seat)
     shooter = state.shooter()
     if shooter < 0:
