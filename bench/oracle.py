@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import random
 
-from hearts.bots.hard import HardBot, candidates, card_playout, successive_halving
+from hearts.bots.hard import HardBot, card_playout, successive_halving
 from hearts.view import PlayerView
 
 
@@ -27,12 +27,9 @@ class OracleBot(HardBot):
     needs_hands = True
 
     def choose_play_face_up(self, view: PlayerView, hands: list[int]) -> int:
-        legal = view.legal
-        if legal & (legal - 1) == 0:
-            return legal.bit_length() - 1
-        cands = candidates(view)
-        if len(cands) == 1:
-            return cands[0]
+        return self._play(view, lambda v, cands: self._search_face_up(v, cands, hands))
+
+    def _search_face_up(self, view: PlayerView, cands: list[int], hands: list[int]) -> int:
         base = view.seed(self.seed)
         play_out = card_playout(view)
         cache: dict[tuple[int, int], float] = {}

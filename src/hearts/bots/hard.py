@@ -211,13 +211,17 @@ class HardBot:
 
     # -- playing ------------------------------------------------------------------
     def choose_play(self, view: PlayerView) -> int:
+        return self._play(view, self._search)
+
+    def _play(self, view: PlayerView, search: Callable[[PlayerView, list[int]], int]) -> int:
+        """The only legal card, the only candidate, else ``search(view, candidates)``."""
         legal = view.legal
         if legal & (legal - 1) == 0:
             return legal.bit_length() - 1
         cands = candidates(view)
         if len(cands) == 1:
             return cands[0]
-        return self._search(view, cands)
+        return search(view, cands)
 
     def _search(self, view: PlayerView, cands: list[int]) -> int:
         started = time.perf_counter()
