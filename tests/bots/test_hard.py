@@ -136,28 +136,8 @@ _TRICKS = [
 
 
 def _moon_view(totals: tuple[int, int, int, int]) -> PlayerView:
-    plays = []
-    for leader, cards in _TRICKS:
-        for i, name in enumerate(cards.split()):
-            plays.append(((leader + i) % 4, parse_card(name)))
-    hand = (1 << parse_card("AH")) | (1 << parse_card("2H"))
-    return PlayerView(
-        rules=Rules(),
-        seat=S,
-        hand_number=4,
-        phase="play",
-        direction="none",
-        hand=hand,
-        passed=0,
-        received=0,
-        plays=tuple(plays),
-        turn=S,
-        legal=hand,
-        broken=True,
-        counts=(2, 1, 1, 1),
-        totals=totals,
-        target=100,
-    )
+    """South holds AH 2H on the last trick but one; West has taken every point."""
+    return _view("AH 2H", _TRICKS, counts=(2, 1, 1, 1), totals=totals)
 
 
 def test_blocks_an_obvious_moon() -> None:
@@ -173,7 +153,12 @@ def test_takes_the_safe_match_win() -> None:
     assert HardBot(**FAST).choose_play(view) == parse_card("AH")
 
 
-def _view(hand: str, tricks: list[tuple[int, str]]) -> PlayerView:
+def _view(
+    hand: str,
+    tricks: list[tuple[int, str]],
+    counts: tuple[int, int, int, int] | None = None,
+    totals: tuple[int, int, int, int] = (0, 0, 0, 0),
+) -> PlayerView:
     """South's view after ``tricks``, holding ``hand`` (all of it playable)."""
     mask = sum(1 << parse_card(c) for c in hand.split())
     plays = []
@@ -193,8 +178,8 @@ def _view(hand: str, tricks: list[tuple[int, str]]) -> PlayerView:
         turn=S,
         legal=mask,
         broken=True,
-        counts=(mask.bit_count(), 2, 2, 2),
-        totals=(0, 0, 0, 0),
+        counts=counts or (mask.bit_count(), 2, 2, 2),
+        totals=totals,
         target=100,
     )
 
