@@ -17,6 +17,7 @@ these helpers inside its own simulated deals.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 from hearts.cards import HEARTS, HEARTS_MASK, QS_BIT, QUEEN_SPADES, SPADES, SUIT_MASKS, card_name
 from hearts.view import PlayerView
@@ -171,6 +172,7 @@ def _desc(mask: int) -> list[int]:
     return out
 
 
+@dataclass(slots=True, eq=False)
 class Table:
     """What a seat knows at a decision, reduced to masks (built once per decision).
 
@@ -179,51 +181,19 @@ class Table:
     A search may build one directly from its own simulated deal.
     """
 
-    __slots__ = (
-        "seat",
-        "n",
-        "hand",
-        "legal",
-        "trick",
-        "others",
-        "voids",
-        "taken",
-        "known",
-        "first_trick",
-        "tricks_left",
-        "totals",
-        "target",
-    )
-
-    def __init__(
-        self,
-        seat: int,
-        n: int,
-        hand: int,
-        legal: int,
-        trick: tuple[tuple[int, int], ...],
-        others: int,
-        voids: Sequence[int],
-        taken: Sequence[int],
-        known: Sequence[int],
-        first_trick: bool,
-        tricks_left: int,
-        totals: Sequence[int],
-        target: int,
-    ) -> None:
-        self.seat = seat
-        self.n = n
-        self.hand = hand
-        self.legal = legal
-        self.trick = trick
-        self.others = others
-        self.voids = voids
-        self.taken = taken
-        self.known = known
-        self.first_trick = first_trick
-        self.tricks_left = tricks_left
-        self.totals = totals
-        self.target = target
+    seat: int
+    n: int
+    hand: int
+    legal: int
+    trick: tuple[tuple[int, int], ...]
+    others: int
+    voids: Sequence[int]
+    taken: Sequence[int]
+    known: Sequence[int]
+    first_trick: bool
+    tricks_left: int
+    totals: Sequence[int]
+    target: int
 
     @classmethod
     def of(cls, view: PlayerView) -> Table:
