@@ -1,0 +1,62 @@
+"""One error shape for every refusal: ``{"error": {"code", "message"}}`` with the
+status of docs/api.md, and the handlers that turn exceptions into it."""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse, Response
+from starlette.exceptions import HTTPException as StarletteHTTPException
+
+from hearts.server.game import GameError
+from hearts.server.messages import error_message, error_status
+
+log = logging.getLogger("hearts.server")
+
+
+class ApiError(Exception):
+    def __init__(self, code: str, message: str | None = None, state: Any = None) -> None:
+        super().__init__(code)
+        self.code = code
+        self.message = message or error_message(code)
+        self.state = state
+
+
+def error_response(code: str, message: str | None = None, state: Any = None) -> JSONResponse:
+    body: dict[str, Any] = {"error": {"code": code, "message": message or error_message(code)}}
+    if state is not None:
+        body["state"] = state
+    return JSONResponse(body, status_code=error_status(code), headers={"Cache-Control": "no-store"})
+
+
+def install_error_handlers(app: FastAPI) -> None:
+    """Every refusal and crash answers in the one error shape."""
+
+    @app.exception_handler(ApiError)
+    async def _api_error(_request: Request, exc: ApiError) -> JSONResponse:
+        return error_response(exc.code, exc.message, exc.state)
+
+    @app.exception_handler(GameError)
+    async def _game_error(_request: Request, exc: GameError) -> JSONResponse:
+        return error_response(exc.code, exc.message)
+
+    @app.exception_handler(RequestValidationError)
+    async def _invalid(_request: Request, exc: RequestValidationError) -> JSONResponse:
+        return error_response("bad_request")
+
+    @app.exception_handler(StarletteHTTPException)
+    async def _http(_request: Request, exc: StarletteHTTPException) -> Response:
+        code = {404: "not_found", 405: "method_not_allowed", 413: "too_large"}.get(
+            exc.status_code, "bad_request"
+        )
+        response = error_response(code)
+        response.status_code = exc.status_code
+        return response
+
+    @app.exception_handler(Exception)
+    async def _crash(_request: Request, exc: Exception) -> JSONResponse:
+        log.exception("unexpected error", exc_info=exc)
+        return error_response("internal")

@@ -1,0 +1,128 @@
+"""The API's shapes: the request bodies and answers that make the OpenAPI schema
+(docs/api.md is the prose reference)."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictStr
+
+Version = Annotated[int, Field(strict=True, ge=0, le=2**53)]
+
+
+class _Body(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class VersionBody(_Body):
+    version: Version
+
+
+class PassBody(VersionBody):
+    cards: list[StrictStr] = Field(description="the 3 cards South passes, e.g. ['QS','AH','KH']")
+
+
+class PlayBody(VersionBody):
+    card: StrictStr = Field(description="the card South plays, e.g. '5C'")
+
+
+class SettingsBody(_Body):
+    level: Literal["easy", "medium", "hard"] | None = None
+    quick: StrictBool | None = None
+
+
+class Token(BaseModel):
+    token: str
+
+
+class Settings(BaseModel):
+    level: Literal["easy", "medium", "hard"]
+    quick: bool
+
+
+class HandPoints(BaseModel):
+    points: dict[str, int]
+    moon: str | None
+
+
+class MatchInfo(BaseModel):
+    hand_number: int
+    target: int
+    totals: dict[str, int]
+    hands: list[HandPoints]
+    over: bool
+    winner: str | None
+
+
+class Play(BaseModel):
+    seat: str
+    card: str
+
+
+class Trick(BaseModel):
+    leader: str
+    winner: str
+    points: int
+    cards: list[Play]
+
+
+class HandInfo(BaseModel):
+    phase: Literal["pass", "play", "done"]
+    pass_direction: Literal["left", "right", "across", "none"]
+    pass_to: str | None
+    pass_from: str | None
+    passed: list[str] | None
+    received: list[str] | None
+    mark_received: bool
+    cards: list[str]
+    legal: list[str]
+    illegal_reasons: dict[str, str]
+    turn: str | None
+    trick: list[Play]
+    tricks: list[Trick]
+    counts: dict[str, int]
+    taken: dict[str, int]
+    hearts_broken: bool
+    points: dict[str, int] | None
+    moon: str | None
+    auto_finished: bool
+
+
+class State(BaseModel):
+    version: int
+    settings: Settings
+    seats: list[str]
+    names: dict[str, str]
+    match: MatchInfo
+    hand: HandInfo
+
+
+class Stats(BaseModel):
+    played: int
+    won: int
+    moons: int
+    best: int | None
+    hands: int
+
+
+class ErrorInfo(BaseModel):
+    code: str
+    message: str
+
+
+class ErrorBody(BaseModel):
+    error: ErrorInfo
+
+
+class StaleBody(BaseModel):
+    error: ErrorInfo
+    state: State | None = Field(None, description="the current state (with code 'stale')")
+
+
+ERROR_RESPONSES: dict[int | str, dict[str, Any]] = {
+    400: {"model": ErrorBody, "description": "bad input (bad_request, bad_card, bad_pass, …)"},
+    403: {"model": ErrorBody, "description": "missing or unknown token (bad_token)"},
+    409: {"model": StaleBody, "description": "stale version (with the state), or wrong phase"},
+    413: {"model": ErrorBody, "description": "body over 16 KiB (too_large)"},
+    422: {"model": ErrorBody, "description": "a card the rules forbid now"},
+}
