@@ -12,7 +12,7 @@ import hashlib
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from hearts.cards import HEARTS_MASK, JD_BIT, QS_BIT, SUIT_MASKS
+from hearts.cards import FULL_DECK, HEARTS_MASK, JD_BIT, QS_BIT, SUIT_MASKS
 from hearts.rules import Rules
 
 if TYPE_CHECKING:
@@ -126,6 +126,40 @@ class PlayerView:
             for s, c in trick[1:]:
                 if c // 13 != led:
                     out[s] |= 1 << led
+        return out
+
+    def excluded(self) -> list[int]:
+        """Per seat, the cards it cannot hold now, by what every seat can deduce
+        from the rules: a suit it did not follow; every card but hearts once it
+        led a heart before hearts were broken (only a hand of hearts may); every
+        card but hearts and Q♠ once it threw a point card on the first trick
+        (only a hand of nothing else may).
+
+        >>> from hearts.rules import Rules
+        >>> from hearts.cards import parse_card as c
+        >>> view = PlayerView(Rules(), 0, 1, "play", "none", 0, 0, 0,
+        ...     ((0, c("2C")), (1, c("3C")), (2, c("KH")), (3, c("4C"))),
+        ...     -1, 0, True, (12, 12, 12, 12), (0, 0, 0, 0), 100)
+        >>> view.excluded()[2] == ~(HEARTS_MASK | QS_BIT) & FULL_DECK
+        True
+        """
+        out = [0] * self.n
+        for s, mask in enumerate(self.voids()):
+            for k in range(4):
+                if mask >> k & 1:
+                    out[s] |= SUIT_MASKS[k]
+        n = self.n
+        broken = False
+        breakers = HEARTS_MASK | (QS_BIT if self.rules.qs_breaks_hearts else 0)
+        for i, (s, c) in enumerate(self.plays):
+            bit = 1 << c
+            if i % n == 0:
+                if i and not broken and bit & HEARTS_MASK:
+                    out[s] |= FULL_DECK & ~HEARTS_MASK
+            elif i < n and bit & (HEARTS_MASK | QS_BIT):
+                out[s] |= FULL_DECK & ~(HEARTS_MASK | QS_BIT)
+            if bit & breakers:
+                broken = True
         return out
 
     def known(self) -> list[int]:

@@ -8,8 +8,8 @@ from collections import Counter
 import pytest
 
 from hearts.bots.sampling import DealSampler, NoConsistentDeal
-from hearts.cards import SUIT_MASKS, cards_of
-from hearts.hand import HandState
+from hearts.cards import QUEEN_SPADES, cards_of
+from hearts.hand import HandState, legal_cards
 from hearts.rules import Rules
 from hearts.view import PlayerView
 
@@ -28,8 +28,9 @@ def _position(seed: int, plays: int, hand_number: int = 1) -> PlayerView:
 
 
 def consistent(view: PlayerView, hands: list[int]) -> bool:
-    """Whether ``hands`` is a deal the seat cannot rule out."""
-    voids = view.voids()
+    """Whether ``hands`` is a deal the seat cannot rule out: the sizes, the cards it
+    knows, and every card played so far legal from the hands it implies (replayed
+    by the rules, independently of the sampler's own deductions)."""
     known = view.known()
     if hands[view.seat] != view.hand:
         return False
@@ -37,11 +38,21 @@ def consistent(view: PlayerView, hands: list[int]) -> bool:
     for s, h in enumerate(hands):
         if h.bit_count() != view.counts[s] or h & union or known[s] & ~h:
             return False
-        for k in range(4):
-            if voids[s] >> k & 1 and h & SUIT_MASKS[k]:
-                return False
         union |= h
-    return union == view.unseen() | view.hand
+    if union != view.unseen() | view.hand:
+        return False
+    held = hands[:]
+    for s, c in view.plays:
+        held[s] |= 1 << c
+    n = view.n
+    broken = False
+    for i, (s, c) in enumerate(view.plays):
+        led = -1 if i % n == 0 else view.plays[i - i % n][1]
+        if not legal_cards(view.rules, held[s], led, i < n, broken) >> c & 1:
+            return False
+        held[s] &= ~(1 << c)
+        broken = broken or c >= 39 or (c == QUEEN_SPADES and view.rules.qs_breaks_hearts)
+    return True
 
 
 def enumerate_deals(view: PlayerView) -> list[tuple[int, ...]]:
@@ -125,23 +136,22 @@ def test_the_pass_phase_deals_the_other_39_cards() -> None:
 def test_a_view_no_deal_fits_is_refused() -> None:
     view = _position(3, 41)
     seat = next(s for s in range(4) if s != view.seat and view.counts[s])
-    everything = (1 << 4) - 1
-    voids = view.voids()
-    voids[seat] = everything
+    excluded = view.excluded()
+    excluded[seat] = (1 << 52) - 1
     with pytest.raises(NoConsistentDeal):
-        _Patched(view, voids)
+        _Patched(view, excluded)
 
 
 class _Patched(DealSampler):
-    """A sampler whose view claims different voids."""
+    """A sampler whose view claims different exclusions."""
 
-    def __init__(self, view: PlayerView, voids: list[int]) -> None:
+    def __init__(self, view: PlayerView, excluded: list[int]) -> None:
         class V:
             def __getattr__(self, name: str) -> object:
                 return getattr(view, name)
 
-            def voids(self) -> list[int]:
-                return voids
+            def excluded(self) -> list[int]:
+                return excluded
 
         super().__init__(V())  # type: ignore[arg-type]
 
@@ -163,3 +173,38 @@ def test_weighted_draws_move_the_queen_and_stay_consistent() -> None:
         hands = sampler.draw(rng)
         assert consistent(view, hands)
         assert not hands[doubted] & qs
+
+
+def _rule_facts(seed: int) -> PlayerView | None:
+    """A position in which another seat showed, by the rules alone, that it holds
+    only hearts (a heart led before hearts broke) or only hearts and Q♠ (a point
+    card thrown on the first trick): a random deal played by random legal cards."""
+    rng = random.Random(seed)
+    state = HandState.deal(Rules(), 4, rng)  # no pass: the deal as dealt
+    shown = -1
+    while state.phase == "play":
+        i = len(state.plays)
+        seat, broken = state.turn, state.broken
+        card = rng.choice(state.legal_actions())
+        state.play(card)
+        point = card >= 39 or card == QUEEN_SPADES
+        if (i % 4 == 0 and i and not broken and card >= 39) or (0 < i < 4 and point):
+            shown = seat
+        if shown >= 0 and state.phase == "play" and state.turn != shown:
+            if state.hands[shown]:
+                return state.view(state.turn)
+            shown = -1
+    return None
+
+
+def test_sampled_deals_respect_what_the_rules_reveal() -> None:
+    """A heart led before hearts broke, or a point card thrown on the first trick,
+    tells every seat that its player held nothing else: no imagined deal may give
+    that seat another card (each draw is replayed by the rules)."""
+    views = [v for v in (_rule_facts(seed) for seed in range(1000)) if v is not None]
+    assert len(views) >= 15
+    for view in views:
+        sampler = DealSampler(view)
+        rng = random.Random(7)
+        for _ in range(30):
+            assert consistent(view, sampler.draw(rng))

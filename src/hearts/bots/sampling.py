@@ -1,12 +1,13 @@
 """Exact, uniform sampling of the hidden cards consistent with what a seat knows.
 
 A seat knows its own hand, every card played, which seat has shown a void in
-which suit, and where the cards it passed went (they sit in the receiver's hand
-until played).  Every other placement of the unseen cards is equally likely.
+which suit (or, by the rules, that it holds only hearts, or only hearts and Q♠:
+:meth:`PlayerView.excluded`), and where the cards it passed went (they sit in the
+receiver's hand until played).  Every other placement of the unseen cards is equally likely.
 
-The cards not known to be in a given hand fall into classes (suits; suits that
-the same seats are void in pool into one class), and a void only forbids a whole
-class to a seat, so the number of deals is a sum over *how many* cards of each
+The cards not known to be in a given hand fall into classes (cards that the
+same seats may hold pool into one class: usually whole suits), and an exclusion
+only forbids a whole class to a seat, so the number of deals is a sum over *how many* cards of each
 class each seat gets, of products of multinomials.  :class:`DealSampler` counts
 those deals class by class (a small dynamic program over the seats' remaining
 hand sizes), then draws a count vector per class with probability proportional
@@ -34,7 +35,7 @@ from functools import cache
 from itertools import accumulate
 from math import factorial
 
-from hearts.cards import SUIT_MASKS, cards_of
+from hearts.cards import cards_of
 from hearts.view import PlayerView
 
 
@@ -84,7 +85,7 @@ class DealSampler:
         self.hand = view.hand
         unseen = view.unseen()
         known = view.known()
-        voids = view.voids()
+        excluded = view.excluded()
         fixed = [0] * n
         fixed[me] = view.hand
         placed = 0
@@ -96,7 +97,7 @@ class DealSampler:
             # A card assumed to lie in a given hand (for weighted sampling).
             seat, card = place
             bit = 1 << card
-            if seat == me or not unseen & bit or voids[seat] >> (card // 13) & 1:
+            if seat == me or not unseen & bit or excluded[seat] & bit:
                 raise NoConsistentDeal("the card cannot lie in that hand")
             if not fixed[seat] & bit:
                 if placed & bit:
@@ -114,12 +115,11 @@ class DealSampler:
             needs.append(need)
         self.needs = tuple(needs)
         # Card classes: free cards that the same seats may hold are interchangeable,
-        # so suits with the same voids pool (usually few classes, often one).
+        # so cards with the same exclusions pool (usually few classes, often one).
         pools: dict[tuple[bool, ...], int] = {}
-        for k in range(4):
-            if free & SUIT_MASKS[k]:
-                allowed = tuple(not voids[s] >> k & 1 for s in self.others)
-                pools[allowed] = pools.get(allowed, 0) | (free & SUIT_MASKS[k])
+        for card in cards_of(free):
+            allowed = tuple(not excluded[s] >> card & 1 for s in self.others)
+            pools[allowed] = pools.get(allowed, 0) | 1 << card
         self.classes = len(pools)
         self.suit_cards = [list(cards_of(mask)) for mask in pools.values()]
         self.allowed = list(pools)
