@@ -1,13 +1,15 @@
 """Re-deal the cards a seat cannot see, in any way consistent with what it knows.
 
-:func:`redeal` builds a new full :class:`HandState` from a position and a seat: the
-seat's own cards, what it passed and received, every card played (by the same
-seats, in the same order) and the hand counts stay; the other seats' hidden cards
-are shuffled among them, respecting their shown voids and the passed cards the
-seat knows they hold.  The passes between the other seats are invented too.  The
-plays are replayed with the checked ``play``, so a re-deal in which some past play
-would have been illegal (e.g. a heart discarded on the first trick by a hand that
-held other cards) is rejected and drawn again.
+:func:`redeal` builds a new full :class:`HandState` from what ``seat`` knows and
+nothing else: its view.  The seat's own cards, what it passed and received, every
+card played (by the same seats, in the same order) and the hand counts stay; the
+other seats' hidden cards are drawn from the constraints the view implies (shown
+voids, the rules' deductions, the passed cards the seat knows they hold) by the
+deal sampler, the passes between the other seats are invented, and the plays are
+replayed with the checked ``play``.  Nothing is drawn again: a re-deal whose
+replay is illegal is an error (a constraint the view implies was missed), and
+whether the new state's view equals the old one is for the caller to check, as
+its own assertion: a hidden card leaking into the view must fail, not be retried.
 
 :func:`positions` walks random hands and yields positions of every phase.
 """
@@ -18,9 +20,11 @@ import random
 from collections.abc import Iterator
 
 from hearts.bots.base import Bot
+from hearts.bots.sampling import DealSampler
 from hearts.cards import cards_of
-from hearts.hand import HandState, IllegalAction
+from hearts.hand import HandState
 from hearts.rules import Rules
+from hearts.view import PlayerView
 
 
 def _random_cards(mask: int, k: int, rng: random.Random) -> int:
@@ -30,93 +34,58 @@ def _random_cards(mask: int, k: int, rng: random.Random) -> int:
     return out
 
 
-def redeal(
-    state: HandState,
-    seat: int,
-    rng: random.Random,
-    hand_number: int = 1,
-    totals: tuple[int, ...] | None = None,
-    tries: int = 300,
-) -> HandState | None:
-    """A state with other hidden cards whose view for ``seat`` equals ``state``'s
-    (None if no consistent re-deal was found in ``tries`` draws)."""
-    view = state.view(seat, hand_number=hand_number, totals=totals)
-    for _ in range(tries):
-        new = (
-            _pass_phase(state, seat, rng) if view.phase == "pass" else _play_phase(state, seat, rng)
-        )
-        if new is not None and new.view(seat, hand_number=hand_number, totals=totals) == view:
-            return new
-    return None
+def redeal(state: HandState, seat: int, rng: random.Random) -> HandState:
+    """A state with other hidden cards, made from ``state.view(seat)`` alone."""
+    view = state.view(seat)
+    if view.phase == "pass":
+        return _pass_phase(view, rng)
+    return _play_phase(view, rng)
 
 
-def _pass_phase(state: HandState, seat: int, rng: random.Random) -> HandState | None:
-    rules, n = state.rules, state.n
-    cards = list(cards_of(rules.deck & ~state.hands[seat]))
+def _pass_phase(view: PlayerView, rng: random.Random) -> HandState:
+    rules, n, seat = view.rules, view.n, view.seat
+    cards = list(cards_of(rules.deck & ~view.hand))
     rng.shuffle(cards)
     size = rules.hand_size
     deal = [0] * n
-    deal[seat] = state.hands[seat]
+    deal[seat] = view.hand  # passed cards stay in the hand until the exchange
     others = [s for s in range(n) if s != seat]
     for i, c in enumerate(cards):
         deal[others[i // size]] |= 1 << c
-    new = HandState(rules, deal, state.direction)
-    for s in range(n):
-        if state.passes[s]:
-            mask = state.passes[s] if s == seat else _random_cards(new.hands[s], 3, rng)
-            new.pass_cards(s, mask)
+    new = HandState(rules, deal, view.direction)
+    if view.passed:
+        new.pass_cards(seat, view.passed)
+    # Which other seats have chosen their pass is hidden too: invent some (all but
+    # one at most, or the exchange would happen).
+    for s in others:
+        if not view.passed and rng.random() < 0.5:
+            new.pass_cards(s, _random_cards(new.hands[s], rules.pass_count, rng))
     return new
 
 
-def _play_phase(state: HandState, seat: int, rng: random.Random) -> HandState | None:
-    view = state.view(seat)
-    rules, n = state.rules, state.n
-    known = view.known()
-    voids = view.voids()
+def _play_phase(view: PlayerView, rng: random.Random) -> HandState:
+    rules, n, seat = view.rules, view.n, view.seat
+    current = DealSampler(view).draw(rng)
     played = [0] * n
     for s, c in view.plays:
         played[s] |= 1 << c
-    hidden = view.unseen()
-    for s in range(n):
-        if s != seat:
-            hidden &= ~known[s]
-    need = [0 if s == seat else view.counts[s] - known[s].bit_count() for s in range(n)]
-    current = list(known)
-    current[seat] = view.hand
-    cards = list(cards_of(hidden))
-    rng.shuffle(cards)
-    # The most constrained cards first, so shown voids rarely leave a card homeless.
-    cards.sort(key=lambda c: sum(1 for s in range(n) if s != seat and voids[s] >> (c // 13) & 1))
-    cards.reverse()
-    for c in cards:
-        room = [s for s in range(n) if need[s] and not voids[s] >> (c // 13) & 1]
-        if not room:
-            return None
-        s = rng.choices(room, [need[x] for x in room])[0]
-        current[s] |= 1 << c
-        need[s] -= 1
     post = [current[s] | played[s] for s in range(n)]  # hands just after the pass
-    if state.offset:
+    offset = rules.pass_offset(view.direction)
+    passes: list[int] = []
+    deal = post
+    if offset:
         passes = [0] * n
         passes[seat] = view.passed
-        passes[state.passer(seat)] = view.received
+        passes[(seat - offset) % n] = view.received
         for t in range(n):
-            if t not in (seat, state.passer(seat)):
-                passes[t] = _random_cards(post[state.receiver(t)], rules.pass_count, rng)
-        deal = [(post[s] & ~passes[state.passer(s)]) | passes[s] for s in range(n)]
-    else:
-        passes = []
-        deal = post
-    if any(d & ~rules.deck for d in deal):
-        return None
-    new = HandState(rules, deal, state.direction)
+            if t not in (seat, (seat - offset) % n):
+                passes[t] = _random_cards(post[(t + offset) % n], rules.pass_count, rng)
+        deal = [(post[s] & ~passes[(s - offset) % n]) | passes[s] for s in range(n)]
+    new = HandState(rules, deal, view.direction)
     for s, mask in enumerate(passes):
         new.pass_cards(s, mask)
-    try:
-        for s, c in view.plays:
-            new.play(c, s)
-    except IllegalAction:
-        return None
+    for s, c in view.plays:
+        new.play(c, s)  # IllegalAction here: the sampler missed a constraint
     return new
 
 
