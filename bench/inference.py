@@ -19,11 +19,11 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests" / "bots"))
 
-from test_sampling import consistent
+from test_sampling import consistent, rule_fact_position
 
 from hearts.bots.medium import MediumBot
 from hearts.bots.sampling import DealSampler
-from hearts.cards import QUEEN_SPADES, SUIT_MASKS
+from hearts.cards import SUIT_MASKS
 from hearts.hand import HandState
 from hearts.rules import Rules
 from hearts.view import PlayerView
@@ -46,18 +46,9 @@ def positions(wanted: int) -> tuple[list[PlayerView], int]:
     while len(out) < wanted:
         seed += 1
         state = HandState.deal(Rules(), 4, random.Random(seed))
-        shown = -1
-        while state.phase == "play":
-            i, seat, broken = len(state.plays), state.turn, state.broken
-            card = bot.choose_play(state.view(seat))
-            state.play(card)
-            point = card >= 39 or card == QUEEN_SPADES
-            if (i % 4 == 0 and i and not broken and card >= 39) or (0 < i < 4 and point):
-                shown = seat
-            if shown >= 0 and state.phase == "play" and state.turn != shown:
-                if state.hands[shown]:
-                    out.append(state.view(state.turn))
-                break
+        view = rule_fact_position(state, lambda st: bot.choose_play(st.view(st.turn)))
+        if view is not None:
+            out.append(view)
     return out, seed
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from collections.abc import Callable
 
 import pytest
 
@@ -175,26 +176,32 @@ def test_weighted_draws_move_the_queen_and_stay_consistent() -> None:
         assert not hands[doubted] & qs
 
 
-def _rule_facts(seed: int) -> PlayerView | None:
-    """A position in which another seat showed, by the rules alone, that it holds
-    only hearts (a heart led before hearts broke) or only hearts and Q♠ (a point
-    card thrown on the first trick): a random deal played by random legal cards."""
-    rng = random.Random(seed)
-    state = HandState.deal(Rules(), 4, rng)  # no pass: the deal as dealt
+def rule_fact_position(state: HandState, choose: Callable[[HandState], int]) -> PlayerView | None:
+    """Play ``state`` on with ``choose`` until another seat shows, by the rules
+    alone, that it holds only hearts (a heart led before hearts broke) or only
+    hearts and Q♠ (a point card thrown on the first trick); the view of the seat
+    to play next then (None if the hand ends first)."""
     shown = -1
     while state.phase == "play":
-        i = len(state.plays)
-        seat, broken = state.turn, state.broken
-        card = rng.choice(state.legal_actions())
+        i, seat, broken = len(state.plays), state.turn, state.broken
+        card = choose(state)
         state.play(card)
         point = card >= 39 or card == QUEEN_SPADES
-        if (i % 4 == 0 and i and not broken and card >= 39) or (0 < i < 4 and point):
+        if (i % state.n == 0 and i and not broken and card >= 39) or (0 < i < state.n and point):
             shown = seat
         if shown >= 0 and state.phase == "play" and state.turn != shown:
             if state.hands[shown]:
                 return state.view(state.turn)
             shown = -1
     return None
+
+
+def _rule_facts(seed: int) -> PlayerView | None:
+    """A random deal (no pass) played by random legal cards."""
+    rng = random.Random(seed)
+    return rule_fact_position(
+        HandState.deal(Rules(), 4, rng), lambda state: rng.choice(state.legal_actions())
+    )
 
 
 def test_sampled_deals_respect_what_the_rules_reveal() -> None:
