@@ -45,7 +45,7 @@ import sys
 import tempfile
 import time
 from collections import defaultdict
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -61,6 +61,7 @@ from hearts.server.db import token_hash
 HERE = Path(__file__).resolve().parent
 ALL_CARDS = frozenset(card_name(c) for c in range(52))
 PARTS = ("crash", "double", "hidden", "slowloris", "load")
+Connect = Callable[[], httpx.AsyncClient]
 
 
 # -- servers and databases ----------------------------------------------------------
@@ -327,15 +328,17 @@ async def next_request(state: Any) -> tuple[str, str, Any]:
     return plan.plan
 
 
-async def double_click(base: str, rounds: int, n: int) -> dict[str, Any]:
+def connector(base: str) -> Connect:
+    """Clients of the server at ``base`` (tests pass clients of an app in-process)."""
+    limits = httpx.Limits(max_connections=64, max_keepalive_connections=64)
+    return lambda: httpx.AsyncClient(base_url=base, timeout=60, limits=limits)
+
+
+async def double_click(connect: Connect, rounds: int, n: int) -> dict[str, Any]:
     codes_seen: dict[int, int] = defaultdict(int)
     good = 0
     bad: list[str] = []
-    limits = httpx.Limits(max_connections=n + 2)
-    async with (
-        httpx.AsyncClient(base_url=base, timeout=30, limits=limits) as tab1,
-        httpx.AsyncClient(base_url=base, timeout=30, limits=limits) as tab2,
-    ):
+    async with connect() as tab1, connect() as tab2:
         token = (await tab1.post("/api/players")).json()["token"]
         h = {"Authorization": f"Bearer {token}"}
         await tab1.put("/api/settings", headers=h, json={"level": "easy"})
@@ -380,9 +383,9 @@ class _Recorder(Browser):
         return data
 
 
-async def hidden_scan(base: str, url: str, players: int, hands: int) -> dict[str, Any]:
+async def hidden_scan(connect: Connect, url: str, players: int, hands: int) -> dict[str, Any]:
     pages: list[_Recorder] = []
-    async with httpx.AsyncClient(base_url=base, timeout=60) as c:
+    async with connect() as c:
 
         async def one(i: int) -> None:
             b = _Recorder(c, defaultdict(list))
@@ -408,13 +411,14 @@ async def hidden_scan(base: str, url: str, players: int, hands: int) -> dict[str
                     await b.call("stats", "GET", "/api/stats")
 
         await asyncio.gather(*(one(i) for i in range(players)))
-    deals = {}
-    for row in stored_records(url):
-        data = json.loads(row["record"])
-        deals[frozenset(data["deal"]["S"])] = read_record(data)[0]
     scanned = leaks = 0
     examples = []
     for b in pages:
+        # This player's hands only: with --seed every player gets the same deals.
+        deals = {}
+        for row in stored_records(url, [b.headers["Authorization"].split()[1]]):
+            data = json.loads(row["record"])
+            deals[frozenset(data["deal"]["S"])] = read_record(data)[0]
         for body, state in b.seen:
             hand = deals[deal_key_of_state(state)]
             south = {card_name(c) for c in cards_of(hand.deal_masks[0] | hand.received(0))}
@@ -637,7 +641,7 @@ def main() -> int:
                     server = Server(serve_args, work / f"double-{kind}.log")
                     server.start()
                     try:
-                        res = asyncio.run(double_click(server.base, rounds, n))
+                        res = asyncio.run(double_click(connector(server.base), rounds, n))
                     finally:
                         server.stop()
                 codes = ", ".join(f"{k}: {v}" for k, v in sorted(res["codes"].items()))
@@ -660,7 +664,7 @@ def main() -> int:
                 server = Server(serve_args, work / "hidden.log")
                 server.start()
                 try:
-                    res = asyncio.run(hidden_scan(server.base, url, players, hands))
+                    res = asyncio.run(hidden_scan(connector(server.base), url, players, hands))
                 finally:
                     server.stop()
             report(f"responses scanned: {res['responses']}, with a hidden card: {res['leaks']}")
