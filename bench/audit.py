@@ -97,7 +97,7 @@ class Server:
                 stderr=err,
                 text=True,
                 start_new_session=True,
-                preexec_fn=self._limit,
+                preexec_fn=self._limit if self.nofile is not None else None,
             )
         assert self.proc.stdout is not None
         ready, _, _ = select.select([self.proc.stdout], [], [], timeout)
