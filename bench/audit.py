@@ -253,7 +253,12 @@ async def crash_run(server: Server, url: str, clients: int, kills: int, seed: in
 
     async def killer() -> None:
         for _ in range(kills):
-            await asyncio.sleep(rng.uniform(0.2, 1.5))
+            # Under traffic: some actions since the restart, then a random moment.
+            since = out.actions
+            deadline = time.perf_counter() + 30
+            while out.actions < since + 20 and time.perf_counter() < deadline:
+                await asyncio.sleep(0.05)
+            await asyncio.sleep(rng.uniform(0.0, 1.0))
             server.kill()
             out.kills += 1
             for attempt in range(3):
@@ -590,7 +595,8 @@ def main() -> int:
             clients = 4 if q else 6
             report(
                 f"{clients} clients acting without pause; the server killed with SIGKILL at"
-                " random moments (0.2–1.5 s apart) and restarted on the same data."
+                " a random moment (0–1 s) after at least 20 actions since its restart, and"
+                " restarted on the same data."
             )
             report()
             report(
