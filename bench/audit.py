@@ -573,14 +573,19 @@ def main() -> int:
     q = args.quick
     kinds = ["sqlite"] + (["postgres"] if args.pg else [])
     report = Report()
-    commit = subprocess.run(
-        ["git", "-C", str(HERE), "describe", "--always", "--dirty"], capture_output=True, text=True
-    ).stdout.strip()
+    git = ["git", "-C", str(HERE.parent)]
+    commit = subprocess.run([*git, "rev-parse", "--short", "HEAD"], capture_output=True, text=True)
+    changed = subprocess.run(  # the code measured, not this report
+        [*git, "status", "--porcelain", "--", "src", "bench", ":!bench/audit_results.md"],
+        capture_output=True,
+        text=True,
+    )
+    commit_id = commit.stdout.strip() + ("-dirty" if changed.stdout.strip() else "")
     report("# Server audit")
     report()
     report(
         f"`python3 bench/audit.py{' --quick' if q else ''} --only {','.join(only)}`,"
-        f" {dt.datetime.now(dt.UTC):%Y-%m-%d %H:%M} UTC, commit {commit or '?'},"
+        f" {dt.datetime.now(dt.UTC):%Y-%m-%d %H:%M} UTC, commit {commit_id or '?'},"
         f" {os.cpu_count()} CPUs, load average {os.getloadavg()[0]:.1f}"
         f"{'' if args.pg else ', no PostgreSQL (--pg)'}."
     )
