@@ -1,18 +1,61 @@
 #!/usr/bin/env bash
 # Installs everything the tests need on a fresh machine, then runs every check:
-# ruff, mypy, and pytest (unit, property, API and browser tests).
+# ruff, mypy, and pytest (unit, property, API and browser tests). The server tests
+# run on SQLite and on a throw-away PostgreSQL cluster started here.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 python3 -m pip install --quiet --disable-pip-version-check -e '.[test,bench]'
-if [ ! -x /usr/bin/chromium ]; then
-  # Playwright cannot download browsers here: the browser tests use Debian's chromium.
-  if [ "$(id -u)" = 0 ]; then SUDO=""; else SUDO="sudo"; fi
+
+# Debian packages: chromium (Playwright cannot download browsers here), PostgreSQL
+# (the server tests run on it too) and nginx (the deploy doc's proxy config is tried).
+missing=()
+[ -x /usr/bin/chromium ] || missing+=(chromium)
+compgen -G '/usr/lib/postgresql/*/bin/initdb' >/dev/null || missing+=(postgresql)
+command -v nginx >/dev/null || [ -x /usr/sbin/nginx ] || missing+=(nginx)
+if [ "$(id -u)" = 0 ]; then SUDO=""; else SUDO="sudo"; fi
+if [ ${#missing[@]} -gt 0 ]; then
   $SUDO apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq chromium >/dev/null
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${missing[@]}" >/dev/null
 fi
 
 python3 -m ruff check src tests bench
 python3 -m ruff format --check src
 python3 -m mypy
+
+# A throw-away PostgreSQL cluster (unless HEARTS_TEST_PG_URL names one): trust auth on
+# loopback and a socket in its own folder, no fsync (nothing here outlives the run).
+if [ -z "${HEARTS_TEST_PG_URL:-}" ]; then
+  pg_bin=$(compgen -G '/usr/lib/postgresql/*/bin' | sort -V | tail -n 1)
+  pg_dir=$(mktemp -d /tmp/hearts-test-pg.XXXXXX)
+  as_pg() {
+    # initdb refuses root: as root, run the cluster as Debian's postgres user.
+    if [ "$(id -u)" = 0 ]; then runuser -u postgres -- "$@"; else "$@"; fi
+  }
+  pg_stop() {
+    as_pg "$pg_bin/pg_ctl" -D "$pg_dir/data" -m immediate stop >/dev/null 2>&1 || true
+    rm -rf "$pg_dir"
+  }
+  trap pg_stop EXIT
+  trap 'exit 130' INT TERM
+  if [ "$(id -u)" = 0 ]; then chown postgres "$pg_dir"; fi
+  as_pg "$pg_bin/initdb" -A trust -U postgres -E UTF8 -D "$pg_dir/data" >/dev/null
+  started=""
+  for _ in 1 2 3; do  # a free port, tried again if another program takes it first
+    pg_port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+    if as_pg "$pg_bin/pg_ctl" -D "$pg_dir/data" -l "$pg_dir/log" -w -t 60 -o \
+      "-p $pg_port -k $pg_dir -c listen_addresses=127.0.0.1 -c max_connections=200 -c fsync=off -c synchronous_commit=off -c full_page_writes=off" \
+      start >/dev/null; then
+      started=1
+      break
+    fi
+  done
+  if [ -z "$started" ]; then
+    cat "$pg_dir/log" >&2
+    echo "scripts/test.sh: PostgreSQL did not start" >&2
+    exit 1
+  fi
+  export HEARTS_TEST_PG_URL="postgresql+psycopg://postgres@127.0.0.1:$pg_port/postgres"
+fi
+
 python3 -m pytest -q "$@"

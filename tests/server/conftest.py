@@ -1,4 +1,12 @@
-"""Fixtures for the API tests: an app on a fresh SQLite file, and a South player."""
+"""Fixtures for the API tests: an app on a fresh database, and a South player.
+
+Every test that takes ``db_url`` (or ``client``, ``south``, ``app_client``) runs twice:
+``[sqlite]`` on a fresh SQLite file and ``[postgres]`` on a fresh PostgreSQL database
+(``fresh_pg_url`` of tests/conftest.py: skipped only when ``HEARTS_TEST_PG_URL`` is not
+set; scripts/test.sh sets it). ``shared_db_url`` is the same per module, for fixtures
+shared by a module's tests. ``HEARTS_TEST_DATABASE_URL`` replaces both cases with
+that one database, as before (``[env]``).
+"""
 
 from __future__ import annotations
 
@@ -82,11 +90,34 @@ def db_path(tmp_path: Path) -> Path:
     return tmp_path / "hearts.db"
 
 
-@pytest.fixture
-def db_url(db_path: Path) -> str:
-    """A fresh SQLite file, or the database named by ``HEARTS_TEST_DATABASE_URL``
-    (e.g. a PostgreSQL one: the same tests then prove the SQL portable)."""
-    return os.environ.get("HEARTS_TEST_DATABASE_URL") or f"sqlite:///{db_path}"
+DATABASES = ["env"] if os.environ.get("HEARTS_TEST_DATABASE_URL") else ["sqlite", "postgres"]
+
+
+@pytest.fixture(params=DATABASES)
+def db_url(request: pytest.FixtureRequest, db_path: Path) -> str:
+    """A fresh SQLite file, a fresh PostgreSQL database (the same tests prove the SQL
+    portable), or the database named by ``HEARTS_TEST_DATABASE_URL``."""
+    if request.param == "env":
+        return os.environ["HEARTS_TEST_DATABASE_URL"]
+    if request.param == "postgres":
+        return str(request.getfixturevalue("fresh_pg_url"))
+    return f"sqlite:///{db_path}"
+
+
+@pytest.fixture(scope="module", params=DATABASES)
+def shared_db_url(
+    request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[str]:
+    """``db_url`` for one module's tests together."""
+    if request.param == "env":
+        yield os.environ["HEARTS_TEST_DATABASE_URL"]
+    elif request.param == "postgres":
+        databases = request.getfixturevalue("pg_databases")
+        url = databases.create()
+        yield url
+        databases.drop(url)
+    else:
+        yield f"sqlite:///{tmp_path_factory.mktemp('shared') / 'hearts.db'}"
 
 
 @pytest.fixture

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import hashlib
 import itertools
-import os
 import warnings
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
@@ -35,12 +34,9 @@ ENDPOINTS = [
 
 
 @pytest.fixture(scope="module")
-def shared_client(tmp_path_factory) -> Any:
+def shared_client(shared_db_url) -> Any:
     """One app for the many parametrized refusals (none of them changes anything)."""
-    url = os.environ.get("HEARTS_TEST_DATABASE_URL") or (
-        f"sqlite:///{tmp_path_factory.mktemp('shared') / 'hearts.db'}"
-    )
-    with TestClient(create_app(url, seed=1, executor=ThreadPoolExecutor(1))) as c:
+    with TestClient(create_app(shared_db_url, seed=1, executor=ThreadPoolExecutor(1))) as c:
         yield c
 
 

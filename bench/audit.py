@@ -1,0 +1,750 @@
+"""The server audit: real ``hearts serve`` processes tried as an attacker and an operator would.
+
+    python3 bench/audit.py [--quick] [--only crash,double,hidden,slowloris,load]
+        [--pg postgresql+psycopg://postgres@127.0.0.1:5432/postgres]
+
+Prints a report and writes it to ``bench/audit_results.md``:
+
+- crash: a ``kill -9`` loop under several clients, on SQLite and on PostgreSQL. Each
+  client keeps every state the server answered 200; the server is killed at random
+  moments and restarted on the same data, the clients go on. At the end: no
+  acknowledged state is ahead of the server, every acknowledged card is in the stored
+  hand of that deal (its passes too), and every stored ``hearts-hand/1`` record (the
+  ``hands`` table and each match's hand on the table) replays legally.
+- double: N concurrent identical actions at one version from two tabs (two
+  connections pools) of one token: exactly one 200, the rest 409, the version +1.
+- hidden: every response of a few whole hands (refused calls included) against the
+  stored deal afterwards: no card another seat holds appears before it is played.
+- slowloris: the server under ``RLIMIT_NOFILE`` 1024, 1,100 half-sent requests, then
+  a normal request timed, and the size of the server's log.
+- load: 8 clients without think time (Dễ/Vừa), requests/s and p50/p95 of ``play``
+  beside a static GET in the same run, with ``--workers 1`` and ``--workers 2``.
+
+PostgreSQL: ``--pg`` (default ``$HEARTS_AUDIT_PG_URL`` or ``$HEARTS_TEST_PG_URL``)
+names a server where a database ``audit_<random>`` is made for each part and dropped
+after; without one, the PostgreSQL parts say "not run". Every figure is of this run.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import datetime as dt
+import json
+import os
+import random
+import resource
+import secrets
+import select
+import signal
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections import defaultdict
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import httpx
+import sqlalchemy as sa
+from web import Browser, concurrent, pct
+
+from hearts.cards import card_name, cards_of
+from hearts.record import read_record, validate
+from hearts.server.db import token_hash
+
+HERE = Path(__file__).resolve().parent
+ALL_CARDS = frozenset(card_name(c) for c in range(52))
+PARTS = ("crash", "double", "hidden", "slowloris", "load")
+Connect = Callable[[], httpx.AsyncClient]
+
+
+# -- servers and databases ----------------------------------------------------------
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+class Server:
+    """One ``hearts serve`` (its own process group, so kill -9 takes its bot workers
+    too), restartable on the same port and data."""
+
+    def __init__(self, args: list[str], log: Path, nofile: int | None = None) -> None:
+        self.args = args
+        self.log = log
+        self.nofile = nofile
+        self.port = free_port()
+        self.base = f"http://127.0.0.1:{self.port}"
+        self.proc: subprocess.Popen[str] | None = None
+        self.starts = 0
+
+    def _limit(self) -> None:
+        if self.nofile is not None:
+            resource.setrlimit(resource.RLIMIT_NOFILE, (self.nofile, self.nofile))
+
+    def start(self, timeout: float = 60) -> None:
+        cmd = [sys.executable, "-m", "hearts", "serve", "--host", "127.0.0.1"]
+        with open(self.log, "ab") as err:
+            self.proc = subprocess.Popen(
+                [*cmd, "--port", str(self.port), *self.args],
+                stdout=subprocess.PIPE,
+                stderr=err,
+                text=True,
+                start_new_session=True,
+                preexec_fn=self._limit if self.nofile is not None else None,
+            )
+        assert self.proc.stdout is not None
+        ready, _, _ = select.select([self.proc.stdout], [], [], timeout)
+        line = self.proc.stdout.readline().strip() if ready else ""
+        if not line.startswith("http://"):
+            self.kill()
+            tail = self.log.read_text(errors="replace")[-500:]
+            raise RuntimeError(f"hearts serve {' '.join(self.args)} did not start: {tail}")
+        self.starts += 1
+
+    def kill(self) -> None:
+        if self.proc is not None and self.proc.poll() is None:
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(self.proc.pid, signal.SIGKILL)
+            self.proc.wait()
+
+    def stop(self) -> None:
+        if self.proc is not None and self.proc.poll() is None:
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(self.proc.pid, signal.SIGTERM)
+            try:
+                self.proc.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                self.kill()
+        if self.proc is not None:  # bot workers left behind by a SIGTERM that hung
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(self.proc.pid, signal.SIGKILL)
+
+
+@contextlib.contextmanager
+def database(kind: str, pg_admin: str | None, workdir: Path) -> Iterator[tuple[list[str], str]]:
+    """(``hearts serve`` arguments, SQLAlchemy URL) of a fresh database of ``kind``."""
+    if kind == "sqlite":
+        data = workdir / f"data-{secrets.token_hex(4)}"
+        data.mkdir()
+        yield ["--data-dir", str(data)], f"sqlite:///{data / 'hearts.db'}"
+        return
+    assert pg_admin is not None
+    admin = sa.make_url(pg_admin)
+    name = f"audit_{secrets.token_hex(6)}"
+    engine = sa.create_engine(admin, isolation_level="AUTOCOMMIT", poolclass=sa.pool.NullPool)
+    with engine.connect() as conn:
+        conn.exec_driver_sql(f"CREATE DATABASE {name}")
+    url = admin.set(database=name).render_as_string(hide_password=False)
+    try:
+        yield ["--database", url], url
+    finally:
+        with engine.connect() as conn:
+            conn.exec_driver_sql(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
+        engine.dispose()
+
+
+def stored_records(url: str, tokens: list[str] | None = None) -> list[dict[str, Any]]:
+    """Every hearts-hand/1 record stored (of these tokens' players if given): finished
+    hands, and each match's hand on the table."""
+    engine = sa.create_engine(url, poolclass=sa.pool.NullPool)
+    try:
+        with engine.connect() as conn:
+            ids = None
+            if tokens is not None:
+                hashes = [token_hash(t) for t in tokens]
+                ids = conn.execute(
+                    sa.text("SELECT id FROM players WHERE token_hash IN :h").bindparams(
+                        sa.bindparam("h", expanding=True)
+                    ),
+                    {"h": hashes},
+                ).scalars()
+                ids = list(ids)
+            out = []
+            for table, column in (("hands", "record"), ("matches", "hand_record")):
+                query = f"SELECT player_id, {column} FROM {table}"
+                for player_id, text in conn.exec_driver_sql(query):
+                    if ids is None or player_id in ids:
+                        out.append({"table": table, "player": player_id, "record": text})
+            return out
+    finally:
+        engine.dispose()
+
+
+def deal_key_of_state(state: Any) -> frozenset[str]:
+    """South's 13 dealt cards, from any state of the hand."""
+    h = state["hand"]
+    played = {p["card"] for t in h["tricks"] for p in t["cards"] if p["seat"] == "S"}
+    played |= {p["card"] for p in h["trick"] if p["seat"] == "S"}
+    dealt = set(h["cards"]) | played | set(h["passed"] or [])
+    return frozenset(dealt - set(h["received"] or []))
+
+
+def plays_of_state(state: Any) -> list[str]:
+    h = state["hand"]
+    return [p["card"] for t in h["tricks"] for p in t["cards"]] + [p["card"] for p in h["trick"]]
+
+
+# -- (a) crash consistency -----------------------------------------------------------
+@dataclass
+class Crash:
+    kills: int = 0
+    starts: int = 0
+    acknowledged: int = 0
+    actions: int = 0  # of which actions (POST/PUT answered 200)
+    behind: int = 0  # a client's last acknowledged version ahead of the server's
+    lost: int = 0  # an acknowledged state whose cards are not in the stored hand
+    hands: int = 0
+    bad_hands: int = 0
+    transport_errors: int = 0
+    refused: int = 0
+    failed_starts: int = 0
+    examples: list[str] = field(default_factory=list)
+
+
+async def crash_run(server: Server, url: str, clients: int, kills: int, seed: int) -> Crash:
+    rng = random.Random(seed)
+    out = Crash()
+    acks: list[list[Any]] = [[] for _ in range(clients)]
+    tokens: list[str | None] = [None] * clients
+    stop = asyncio.Event()
+
+    async def refresh(b: Browser) -> None:
+        while True:
+            try:
+                b.state = await b.call("state", "GET", "/api/state")
+                acks[b.index].append(b.state)  # type: ignore[attr-defined]
+                return
+            except (httpx.TransportError, RuntimeError):
+                out.transport_errors += 1
+                await asyncio.sleep(0.2)
+
+    async def client(i: int) -> None:
+        async with httpx.AsyncClient(base_url=server.base, timeout=30) as c:
+            b = Browser(c, defaultdict(list))
+            b.index = i  # type: ignore[attr-defined]
+            while True:  # a start cut by a kill: begin again with a new token
+                try:
+                    await b.start("easy" if i % 2 else "medium")
+                    break
+                except (httpx.TransportError, RuntimeError):
+                    await asyncio.sleep(0.2)
+            tokens[i] = b.headers["Authorization"].split()[1]
+            acks[i].append(b.state)
+            while not stop.is_set():
+                try:
+                    await b.move()
+                    acks[i].append(b.state)
+                    out.actions += 1
+                except httpx.TransportError:
+                    out.transport_errors += 1
+                    await asyncio.sleep(0.1)
+                    await refresh(b)
+                except RuntimeError:  # e.g. a 409: the page reloads the state
+                    out.refused += 1
+                    await refresh(b)
+                await asyncio.sleep(0.005)
+
+    async def killer() -> None:
+        for _ in range(kills):
+            # Under traffic: some actions since the restart, then a random moment.
+            since = out.actions
+            deadline = time.perf_counter() + 30
+            while out.actions < since + 20 and time.perf_counter() < deadline:
+                await asyncio.sleep(0.05)
+            await asyncio.sleep(rng.uniform(0.0, 1.0))
+            server.kill()
+            out.kills += 1
+            for attempt in range(3):
+                try:
+                    await asyncio.to_thread(server.start)
+                    break
+                except RuntimeError as exc:
+                    out.failed_starts += 1
+                    out.examples.append(f"restart failed: {str(exc)[-200:]}")
+                    if attempt == 2:
+                        raise
+        await asyncio.sleep(1.0)
+        stop.set()
+
+    await asyncio.gather(killer(), *(client(i) for i in range(clients)))
+    out.starts = server.starts
+
+    # The server as it is now, against what each client was told.
+    async with httpx.AsyncClient(base_url=server.base, timeout=30) as c:
+        for i, token in enumerate(tokens):
+            assert token is not None
+            now = (await c.get("/api/state", headers={"Authorization": f"Bearer {token}"})).json()
+            last = max(acks[i], key=lambda s: s["version"])
+            if last["version"] > now["version"]:
+                out.behind += 1
+                out.examples.append(f"client {i}: told v{last['version']}, has {now['version']}")
+    server.stop()
+
+    records = stored_records(url)
+    by_deal: dict[frozenset[str], list[dict[str, Any]]] = defaultdict(list)
+    for row in records:
+        try:
+            validate(row["record"])
+        except Exception as exc:
+            out.bad_hands += 1
+            out.examples.append(f"{row['table']} record does not replay: {exc}")
+            continue
+        if row["table"] == "hands":
+            out.hands += 1
+        data = json.loads(row["record"])
+        by_deal[frozenset(data["deal"]["S"])].append(data)
+    for states in acks:
+        for s in states:
+            out.acknowledged += 1
+            plays = plays_of_state(s)
+            passed = set(s["hand"]["passed"] or [])
+            ok = any(
+                r["plays"][: len(plays)] == plays
+                and (not passed or set(r["passes"].get("S", [])) == passed)
+                for r in by_deal.get(deal_key_of_state(s), [])
+            )
+            if not ok:
+                out.lost += 1
+                if len(out.examples) < 5:
+                    out.examples.append(f"lost: v{s['version']} plays {plays} passed {passed}")
+    return out
+
+
+# -- (b) double click / two tabs -----------------------------------------------------
+class _Plan(Browser):
+    """The request the page would send next, not sent."""
+
+    async def call(self, name: str, method: str, path: str, body: Any = None) -> Any:
+        self.plan = (method, path, body)
+        return self.state
+
+
+async def next_request(state: Any) -> tuple[str, str, Any]:
+    plan = _Plan(None, defaultdict(list))  # type: ignore[arg-type]
+    plan.state = state
+    await plan.move()
+    return plan.plan
+
+
+def connector(base: str) -> Connect:
+    """Clients of the server at ``base`` (tests pass clients of an app in-process)."""
+    limits = httpx.Limits(max_connections=64, max_keepalive_connections=64)
+    return lambda: httpx.AsyncClient(base_url=base, timeout=60, limits=limits)
+
+
+async def double_click(connect: Connect, rounds: int, n: int) -> dict[str, Any]:
+    codes_seen: dict[int, int] = defaultdict(int)
+    good = 0
+    bad: list[str] = []
+    async with connect() as tab1, connect() as tab2:
+        token = (await tab1.post("/api/players")).json()["token"]
+        h = {"Authorization": f"Bearer {token}"}
+        await tab1.put("/api/settings", headers=h, json={"level": "easy"})
+        state = (await tab1.get("/api/state", headers=h)).json()
+        for _ in range(rounds):
+            method, path, body = await next_request(state)
+            tabs = [tab1 if i % 2 else tab2 for i in range(n)]
+            answers = await asyncio.gather(
+                *(t.request(method, path, headers=h, json=body) for t in tabs)
+            )
+            codes = [r.status_code for r in answers]
+            for code in codes:
+                codes_seen[code] += 1
+            after = (await tab1.get("/api/state", headers=h)).json()
+            if (
+                codes.count(200) == 1
+                and codes.count(409) == n - 1
+                and after["version"] == state["version"] + 1
+            ):
+                good += 1
+            else:
+                bad.append(f"{path}: {sorted(codes)} v{state['version']}→{after['version']}")
+            state = after
+    return {"rounds": rounds, "good": good, "codes": dict(codes_seen), "bad": bad[:5]}
+
+
+# -- (c) hidden cards ---------------------------------------------------------------
+class _Recorder(Browser):
+    """A page that keeps every response body, with the state it was answered in."""
+
+    seen: list[tuple[Any, Any]]
+
+    async def call(self, name: str, method: str, path: str, body: Any = None) -> Any:
+        r = await self.client.request(method, path, headers=self.headers, json=body)
+        data = r.json()
+        state = data if r.status_code == 200 and "hand" in data else None
+        state = state or (data.get("state") if isinstance(data, dict) else None) or self.state
+        if state is not None:
+            self.seen.append((data, state))
+        if r.status_code != 200:
+            raise RuntimeError(f"{method} {path}: {r.status_code}")
+        return data
+
+
+async def hidden_scan(connect: Connect, url: str, players: int, hands: int) -> dict[str, Any]:
+    pages: list[_Recorder] = []
+    async with connect() as c:
+
+        async def one(i: int) -> None:
+            b = _Recorder(c, defaultdict(list))
+            b.seen = []
+            pages.append(b)
+            await b.start("easy" if i % 2 else "medium")
+            done = 0
+            while done < hands:
+                s = b.state
+                h = s["hand"]
+                if h["phase"] == "play" and h["turn"] == "S":
+                    # Refused calls answer too: a stale version and a card the rules forbid.
+                    with contextlib.suppress(RuntimeError):
+                        await b.call("x", "POST", "/api/step", {"version": s["version"] - 1})
+                    wrong = sorted(set(h["cards"]) - set(h["legal"]))
+                    if wrong:
+                        with contextlib.suppress(RuntimeError):
+                            body = {"version": s["version"], "card": wrong[0]}
+                            await b.call("x", "POST", "/api/play", body)
+                kind = await b.move()
+                if b.state["hand"]["phase"] == "done" and kind != "next-hand":
+                    done += 1
+                    await b.call("stats", "GET", "/api/stats")
+
+        await asyncio.gather(*(one(i) for i in range(players)))
+    scanned = leaks = 0
+    examples = []
+    for b in pages:
+        # This player's hands only: with --seed every player gets the same deals.
+        deals = {}
+        for row in stored_records(url, [b.headers["Authorization"].split()[1]]):
+            data = json.loads(row["record"])
+            deals[frozenset(data["deal"]["S"])] = read_record(data)[0]
+        for body, state in b.seen:
+            hand = deals[deal_key_of_state(state)]
+            south = {card_name(c) for c in cards_of(hand.deal_masks[0] | hand.received(0))}
+            hidden = set(ALL_CARDS) - south
+            if state["hand"]["phase"] != "pass":
+                hidden -= set(plays_of_state(state))
+            else:
+                hidden = set(ALL_CARDS) - {card_name(c) for c in cards_of(hand.deal_masks[0])}
+            leaked = strings_in(body) & hidden
+            scanned += 1
+            if leaked:
+                leaks += 1
+                examples.append(f"{sorted(leaked)} in {json.dumps(body)[:120]}")
+    return {"responses": scanned, "leaks": leaks, "examples": examples[:5]}
+
+
+def strings_in(data: Any) -> set[str]:
+    if isinstance(data, str):
+        return {data}
+    if isinstance(data, dict):
+        return set(data) | {s for v in data.values() for s in strings_in(v)}
+    if isinstance(data, list):
+        return {s for v in data for s in strings_in(v)}
+    return set()
+
+
+# -- (d) slowloris -------------------------------------------------------------------
+def timed_get(base: str, timeout: float) -> str:
+    t = time.perf_counter()
+    try:
+        r = httpx.get(f"{base}/static/js/api.js", timeout=timeout)
+        return f"{r.status_code} in {(time.perf_counter() - t) * 1000:.0f} ms"
+    except httpx.HTTPError as exc:
+        return f"no answer within {timeout:.0f} s ({type(exc).__name__})"
+
+
+def slowloris(workdir: Path, sockets: int, hold: float) -> dict[str, Any]:
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if soft < sockets + 100:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (min(hard, sockets + 500), hard))
+    log = workdir / "slowloris.log"
+    data = workdir / "slowloris-data"
+    server = Server(["--data-dir", str(data)], log, nofile=1024)
+    server.start()
+    held: list[socket.socket] = []
+    out: dict[str, Any] = {"before": timed_get(server.base, 10)}
+    try:
+        connect_failed = 0
+        for _ in range(sockets):
+            s = socket.socket()
+            s.settimeout(5)
+            try:
+                s.connect(("127.0.0.1", server.port))
+                s.sendall(b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: ")
+                held.append(s)
+            except OSError:
+                connect_failed += 1
+                s.close()
+        since = time.perf_counter()
+        out["held"] = len(held)
+        out["connect_failed"] = connect_failed
+        time.sleep(1)
+        out["during"] = timed_get(server.base, 10)
+        time.sleep(max(0.0, hold - 1))
+        out["during_late"] = timed_get(server.base, 10)
+        closed = 0
+        for s in held:  # how many the server hung up on (a header timeout)
+            try:
+                s.setblocking(False)
+                if s.recv(1) == b"":
+                    closed += 1
+            except BlockingIOError:
+                pass
+            except OSError:
+                closed += 1
+        out["closed_by_server"] = closed
+        out["hold"] = time.perf_counter() - since
+    finally:
+        for s in held:
+            s.close()
+    time.sleep(1)
+    out["after"] = timed_get(server.base, 10)
+    server.stop()
+    text = log.read_text(errors="replace")
+    out["log_bytes"] = len(text.encode())
+    out["log_lines"] = text.count("\n")
+    out["emfile"] = text.count("Too many open files")
+    out["tracebacks"] = text.count("Traceback")
+    return out
+
+
+# -- (e) load -----------------------------------------------------------------------
+def has_workers_option() -> bool:
+    helped = subprocess.run(
+        [sys.executable, "-m", "hearts", "serve", "--help"], capture_output=True, text=True
+    )
+    return "--workers" in helped.stdout
+
+
+def load(args: list[str], log: Path, seconds: float, workers: int | None) -> dict[str, Any]:
+    server = Server([*args, *(["--workers", str(workers)] if workers else [])], log)
+    server.start()
+    try:
+        assert server.proc is not None
+        res = asyncio.run(concurrent(server.base, 8, seconds, 0.0, server.proc.pid))
+    finally:
+        server.stop()
+    return {
+        "rate": res["rate"],
+        "p50": pct(res["all"], 50) * 1000,
+        "p95": pct(res["all"], 95) * 1000,
+        "play_p50": pct(res["lat"]["play"], 50) * 1000,
+        "play_p95": pct(res["lat"]["play"], 95) * 1000,
+        "plays": len(res["lat"]["play"]),
+        "errors": res["errors"],
+        "static_p50": statistics.median(res["ref"]) * 1000,
+        "static_p95": pct(res["ref"], 95) * 1000,
+    }
+
+
+# -- the report ---------------------------------------------------------------------
+class Report:
+    def __init__(self) -> None:
+        self.lines: list[str] = []
+
+    def __call__(self, line: str = "") -> None:
+        print(line, flush=True)
+        self.lines.append(line)
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--quick", action="store_true", help="fewer kills, rounds and seconds")
+    parser.add_argument("--only", default=",".join(PARTS), help=f"some of {','.join(PARTS)}")
+    parser.add_argument(
+        "--pg",
+        default=os.environ.get("HEARTS_AUDIT_PG_URL") or os.environ.get("HEARTS_TEST_PG_URL"),
+        help="a PostgreSQL server's URL (a database whose user may create databases)",
+    )
+    parser.add_argument("--seed", type=int, default=1, help="the kill moments")
+    parser.add_argument("--out", default=str(HERE / "audit_results.md"))
+    args = parser.parse_args()
+    only = [p for p in args.only.split(",") if p]
+    unknown = set(only) - set(PARTS)
+    if unknown:
+        parser.error(f"unknown parts: {', '.join(sorted(unknown))}")
+    q = args.quick
+    kinds = ["sqlite"] + (["postgres"] if args.pg else [])
+    report = Report()
+    git = ["git", "-C", str(HERE.parent)]
+    commit = subprocess.run([*git, "rev-parse", "--short", "HEAD"], capture_output=True, text=True)
+    changed = subprocess.run(  # the code measured, not this report
+        [*git, "status", "--porcelain", "--", "src", "bench", ":!bench/audit_results.md"],
+        capture_output=True,
+        text=True,
+    )
+    commit_id = commit.stdout.strip() + ("-dirty" if changed.stdout.strip() else "")
+    report("# Server audit")
+    report()
+    report(
+        f"`python3 bench/audit.py{' --quick' if q else ''} --only {','.join(only)}`,"
+        f" {dt.datetime.now(dt.UTC):%Y-%m-%d %H:%M} UTC, commit {commit_id or '?'},"
+        f" {os.cpu_count()} CPUs, load average {os.getloadavg()[0]:.1f}"
+        f"{'' if args.pg else ', no PostgreSQL (--pg)'}."
+    )
+    with tempfile.TemporaryDirectory(prefix="hearts-audit-") as tmp:
+        work = Path(tmp)
+
+        if "crash" in only:
+            report()
+            report("## Crash consistency (kill -9 under traffic)")
+            report()
+            kill_counts = {"sqlite": 6 if q else 35, "postgres": 4 if q else 12}
+            clients = 4 if q else 6
+            report(
+                f"{clients} clients acting without pause; the server killed with SIGKILL at"
+                " a random moment (0–1 s) after at least 20 actions since its restart, and"
+                " restarted on the same data."
+            )
+            report()
+            report(
+                "| database | kills | acknowledged actions (+ states read) | behind | lost"
+                " | stored hands | bad hands | refused (409…) | connection errors |"
+            )
+            report("|---|---|---|---|---|---|---|---|---|")
+            for kind in kinds:
+                with database(kind, args.pg, work) as (serve_args, url):
+                    server = Server(serve_args, work / f"crash-{kind}.log")
+                    server.start()
+                    try:
+                        res = asyncio.run(
+                            crash_run(server, url, clients, kill_counts[kind], args.seed)
+                        )
+                    finally:
+                        server.stop()
+                report(
+                    f"| {kind} | {res.kills} | {res.actions} (+{res.acknowledged - res.actions})"
+                    f" | {res.behind} | {res.lost}"
+                    f" | {res.hands} | {res.bad_hands} | {res.refused}"
+                    f" | {res.transport_errors} |"
+                )
+                for e in res.examples[:5]:
+                    report(f"  - {kind}: {e}")
+            report()
+            report(
+                "behind: a client was told a version the server no longer has; lost: an"
+                " acknowledged state whose plays or pass are not in the stored hand of its"
+                " deal; bad hands: stored records that do not replay (`hearts.record.validate`)."
+            )
+
+        if "double" in only:
+            report()
+            report("## Double click / two tabs")
+            report()
+            n = 8 if q else 16
+            rounds = 12 if q else 40
+            report(
+                f"{n} identical requests at once (the page's next action, split over two"
+                " tabs' connections) at one version, round after round."
+            )
+            report()
+            report("| database | rounds | exactly one 200, rest 409, version +1 | codes |")
+            report("|---|---|---|---|")
+            for kind in kinds:
+                with database(kind, args.pg, work) as (serve_args, _url):
+                    server = Server(serve_args, work / f"double-{kind}.log")
+                    server.start()
+                    try:
+                        res = asyncio.run(double_click(connector(server.base), rounds, n))
+                    finally:
+                        server.stop()
+                codes = ", ".join(f"{k}: {v}" for k, v in sorted(res["codes"].items()))
+                report(f"| {kind} | {res['rounds']} | {res['good']} | {codes} |")
+                for e in res["bad"]:
+                    report(f"  - {kind}: {e}")
+
+        if "hidden" in only:
+            report()
+            report("## Hidden cards in responses")
+            report()
+            players, hands = (2, 2) if q else (8, 6)
+            report(
+                f"{players} players × {hands} whole hands, every response (200s, a stale"
+                " step and a forbidden card on each of South's turns, stats) against the"
+                " stored deal: a card another seat holds, not yet played, is a leak."
+            )
+            report()
+            with database("sqlite", None, work) as (serve_args, url):
+                server = Server(serve_args, work / "hidden.log")
+                server.start()
+                try:
+                    res = asyncio.run(hidden_scan(connector(server.base), url, players, hands))
+                finally:
+                    server.stop()
+            report(f"responses scanned: {res['responses']}, with a hidden card: {res['leaks']}")
+            for e in res["examples"]:
+                report(f"  - {e}")
+
+        if "slowloris" in only:
+            report()
+            report("## Slowloris")
+            report()
+            res = slowloris(work, 1100, 5.0 if q else 25.0)
+            report(
+                f"Server under RLIMIT_NOFILE 1024; {res['held']} connections each holding a"
+                f" half-sent request ({res['connect_failed']} could not connect), held"
+                f" {res['hold']:.0f} s (the requests below included)."
+            )
+            report()
+            report(f"- a static GET before: {res['before']}")
+            report(f"- during (after 1 s): {res['during']}")
+            report(f"- during (at the end): {res['during_late']}")
+            report(f"- after the connections close: {res['after']}")
+            report(f"- half-sent connections the server closed itself: {res['closed_by_server']}")
+            report(
+                f"- server log: {res['log_bytes']:,} bytes, {res['log_lines']:,} lines,"
+                f" {res['tracebacks']:,} tracebacks, {res['emfile']:,} 'Too many open files'"
+            )
+
+        if "load" in only:
+            report()
+            report("## Load")
+            report()
+            seconds = 5.0 if q else 15.0
+            workers_ok = has_workers_option()
+            report(
+                f"8 clients, no think time, Dễ/Vừa, {seconds:.0f} s each; the static GET"
+                " (`/static/js/api.js`) measured right after, same server. The machine's"
+                " load average is printed: compare rows of one run, not runs of a busy"
+                " machine with a quiet one."
+            )
+            report()
+            report(
+                "| database | processes | req/s | p50 | p95 | play p50 | play p95 | plays"
+                " | errors | static GET p50 | static p95 | load average |"
+            )
+            report("|---|---|---|---|---|---|---|---|---|---|---|---|")
+            for kind in kinds:
+                for workers in (1, 2):
+                    label = f"--workers {workers}" if workers_ok else "(no --workers)"
+                    if not workers_ok and workers == 2:
+                        report(f"| {kind} | --workers 2 | not available: no `--workers` option |")
+                        continue
+                    with database(kind, args.pg, work) as (serve_args, _url):
+                        res = load(
+                            serve_args,
+                            work / f"load-{kind}-{workers}.log",
+                            seconds,
+                            workers if workers_ok else None,
+                        )
+                    report(
+                        f"| {kind} | {label} | {res['rate']:.0f} | {res['p50']:.1f} ms"
+                        f" | {res['p95']:.1f} ms | {res['play_p50']:.1f} ms"
+                        f" | {res['play_p95']:.1f} ms | {res['plays']} | {res['errors']}"
+                        f" | {res['static_p50']:.1f} ms | {res['static_p95']:.1f} ms"
+                        f" | {os.getloadavg()[0]:.1f} |"
+                    )
+    Path(args.out).write_text("\n".join(report.lines) + "\n", encoding="utf-8")
+    print(f"\nwritten to {args.out}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
