@@ -11,6 +11,12 @@ Tables:
 - ``matches``: every match a player started: rules, totals, hand results, the
   hand on the table as a ``hearts-hand/1`` record, and how it ended.
 - ``hands``: every finished hand as a complete ``hearts-hand/1`` record.
+- ``meta``: ``schema`` (the schema's number, for servers older than the migrations)
+  and ``token_secret`` (the key that signs the tokens, see ``tokens.py``).
+
+The tables are made and changed by the migrations in ``migrations/`` (run at start
+by ``migrate.py``); ``metadata`` below is the schema they end at, and a test keeps
+the two the same.
 """
 
 from __future__ import annotations
@@ -30,9 +36,8 @@ from sqlalchemy.engine import Connection, Engine
 
 from hearts.match import HandResult, Match
 from hearts.rules import Rules
+from hearts.server import migrate
 from hearts.server.game import Game
-
-SCHEMA_VERSION = "1"
 
 metadata = sa.MetaData()
 
@@ -50,10 +55,13 @@ players = sa.Table(
     sa.Column("token_hash", sa.String(64), nullable=False, unique=True),
     sa.Column("level", sa.String(8), nullable=False, default="medium"),
     sa.Column("quick", sa.Boolean, nullable=False, default=False),
-    sa.Column("version", sa.Integer, nullable=False, default=0),
+    # 64-bit: the API takes versions up to 2^53
+    sa.Column("version", sa.BigInteger, nullable=False, default=0),
     sa.Column("match_id", sa.Integer, nullable=True),
-    sa.Column("matches_started", sa.Integer, nullable=False, default=0),
+    sa.Column("matches_started", sa.BigInteger, nullable=False, default=0),
     sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
+    # the last action (or look, at most hourly): what the retention policy goes by
+    sa.Column("last_seen_at", sa.DateTime(timezone=True), nullable=False, index=True),
 )
 
 matches = sa.Table(
@@ -61,7 +69,7 @@ matches = sa.Table(
     metadata,
     sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
     sa.Column("player_id", sa.Integer, sa.ForeignKey("players.id"), nullable=False, index=True),
-    sa.Column("number", sa.Integer, nullable=False),
+    sa.Column("number", sa.BigInteger, nullable=False),
     sa.Column("rules", sa.Text, nullable=False),
     sa.Column("totals", sa.Text, nullable=False),
     sa.Column("results", sa.Text, nullable=False),
@@ -74,6 +82,8 @@ matches = sa.Table(
     sa.Column("south_total", sa.Integer, nullable=True),
     sa.Column("started_at", sa.DateTime(timezone=True), nullable=False),
     sa.Column("updated_at", sa.DateTime(timezone=True), nullable=False),
+    # ids are never reused (the deal seed mixes the match id in)
+    sqlite_autoincrement=True,
 )
 
 hands = sa.Table(
@@ -175,13 +185,10 @@ class Store:
         self._write_lock = threading.Lock()
         # player id -> (version, match id, the match as committed at that version)
         self._games: dict[int, tuple[int, int, Game]] = {}
-        metadata.create_all(self.engine)
-        with self.write() as conn:
-            found = conn.execute(sa.select(meta.c.value).where(meta.c.key == "schema")).scalar()
-            if found is None:
-                conn.execute(meta.insert().values(key="schema", value=SCHEMA_VERSION))
-            elif found != SCHEMA_VERSION:
-                raise RuntimeError(f"database schema {found}, this server speaks {SCHEMA_VERSION}")
+        # One process at a time brings the schema up to date (the others wait, then
+        # find nothing to do).
+        with migrate.maintenance_lock(self.engine):
+            migrate.upgrade(self.engine)
 
     def close(self) -> None:
         self.engine.dispose()
@@ -204,6 +211,7 @@ class Store:
 
     # -- players ------------------------------------------------------------------
     def create_player(self, token: str, level: str = "medium") -> int:
+        now = _now()
         with self.write() as conn:
             result = conn.execute(
                 players.insert().values(
@@ -213,7 +221,8 @@ class Store:
                     version=0,
                     match_id=None,
                     matches_started=0,
-                    created_at=_now(),
+                    created_at=now,
+                    last_seen_at=now,
                 )
             )
             key = result.inserted_primary_key
@@ -284,7 +293,7 @@ class Store:
         done = conn.execute(
             players.update()
             .where(players.c.id == player_id, players.c.version == version)
-            .values(version=players.c.version + 1)
+            .values(version=players.c.version + 1, last_seen_at=_now())
         )
         if done.rowcount != 1:
             raise Stale()
