@@ -5,19 +5,25 @@ same moment on a fresh database all come up (one migrates, the others wait)."""
 from __future__ import annotations
 
 import datetime as dt
+import json
 import shutil
 import subprocess
 import sys
 import threading
 import time
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
+from typing import Any
 
 import pytest
 import sqlalchemy as sa
 from alembic.autogenerate import compare_metadata
 from alembic.runtime.migration import MigrationContext
+from fastapi.testclient import TestClient
 
 from hearts.server import migrate
+from hearts.server.app import create_app
 from hearts.server.db import Store, make_engine, matches, metadata, players
 
 RELEASE_DB = Path(__file__).parent.parent / "data" / "release-0.1.0.db"
@@ -162,3 +168,45 @@ def test_servers_started_at_once_all_come_up(fresh_db_url: str) -> None:
     assert [p.returncode for p in procs] == [0] * 4, outputs
     assert revision_and_schema(fresh_db_url) == (migrate.head(), "2")
     assert schema_differences(fresh_db_url) == []
+
+
+def same_where_old(old: object, new: object, path: str = "") -> list[str]:
+    """Where ``new`` differs from ``old`` in a field ``old`` has (new fields are fine)."""
+    if isinstance(old, dict) and isinstance(new, dict):
+        return [
+            diff
+            for key, value in old.items()
+            for diff in (
+                same_where_old(value, new[key], f"{path}.{key}")
+                if key in new
+                else [f"{path}.{key} is gone"]
+            )
+        ]
+    return [] if old == new else [f"{path}: {old!r} became {new!r}"]
+
+
+def test_every_player_of_release_0_1_0_plays_on_after_the_upgrade(
+    tmp_path: Path, new_south: Callable[..., Any]
+) -> None:
+    path = tmp_path / "old.db"
+    shutil.copy(RELEASE_DB, path)
+    recorded = json.loads(RELEASE_DB.with_suffix(".json").read_text())["players"]
+    app = create_app(f"sqlite:///{path}", executor=ThreadPoolExecutor(1))
+    with TestClient(app) as client:
+        for name, was in recorded.items():
+            player = new_south(client, was["token"])
+            state = player.state()
+            if was["state"] is None:  # made, never used: deals its first match now
+                assert state["version"] == 1 and state["match"]["hand_number"] == 1
+                continue
+            assert same_where_old(was["state"], state) == [], name
+            assert player.call("GET", "/api/stats") == was["stats"], name
+            if state["match"]["over"]:
+                after = player.call("POST", "/api/new-match", {"version": state["version"]})
+                assert after["match"]["hand_number"] == 1 and not after["match"]["over"]
+            elif state["hand"]["phase"] == "done":
+                after = player.call("POST", "/api/next-hand", {"version": state["version"]})
+                assert after["match"]["hand_number"] == state["match"]["hand_number"] + 1
+            else:
+                after = player.advance(state)
+            assert after["version"] == state["version"] + 1, name
