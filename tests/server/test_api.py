@@ -69,6 +69,8 @@ def test_new_player_gets_an_opaque_token_stored_only_as_a_hash(client, db_url, d
     tokens = {client.post("/api/players").json()["token"] for _ in range(3)}
     assert len(tokens) == 3
     assert all(len(t) >= 40 for t in tokens)
+    for t in tokens:  # the row is made on first use
+        client.get("/api/stats", headers={"Authorization": f"Bearer {t}"})
     store = Store(db_url)
     try:
         with store.read() as conn:

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import contextlib
 import functools
-import secrets
 from collections.abc import AsyncIterator, Callable
 from concurrent.futures import Executor, ThreadPoolExecutor
 from pathlib import Path
@@ -111,11 +110,10 @@ def create_app(
 
     @app.post("/api/players", response_model=Token, responses=ERROR_RESPONSES, tags=["api"])
     async def new_player(response: Response) -> dict[str, str]:
-        """A new browser identity: an opaque token (no match yet)."""
-        token = secrets.token_urlsafe(32)
-        await anyio.to_thread.run_sync(store.create_player, token)
+        """A new browser identity: an opaque token (no match yet; its row is made on
+        its first use)."""
         response.headers.update(no_store)
-        return {"token": token}
+        return {"token": tables.tokens.issue()}
 
     @app.get("/api/state", response_model=State, responses=ERROR_RESPONSES, tags=["api"])
     async def get_state(pid: PlayerId, response: Response) -> dict[str, Any]:

@@ -38,6 +38,7 @@ from hearts.match import HandResult, Match
 from hearts.rules import Rules
 from hearts.server import migrate
 from hearts.server.game import Game
+from hearts.server.tokens import new_secret
 
 metadata = sa.MetaData()
 
@@ -104,12 +105,20 @@ def token_hash(token: str) -> str:
     return hashlib.sha256(token.encode("utf-8", "surrogatepass")).hexdigest()
 
 
+#: A player only looking (no action) gets its last_seen_at refreshed this often.
+TOUCH_EVERY = dt.timedelta(hours=1)
+
+
 def _now() -> dt.datetime:
     return dt.datetime.now(dt.UTC)
 
 
 class Stale(Exception):
     """The action was made on an older version of the state."""
+
+
+class PlayerGone(Exception):
+    """The player's row was removed (retention) after its id was looked up."""
 
 
 @dataclass
@@ -189,6 +198,7 @@ class Store:
         # find nothing to do).
         with migrate.maintenance_lock(self.engine):
             migrate.upgrade(self.engine)
+            self.token_secret = self._token_secret()
 
     def close(self) -> None:
         self.engine.dispose()
@@ -209,35 +219,66 @@ class Store:
         with lock, self.engine.connect() as conn, conn.begin():
             yield conn
 
-    # -- players ------------------------------------------------------------------
-    def create_player(self, token: str, level: str = "medium") -> int:
-        now = _now()
+    def _token_secret(self) -> bytes:
+        """The key that signs the tokens, made by the first server (hold the lock)."""
         with self.write() as conn:
-            result = conn.execute(
-                players.insert().values(
-                    token_hash=token_hash(token),
-                    level=level,
-                    quick=False,
-                    version=0,
-                    match_id=None,
-                    matches_started=0,
-                    created_at=now,
-                    last_seen_at=now,
+            found = conn.execute(
+                sa.select(meta.c.value).where(meta.c.key == "token_secret")
+            ).scalar()
+            if found is None:
+                found = new_secret()
+                conn.execute(meta.insert().values(key="token_secret", value=found))
+        return bytes.fromhex(found)
+
+    # -- players ------------------------------------------------------------------
+    def player_for(self, digest: str, create: bool) -> int | None:
+        """The id of the player whose token hashes to ``digest``; with ``create``
+        (a token this server issued), its row is made on first use."""
+        with self.read() as conn:
+            row = conn.execute(
+                sa.select(players.c.id, players.c.last_seen_at).where(
+                    players.c.token_hash == digest
                 )
-            )
-            key = result.inserted_primary_key
-            assert key is not None
-            return int(key[0])
+            ).first()
+        if row is None:
+            return self._create_player(digest) if create else None
+        seen = row.last_seen_at
+        now = _now()
+        if (seen if seen.tzinfo else seen.replace(tzinfo=dt.UTC)) < now - TOUCH_EVERY:
+            # Only looked at (no action) for a while: still in use, for the retention.
+            with self.write() as conn:
+                conn.execute(
+                    players.update().where(players.c.id == row.id).values(last_seen_at=now)
+                )
+        return int(row.id)
 
     def player_id(self, token: str) -> int | None:
-        return self.player_id_by_hash(token_hash(token))
+        """The id of ``token``'s player if it has a row (for tools and tests)."""
+        return self.player_for(token_hash(token), create=False)
 
-    def player_id_by_hash(self, digest: str) -> int | None:
-        with self.read() as conn:
-            found = conn.execute(
-                sa.select(players.c.id).where(players.c.token_hash == digest)
-            ).scalar()
-        return None if found is None else int(found)
+    def _create_player(self, digest: str) -> int:
+        now = _now()
+        try:
+            with self.write() as conn:
+                result = conn.execute(
+                    players.insert().values(
+                        token_hash=digest,
+                        level="medium",
+                        quick=False,
+                        version=0,
+                        match_id=None,
+                        matches_started=0,
+                        created_at=now,
+                        last_seen_at=now,
+                    )
+                )
+                key = result.inserted_primary_key
+                assert key is not None
+                return int(key[0])
+        except sa.exc.IntegrityError:  # the same token's first call, in another process
+            found = self.player_for(digest, create=False)
+            assert found is not None
+            return found
 
     def set_settings(self, player_id: int, level: str | None, quick: bool | None) -> None:
         values: dict[str, Any] = {}
@@ -253,7 +294,13 @@ class Store:
     def load(self, conn: Connection, player_id: int, version: int | None = None) -> Loaded:
         """The player and the match on the table, as of ``version`` (the version
         the row had before this transaction bumped it; the row's own if None)."""
-        row = conn.execute(sa.select(players).where(players.c.id == player_id)).mappings().one()
+        row = (
+            conn.execute(sa.select(players).where(players.c.id == player_id))
+            .mappings()
+            .one_or_none()
+        )
+        if row is None:
+            raise PlayerGone(player_id)
         player = Player(
             id=row["id"],
             level=row["level"],
