@@ -191,7 +191,7 @@ def test_every_player_of_release_0_1_0_plays_on_after_the_upgrade(
     path = tmp_path / "old.db"
     shutil.copy(RELEASE_DB, path)
     recorded = json.loads(RELEASE_DB.with_suffix(".json").read_text())["players"]
-    app = create_app(f"sqlite:///{path}", executor=ThreadPoolExecutor(1))
+    app = create_app(f"sqlite:///{path}", executor=ThreadPoolExecutor(1), prune_every=None)
     with TestClient(app) as client:
         for name, was in recorded.items():
             player = new_south(client, was["token"])

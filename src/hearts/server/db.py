@@ -234,27 +234,32 @@ class Store:
     def player_for(self, digest: str, create: bool) -> int | None:
         """The id of the player whose token hashes to ``digest``; with ``create``
         (a token this server issued), its row is made on first use."""
+        row = self._player_row(digest)
+        if row is None:
+            return self._create_player(digest) if create else None
+        pid, seen = row
+        now = _now()
+        if (seen if seen.tzinfo else seen.replace(tzinfo=dt.UTC)) < now - TOUCH_EVERY:
+            # Only looked at (no action) for a while: still in use, for the retention.
+            with self.write() as conn:
+                conn.execute(players.update().where(players.c.id == pid).values(last_seen_at=now))
+        return pid
+
+    def _player_row(self, digest: str) -> tuple[int, dt.datetime] | None:
+        """(id, last_seen_at) of the player whose token hashes to ``digest``."""
         with self.read() as conn:
             row = conn.execute(
                 sa.select(players.c.id, players.c.last_seen_at).where(
                     players.c.token_hash == digest
                 )
             ).first()
-        if row is None:
-            return self._create_player(digest) if create else None
-        seen = row.last_seen_at
-        now = _now()
-        if (seen if seen.tzinfo else seen.replace(tzinfo=dt.UTC)) < now - TOUCH_EVERY:
-            # Only looked at (no action) for a while: still in use, for the retention.
-            with self.write() as conn:
-                conn.execute(
-                    players.update().where(players.c.id == row.id).values(last_seen_at=now)
-                )
-        return int(row.id)
+        return None if row is None else (int(row.id), row.last_seen_at)
 
     def player_id(self, token: str) -> int | None:
-        """The id of ``token``'s player if it has a row (for tools and tests)."""
-        return self.player_for(token_hash(token), create=False)
+        """The id of ``token``'s player if it has a row (for tools and tests: this
+        look is not an activity)."""
+        row = self._player_row(token_hash(token))
+        return None if row is None else row[0]
 
     def _create_player(self, digest: str) -> int:
         now = _now()
@@ -276,9 +281,9 @@ class Store:
                 assert key is not None
                 return int(key[0])
         except sa.exc.IntegrityError:  # the same token's first call, in another process
-            found = self.player_for(digest, create=False)
-            assert found is not None
-            return found
+            row = self._player_row(digest)
+            assert row is not None
+            return row[0]
 
     def set_settings(self, player_id: int, level: str | None, quick: bool | None) -> None:
         values: dict[str, Any] = {}

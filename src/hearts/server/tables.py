@@ -137,10 +137,16 @@ class Tables:
             async with self.lock(player_id):
                 return await anyio.to_thread.run_sync(fn)
         except PlayerGone:
-            # Removed by the retention between the lookup and now: the page starts
-            # over with a new token, as after any 403.
-            self._ids = {k: v for k, v in self._ids.items() if v[0] != player_id}
+            # Removed by another process's retention since the lookup: the page
+            # starts over with a new token, as after any 403.
+            self.forget([player_id])
             raise ApiError("bad_token") from None
+
+    def forget(self, player_ids: list[int]) -> None:
+        """Drop removed players from the token cache."""
+        gone = set(player_ids)
+        if gone:
+            self._ids = {k: v for k, v in self._ids.items() if v[0] not in gone}
 
     async def step(self, player_id: int, version: int) -> dict[str, Any]:
         """One computer action.  Dễ and Vừa decide in well under a millisecond: inside
