@@ -11,7 +11,9 @@ from typing import Any
 
 import pytest
 import sqlalchemy as sa
+from fastapi.testclient import TestClient
 
+from hearts.server.app import create_app
 from hearts.server.db import Store, players, token_hash
 from hearts.server.tokens import Tokens
 
@@ -19,6 +21,14 @@ from hearts.server.tokens import Tokens
 def count_players(store: Store) -> int:
     with store.read() as conn:
         return int(conn.execute(sa.select(sa.func.count()).select_from(players)).scalar_one())
+
+
+@pytest.fixture
+def client(db_url: str) -> Iterator[TestClient]:
+    """A server without its retention task (whose statements would be counted)."""
+    app = create_app(db_url, seed=1, executor=ThreadPoolExecutor(1), prune_every=None)
+    with TestClient(app) as c:
+        yield c
 
 
 @pytest.fixture

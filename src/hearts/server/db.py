@@ -27,7 +27,7 @@ import hashlib
 import json
 import os
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -328,7 +328,12 @@ class Store:
         match = Match(
             rules, results, totals=list(json.loads(m["totals"])), hand=state, hand_number=hand_no
         )
-        game = Game(match=match, match_no=m["number"], auto_finished=bool(m["auto_finished"]))
+        game = Game(
+            match=match,
+            match_no=m["number"],
+            auto_finished=bool(m["auto_finished"]),
+            deal_key=m["id"],
+        )
         return Loaded(player, game, len(results))
 
     def remember(self, loaded: Loaded, version: int) -> None:
@@ -350,8 +355,9 @@ class Store:
         if done.rowcount != 1:
             raise Stale()
 
-    def new_match(self, conn: Connection, loaded: Loaded, game: Game) -> None:
-        """Put ``game`` on the table; an unfinished previous match is marked abandoned."""
+    def new_match(self, conn: Connection, loaded: Loaded, deal: Callable[[int], Game]) -> None:
+        """Put the match ``deal(match id)`` deals on the table; an unfinished previous
+        match is marked abandoned."""
         player = loaded.player
         old = loaded.game
         if old is not None and player.match_id is not None and not old.over:
@@ -361,15 +367,16 @@ class Store:
                 .values(status="abandoned", updated_at=_now())
             )
         now = _now()
+        # The row first: its id is part of the deal's seed.
         result = conn.execute(
             matches.insert().values(
                 player_id=player.id,
-                number=game.match_no,
-                rules=json.dumps(game.rules.to_json() | {"target": game.rules.target}),
-                totals=json.dumps(game.totals),
+                number=player.matches_started + 1,
+                rules="{}",
+                totals="[]",
                 results="[]",
-                hand_number=game.hand_no,
-                hand_record=json.dumps(game.hand_record()),
+                hand_number=0,
+                hand_record="{}",
                 auto_finished=False,
                 status="playing",
                 started_at=now,
@@ -378,12 +385,25 @@ class Store:
         )
         key = result.inserted_primary_key
         assert key is not None
+        match_id = int(key[0])
+        game = deal(match_id)
+        conn.execute(
+            matches.update()
+            .where(matches.c.id == match_id)
+            .values(
+                number=game.match_no,
+                rules=json.dumps(game.rules.to_json() | {"target": game.rules.target}),
+                totals=json.dumps(game.totals),
+                hand_number=game.hand_no,
+                hand_record=json.dumps(game.hand_record()),
+            )
+        )
         conn.execute(
             players.update()
             .where(players.c.id == player.id)
-            .values(match_id=int(key[0]), matches_started=game.match_no)
+            .values(match_id=match_id, matches_started=game.match_no)
         )
-        player.match_id = int(key[0])
+        player.match_id = match_id
         player.matches_started = game.match_no
         loaded.game = game
         loaded.results_saved = 0

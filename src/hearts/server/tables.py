@@ -74,8 +74,10 @@ class Tables:
         return lock
 
     # -- blocking work, run in a thread ---------------------------------------------
-    def _new_game(self, loaded: Loaded) -> Game:
-        return Game.new(self.rules, loaded.player.matches_started + 1, self.seed)
+    def _new_game(self, loaded: Loaded) -> Callable[[int], Game]:
+        """The deal of the player's next match, given the match's id."""
+        number = loaded.player.matches_started + 1
+        return lambda match_id: Game.new(self.rules, number, self.seed, match_id)
 
     def state_now(self, player_id: int) -> dict[str, Any]:
         """The current State, dealing the first match if there is none."""
