@@ -1,14 +1,21 @@
 """Alembic's environment for the server's schema (``hearts.server.db.metadata``).
 
 The server runs the migrations itself at start (``hearts.server.migrate``): it hands
-its connection over in ``config.attributes["connection"]``.  A developer making a
-new revision runs alembic by hand, e.g.::
+its connection over in ``config.attributes["connection"]``.  A developer makes the
+next revision from a database at the current head, after changing ``metadata``::
 
-    alembic -c /dev/null -x script_location=src/hearts/server/migrations \\
-        -x url=sqlite:///dev.db revision --autogenerate -m "what changes"
+    from alembic import command
+    from hearts.server import migrate
+    from hearts.server.db import Store
 
-(or copies the last file in ``versions/``); ``tests/server/test_migrations.py``
-checks that the revisions end at exactly ``metadata``.
+    store = Store("sqlite:///dev.db")  # at head
+    with store.engine.connect() as conn:
+        command.revision(migrate.config(conn), "what changes", autogenerate=True,
+                         rev_id="0003")
+
+then reads and adjusts the file it writes in ``versions/`` (batch mode for SQLite);
+``tests/server/test_migrations.py`` checks that the revisions end at exactly
+``metadata``.  (The alembic command line works too, with ``-x url=…``.)
 """
 
 from __future__ import annotations
@@ -42,7 +49,7 @@ def _main() -> None:
 
 try:
     context.config  # noqa: B018  (set only when alembic runs this file)
-except NameError:  # imported by something else (the doctest collector)
+except (AttributeError, NameError):  # imported by something else (the doctest collector)
     pass
 else:
     _main()
