@@ -38,6 +38,20 @@ def schema_differences(url: str) -> list[object]:
         engine.dispose()
 
 
+def ids_never_reused(url: str) -> bool:
+    """Players and matches are AUTOINCREMENT tables on SQLite (compare_metadata does
+    not look at that)."""
+    if not url.startswith("sqlite"):
+        return True
+    engine = make_engine(url)
+    try:
+        with engine.connect() as conn:
+            sql = dict(conn.exec_driver_sql("SELECT name, sql FROM sqlite_master").all())
+    finally:
+        engine.dispose()
+    return all("AUTOINCREMENT" in sql[table] for table in ("players", "matches"))
+
+
 def revision_and_schema(url: str) -> tuple[str | None, str | None]:
     engine = make_engine(url)
     try:
@@ -52,6 +66,7 @@ def test_a_fresh_database_is_migrated_to_exactly_the_metadata(fresh_db_url: str)
     Store(fresh_db_url).close()
     assert schema_differences(fresh_db_url) == []
     assert revision_and_schema(fresh_db_url) == (migrate.head(), "2")
+    assert ids_never_reused(fresh_db_url)
 
 
 def test_a_release_0_1_0_database_is_stamped_then_upgraded_to_the_metadata(
@@ -65,6 +80,7 @@ def test_a_release_0_1_0_database_is_stamped_then_upgraded_to_the_metadata(
     Store(url).close()
     assert schema_differences(url) == []
     assert revision_and_schema(url) == (migrate.head(), "2")
+    assert ids_never_reused(url)
 
 
 def test_upgrading_a_0_1_0_shaped_database_keeps_rows_and_fills_last_seen(

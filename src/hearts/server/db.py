@@ -63,6 +63,8 @@ players = sa.Table(
     sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
     # the last action (or look, at most hourly): what the retention policy goes by
     sa.Column("last_seen_at", sa.DateTime(timezone=True), nullable=False, index=True),
+    # ids are never reused: a removed player's id stays its own
+    sqlite_autoincrement=True,
 )
 
 matches = sa.Table(

@@ -4,8 +4,8 @@
   and ``matches.number`` (never above the version) become BIGINT.
 - ``players.last_seen_at``: set on every action; filled here with the latest of the
   player's creation and its matches' last change.
-- ``matches`` ids are never reused on SQLite (AUTOINCREMENT): the deal seed mixes
-  the match id in.
+- ``players`` and ``matches`` ids are never reused on SQLite (AUTOINCREMENT): the
+  deal seed mixes the match id in, and a removed player's id stays its own.
 - ``meta.schema`` = "2", so that a 0.1.0 server refuses this database.
 
 Revision ID: 0002
@@ -23,10 +23,11 @@ branch_labels = None
 depends_on = None
 
 WHEN = sa.DateTime(timezone=True)
+NO_REUSE = {"sqlite_autoincrement": True}
 
 
 def upgrade() -> None:
-    with op.batch_alter_table("players") as batch:
+    with op.batch_alter_table("players", table_kwargs=NO_REUSE) as batch:
         batch.alter_column("version", type_=sa.BigInteger, existing_nullable=False)
         batch.alter_column("matches_started", type_=sa.BigInteger, existing_nullable=False)
         batch.add_column(sa.Column("last_seen_at", WHEN, nullable=True))
@@ -47,10 +48,10 @@ def upgrade() -> None:
             )
         )
     )
-    with op.batch_alter_table("players") as batch:
+    with op.batch_alter_table("players", table_kwargs=NO_REUSE) as batch:
         batch.alter_column("last_seen_at", existing_type=WHEN, nullable=False)
         batch.create_index("ix_players_last_seen_at", ["last_seen_at"])
-    with op.batch_alter_table("matches", table_kwargs={"sqlite_autoincrement": True}) as batch:
+    with op.batch_alter_table("matches", table_kwargs=NO_REUSE) as batch:
         batch.alter_column("number", type_=sa.BigInteger, existing_nullable=False)
     meta = sa.table("meta", sa.column("key"), sa.column("value"))
     op.execute(meta.update().where(meta.c.key == "schema").values(value="2"))
