@@ -1,4 +1,4 @@
-"""The ``hearts`` command line: ``serve``, ``arena``, ``validate`` (SPEC §4)."""
+"""The ``hearts`` command line: ``serve``, ``arena``, ``validate`` (SPEC §4), ``prune``."""
 
 from __future__ import annotations
 
@@ -39,6 +39,12 @@ def _serve(args: argparse.Namespace) -> int:
     return serve(args)
 
 
+def _prune(args: argparse.Namespace) -> int:
+    from hearts.server.retention import run_cli
+
+    return run_cli(args)
+
+
 def _arena(args: argparse.Namespace) -> int:
     from hearts.bots.arena import run_cli
 
@@ -60,6 +66,20 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--database", default=None, help="a SQLAlchemy URL (overrides --data-dir)")
     p.add_argument("--seed", type=int, default=None, help="reproducible deals, for tests")
     p.set_defaults(func=_serve)
+
+    p = sub.add_parser("prune", help="apply the retention policy once (docs/retention.md)")
+    p.add_argument("--data-dir", default=None, help="where the database lives")
+    p.add_argument(
+        "--database-url", "--database", dest="database_url", default=None, help="a SQLAlchemy URL"
+    )
+    p.add_argument(
+        "--unused-days", type=float, default=1.0, help="never-used tokens go after (default 1)"
+    )
+    p.add_argument(
+        "--keep-days", type=float, default=400.0, help="any player idle this long goes (400)"
+    )
+    p.add_argument("--dry-run", action="store_true", help="only print what would go")
+    p.set_defaults(func=_prune)
 
     p = sub.add_parser("arena", help="play bots against each other (duplicate deals)")
     p.add_argument("--bots", default="hard,medium,medium,medium", help="one name per seat")

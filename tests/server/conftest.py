@@ -162,3 +162,29 @@ def app_client(db_url: str) -> Iterator[Callable[..., TestClient]]:
     yield factory
     for c in opened:
         c.__exit__(None, None, None)
+
+
+@pytest.fixture
+def fresh_db_url(tmp_path: Path) -> Iterator[str]:
+    """A database nobody has opened: a new SQLite file, or, when
+    ``HEARTS_TEST_DATABASE_URL`` names PostgreSQL, a new database on that server
+    (dropped after the test)."""
+    base = os.environ.get("HEARTS_TEST_DATABASE_URL", "")
+    if not base.startswith("postgresql"):
+        yield f"sqlite:///{tmp_path / 'fresh.db'}"
+        return
+    import secrets
+
+    import sqlalchemy as sa
+
+    url = sa.make_url(base)
+    name = f"hearts_test_{secrets.token_hex(4)}"
+    admin = sa.create_engine(url.set(database="postgres"), isolation_level="AUTOCOMMIT")
+    with admin.connect() as conn:
+        conn.exec_driver_sql(f'CREATE DATABASE "{name}"')
+    try:
+        yield url.set(database=name).render_as_string(hide_password=False)
+    finally:
+        with admin.connect() as conn:
+            conn.exec_driver_sql(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+        admin.dispose()

@@ -110,7 +110,9 @@ def test_no_response_of_a_whole_hand_holds_another_seats_hidden_card(south, db_u
     while s["hand"]["phase"] != "done":
         hand = stored_hand(db_url, south.token)
         hidden = hidden_cards(hand)
-        assert hidden, "the others hold cards until the hand is over"
+        # The others hold cards South cannot know until the last trick (where South
+        # may be the last to play: which deal it is depends on the match's id).
+        assert hidden or len(s["hand"]["tricks"]) == 12, "the others hold hidden cards"
         for body in south.responses:
             leak = strings_in(body) & hidden
             assert not leak, f"leaked {leak} in {json.dumps(body)[:200]}"

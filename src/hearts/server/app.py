@@ -10,9 +10,9 @@ asyncio lock and, across processes, by the version check in the database.
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import functools
-import secrets
 from collections.abc import AsyncIterator, Callable
 from concurrent.futures import Executor, ThreadPoolExecutor
 from pathlib import Path
@@ -24,6 +24,7 @@ from fastapi.responses import FileResponse, Response
 from fastapi.staticfiles import StaticFiles
 
 from hearts.rules import Rules
+from hearts.server import retention
 from hearts.server.db import Loaded, Store
 from hearts.server.errors import ApiError, error_response, install_error_handlers
 from hearts.server.game import Game
@@ -67,13 +68,18 @@ def create_app(
     executor: Executor | None = None,
     executor_factory: Callable[[], Executor] | None = None,
     body_limit: int = BODY_LIMIT,
+    unused_days: float = 1.0,
+    keep_days: float = 400.0,
+    prune_every: float | None = 3600.0,
 ) -> FastAPI:
     """The app on the database at ``database_url``.
 
     ``seed`` makes deals reproducible; ``target`` (or a whole ``rules``) sets the
     table; ``executor`` runs the costly computer decisions (Khó; a small thread
     pool if None), or ``executor_factory`` makes it, and a new one if its workers
-    die.  Dễ and Vừa decide in a thread of their own.
+    die.  Dễ and Vừa decide in a thread of their own.  The retention policy
+    (docs/retention.md: ``unused_days``, ``keep_days``) runs at start and every
+    ``prune_every`` seconds (None: never; ``hearts prune`` does it by hand).
     """
     table_rules = rules or Rules(target=target)
     store = Store(database_url)
@@ -82,10 +88,20 @@ def create_app(
         executor = executor_factory()
     workers = executor or ThreadPoolExecutor(max_workers=2, thread_name_prefix="hearts-bot")
     tables = Tables(store, table_rules, seed, workers, executor_factory)
+    policy = retention.Policy(unused_days=unused_days, keep_days=keep_days)
 
     @contextlib.asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
+        pruning = None
+        if prune_every is not None:
+            pruning = asyncio.create_task(
+                retention.keep_pruning(store, policy, prune_every, tables.forget)
+            )
         yield
+        if pruning is not None:
+            pruning.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await pruning
         if own_executor:
             tables.executor.shutdown(wait=True, cancel_futures=True)
         store.close()
@@ -111,11 +127,10 @@ def create_app(
 
     @app.post("/api/players", response_model=Token, responses=ERROR_RESPONSES, tags=["api"])
     async def new_player(response: Response) -> dict[str, str]:
-        """A new browser identity: an opaque token (no match yet)."""
-        token = secrets.token_urlsafe(32)
-        await anyio.to_thread.run_sync(store.create_player, token)
+        """A new browser identity: an opaque token (no match yet; its row is made on
+        its first use)."""
         response.headers.update(no_store)
-        return {"token": token}
+        return {"token": tables.tokens.issue()}
 
     @app.get("/api/state", response_model=State, responses=ERROR_RESPONSES, tags=["api"])
     async def get_state(pid: PlayerId, response: Response) -> dict[str, Any]:

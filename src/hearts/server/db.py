@@ -11,6 +11,12 @@ Tables:
 - ``matches``: every match a player started: rules, totals, hand results, the
   hand on the table as a ``hearts-hand/1`` record, and how it ended.
 - ``hands``: every finished hand as a complete ``hearts-hand/1`` record.
+- ``meta``: ``schema`` (the schema's number, for servers older than the migrations)
+  and ``token_secret`` (the key that signs the tokens, see ``tokens.py``).
+
+The tables are made and changed by the migrations in ``migrations/`` (run at start
+by ``migrate.py``); ``metadata`` below is the schema they end at, and a test keeps
+the two the same.
 """
 
 from __future__ import annotations
@@ -21,7 +27,7 @@ import hashlib
 import json
 import os
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -30,9 +36,9 @@ from sqlalchemy.engine import Connection, Engine
 
 from hearts.match import HandResult, Match
 from hearts.rules import Rules
+from hearts.server import migrate
 from hearts.server.game import Game
-
-SCHEMA_VERSION = "1"
+from hearts.server.tokens import new_secret
 
 metadata = sa.MetaData()
 
@@ -50,10 +56,15 @@ players = sa.Table(
     sa.Column("token_hash", sa.String(64), nullable=False, unique=True),
     sa.Column("level", sa.String(8), nullable=False, default="medium"),
     sa.Column("quick", sa.Boolean, nullable=False, default=False),
-    sa.Column("version", sa.Integer, nullable=False, default=0),
+    # 64-bit: the API takes versions up to 2^53
+    sa.Column("version", sa.BigInteger, nullable=False, default=0),
     sa.Column("match_id", sa.Integer, nullable=True),
-    sa.Column("matches_started", sa.Integer, nullable=False, default=0),
+    sa.Column("matches_started", sa.BigInteger, nullable=False, default=0),
     sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
+    # the last action (or look, at most hourly): what the retention policy goes by
+    sa.Column("last_seen_at", sa.DateTime(timezone=True), nullable=False, index=True),
+    # ids are never reused: a removed player's id stays its own
+    sqlite_autoincrement=True,
 )
 
 matches = sa.Table(
@@ -61,7 +72,7 @@ matches = sa.Table(
     metadata,
     sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
     sa.Column("player_id", sa.Integer, sa.ForeignKey("players.id"), nullable=False, index=True),
-    sa.Column("number", sa.Integer, nullable=False),
+    sa.Column("number", sa.BigInteger, nullable=False),
     sa.Column("rules", sa.Text, nullable=False),
     sa.Column("totals", sa.Text, nullable=False),
     sa.Column("results", sa.Text, nullable=False),
@@ -74,6 +85,8 @@ matches = sa.Table(
     sa.Column("south_total", sa.Integer, nullable=True),
     sa.Column("started_at", sa.DateTime(timezone=True), nullable=False),
     sa.Column("updated_at", sa.DateTime(timezone=True), nullable=False),
+    # ids are never reused (the deal seed mixes the match id in)
+    sqlite_autoincrement=True,
 )
 
 hands = sa.Table(
@@ -94,12 +107,20 @@ def token_hash(token: str) -> str:
     return hashlib.sha256(token.encode("utf-8", "surrogatepass")).hexdigest()
 
 
+#: A player only looking (no action) gets its last_seen_at refreshed this often.
+TOUCH_EVERY = dt.timedelta(hours=1)
+
+
 def _now() -> dt.datetime:
     return dt.datetime.now(dt.UTC)
 
 
 class Stale(Exception):
     """The action was made on an older version of the state."""
+
+
+class PlayerGone(Exception):
+    """The player's row was removed (retention) after its id was looked up."""
 
 
 @dataclass
@@ -175,13 +196,11 @@ class Store:
         self._write_lock = threading.Lock()
         # player id -> (version, match id, the match as committed at that version)
         self._games: dict[int, tuple[int, int, Game]] = {}
-        metadata.create_all(self.engine)
-        with self.write() as conn:
-            found = conn.execute(sa.select(meta.c.value).where(meta.c.key == "schema")).scalar()
-            if found is None:
-                conn.execute(meta.insert().values(key="schema", value=SCHEMA_VERSION))
-            elif found != SCHEMA_VERSION:
-                raise RuntimeError(f"database schema {found}, this server speaks {SCHEMA_VERSION}")
+        # One process at a time brings the schema up to date (the others wait, then
+        # find nothing to do).
+        with migrate.maintenance_lock(self.engine):
+            migrate.upgrade(self.engine)
+            self.token_secret = self._token_secret()
 
     def close(self) -> None:
         self.engine.dispose()
@@ -202,33 +221,71 @@ class Store:
         with lock, self.engine.connect() as conn, conn.begin():
             yield conn
 
-    # -- players ------------------------------------------------------------------
-    def create_player(self, token: str, level: str = "medium") -> int:
+    def _token_secret(self) -> bytes:
+        """The key that signs the tokens, made by the first server (hold the lock)."""
         with self.write() as conn:
-            result = conn.execute(
-                players.insert().values(
-                    token_hash=token_hash(token),
-                    level=level,
-                    quick=False,
-                    version=0,
-                    match_id=None,
-                    matches_started=0,
-                    created_at=_now(),
+            found = conn.execute(
+                sa.select(meta.c.value).where(meta.c.key == "token_secret")
+            ).scalar()
+            if found is None:
+                found = new_secret()
+                conn.execute(meta.insert().values(key="token_secret", value=found))
+        return bytes.fromhex(found)
+
+    # -- players ------------------------------------------------------------------
+    def player_for(self, digest: str, create: bool) -> int | None:
+        """The id of the player whose token hashes to ``digest``; with ``create``
+        (a token this server issued), its row is made on first use."""
+        row = self._player_row(digest)
+        if row is None:
+            return self._create_player(digest) if create else None
+        pid, seen = row
+        now = _now()
+        if (seen if seen.tzinfo else seen.replace(tzinfo=dt.UTC)) < now - TOUCH_EVERY:
+            # Only looked at (no action) for a while: still in use, for the retention.
+            with self.write() as conn:
+                conn.execute(players.update().where(players.c.id == pid).values(last_seen_at=now))
+        return pid
+
+    def _player_row(self, digest: str) -> tuple[int, dt.datetime] | None:
+        """(id, last_seen_at) of the player whose token hashes to ``digest``."""
+        with self.read() as conn:
+            row = conn.execute(
+                sa.select(players.c.id, players.c.last_seen_at).where(
+                    players.c.token_hash == digest
                 )
-            )
-            key = result.inserted_primary_key
-            assert key is not None
-            return int(key[0])
+            ).first()
+        return None if row is None else (int(row.id), row.last_seen_at)
 
     def player_id(self, token: str) -> int | None:
-        return self.player_id_by_hash(token_hash(token))
+        """The id of ``token``'s player if it has a row (for tools and tests: this
+        look is not an activity)."""
+        row = self._player_row(token_hash(token))
+        return None if row is None else row[0]
 
-    def player_id_by_hash(self, digest: str) -> int | None:
-        with self.read() as conn:
-            found = conn.execute(
-                sa.select(players.c.id).where(players.c.token_hash == digest)
-            ).scalar()
-        return None if found is None else int(found)
+    def _create_player(self, digest: str) -> int:
+        now = _now()
+        try:
+            with self.write() as conn:
+                result = conn.execute(
+                    players.insert().values(
+                        token_hash=digest,
+                        level="medium",
+                        quick=False,
+                        version=0,
+                        match_id=None,
+                        matches_started=0,
+                        created_at=now,
+                        last_seen_at=now,
+                    )
+                )
+                key = result.inserted_primary_key
+                assert key is not None
+                return int(key[0])
+        except sa.exc.IntegrityError:  # the same token's first call, in another process
+            row = self._player_row(digest)
+            assert row is not None
+            return row[0]
 
     def set_settings(self, player_id: int, level: str | None, quick: bool | None) -> None:
         values: dict[str, Any] = {}
@@ -244,7 +301,13 @@ class Store:
     def load(self, conn: Connection, player_id: int, version: int | None = None) -> Loaded:
         """The player and the match on the table, as of ``version`` (the version
         the row had before this transaction bumped it; the row's own if None)."""
-        row = conn.execute(sa.select(players).where(players.c.id == player_id)).mappings().one()
+        row = (
+            conn.execute(sa.select(players).where(players.c.id == player_id))
+            .mappings()
+            .one_or_none()
+        )
+        if row is None:
+            raise PlayerGone(player_id)
         player = Player(
             id=row["id"],
             level=row["level"],
@@ -267,7 +330,12 @@ class Store:
         match = Match(
             rules, results, totals=list(json.loads(m["totals"])), hand=state, hand_number=hand_no
         )
-        game = Game(match=match, match_no=m["number"], auto_finished=bool(m["auto_finished"]))
+        game = Game(
+            match=match,
+            match_no=m["number"],
+            auto_finished=bool(m["auto_finished"]),
+            deal_key=m["id"],
+        )
         return Loaded(player, game, len(results))
 
     def remember(self, loaded: Loaded, version: int) -> None:
@@ -284,13 +352,14 @@ class Store:
         done = conn.execute(
             players.update()
             .where(players.c.id == player_id, players.c.version == version)
-            .values(version=players.c.version + 1)
+            .values(version=players.c.version + 1, last_seen_at=_now())
         )
         if done.rowcount != 1:
             raise Stale()
 
-    def new_match(self, conn: Connection, loaded: Loaded, game: Game) -> None:
-        """Put ``game`` on the table; an unfinished previous match is marked abandoned."""
+    def new_match(self, conn: Connection, loaded: Loaded, deal: Callable[[int], Game]) -> None:
+        """Put the match ``deal(match id)`` deals on the table; an unfinished previous
+        match is marked abandoned."""
         player = loaded.player
         old = loaded.game
         if old is not None and player.match_id is not None and not old.over:
@@ -300,15 +369,16 @@ class Store:
                 .values(status="abandoned", updated_at=_now())
             )
         now = _now()
+        # The row first: its id is part of the deal's seed.
         result = conn.execute(
             matches.insert().values(
                 player_id=player.id,
-                number=game.match_no,
-                rules=json.dumps(game.rules.to_json() | {"target": game.rules.target}),
-                totals=json.dumps(game.totals),
+                number=player.matches_started + 1,
+                rules="{}",
+                totals="[]",
                 results="[]",
-                hand_number=game.hand_no,
-                hand_record=json.dumps(game.hand_record()),
+                hand_number=0,
+                hand_record="{}",
                 auto_finished=False,
                 status="playing",
                 started_at=now,
@@ -317,12 +387,25 @@ class Store:
         )
         key = result.inserted_primary_key
         assert key is not None
+        match_id = int(key[0])
+        game = deal(match_id)
+        conn.execute(
+            matches.update()
+            .where(matches.c.id == match_id)
+            .values(
+                number=game.match_no,
+                rules=json.dumps(game.rules.to_json() | {"target": game.rules.target}),
+                totals=json.dumps(game.totals),
+                hand_number=game.hand_no,
+                hand_record=json.dumps(game.hand_record()),
+            )
+        )
         conn.execute(
             players.update()
             .where(players.c.id == player.id)
-            .values(match_id=int(key[0]), matches_started=game.match_no)
+            .values(match_id=match_id, matches_started=game.match_no)
         )
-        player.match_id = int(key[0])
+        player.match_id = match_id
         player.matches_started = game.match_no
         loaded.game = game
         loaded.results_saved = 0

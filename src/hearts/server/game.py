@@ -86,11 +86,13 @@ def _seat_map(values: list[int] | tuple[int, ...]) -> dict[str, int]:
     return dict(zip(SEATS, values, strict=True))
 
 
-def deal_rng(seed: int | None, match_no: int, hand_no: int) -> random.Random:
-    """The deal's shuffle: reproducible with a server seed (tests), else the OS's."""
+def deal_rng(seed: int | None, deal_key: int, hand_no: int) -> random.Random:
+    """The deal's shuffle: reproducible with a server seed (tests), else the OS's.
+    ``deal_key`` is the match's database id: unique per match and chosen by no
+    client, so no match's deals (another token's, or a replay) repeat another's."""
     if seed is None:
         return random.SystemRandom()
-    return random.Random(f"{seed}:{match_no}:{hand_no}")
+    return random.Random(f"{seed}:{deal_key}:{hand_no}")
 
 
 @dataclass(frozen=True, slots=True)
@@ -111,16 +113,20 @@ class Game:
     match: Match
     match_no: int
     auto_finished: bool = False
+    deal_key: int = 0  # the match's database id, mixed into seeded deals
 
     @classmethod
-    def new(cls, rules: Rules, match_no: int, seed: int | None) -> Game:
+    def new(cls, rules: Rules, match_no: int, seed: int | None, deal_key: int) -> Game:
         match = Match(rules)
-        match.deal(deal_rng(seed, match_no, 1))
-        return cls(match=match, match_no=match_no)
+        match.deal(deal_rng(seed, deal_key, 1))
+        return cls(match=match, match_no=match_no, deal_key=deal_key)
 
     def copy(self) -> Game:
         return Game(
-            match=self.match.copy(), match_no=self.match_no, auto_finished=self.auto_finished
+            match=self.match.copy(),
+            match_no=self.match_no,
+            auto_finished=self.auto_finished,
+            deal_key=self.deal_key,
         )
 
     # -- persistence helpers ------------------------------------------------------
@@ -208,7 +214,7 @@ class Game:
             raise GameError("match_over")
         if not self.hand_done:
             raise GameError("wrong_phase", "Ván này chưa xong")
-        self.match.deal(deal_rng(seed, self.match_no, self.hand_no + 1))
+        self.match.deal(deal_rng(seed, self.deal_key, self.hand_no + 1))
         self.auto_finished = False
 
     # -- the computers' turns -----------------------------------------------------

@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import functools
 import logging
+import time
 import weakref
 from collections.abc import Callable
 from concurrent.futures import BrokenExecutor, Executor
@@ -14,14 +15,18 @@ from typing import Any, TypeVar
 import anyio.to_thread
 
 from hearts.rules import Rules
-from hearts.server.db import Loaded, Stale, Store, token_hash
+from hearts.server.db import Loaded, PlayerGone, Stale, Store, token_hash
 from hearts.server.errors import ApiError
 from hearts.server.game import Game, GameError, Job, decide
+from hearts.server.tokens import Tokens
 
 log = logging.getLogger("hearts.server")
 
 #: Levels whose decisions are cheap enough for a thread; others go to the workers.
 LIGHT_LEVELS = frozenset(("easy", "medium"))
+#: How long a token's player id is trusted without asking the database (the
+#: retention may remove a player inactive for a day; its lookup refreshes that).
+ID_CACHE_SECONDS = 300.0
 T = TypeVar("T")
 
 
@@ -59,7 +64,8 @@ class Tables:
         self.executor = executor
         self.executor_factory = executor_factory
         self._locks: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
-        self._ids: dict[str, int] = {}
+        self.tokens = Tokens(store.token_secret)
+        self._ids: dict[str, tuple[int, float]] = {}  # token hash -> (player id, until)
 
     def lock(self, player_id: int) -> asyncio.Lock:
         lock = self._locks.get(player_id)
@@ -68,8 +74,10 @@ class Tables:
         return lock
 
     # -- blocking work, run in a thread ---------------------------------------------
-    def _new_game(self, loaded: Loaded) -> Game:
-        return Game.new(self.rules, loaded.player.matches_started + 1, self.seed)
+    def _new_game(self, loaded: Loaded) -> Callable[[int], Game]:
+        """The deal of the player's next match, given the match's id."""
+        number = loaded.player.matches_started + 1
+        return lambda match_id: Game.new(self.rules, number, self.seed, match_id)
 
     def state_now(self, player_id: int) -> dict[str, Any]:
         """The current State, dealing the first match if there is none."""
@@ -110,20 +118,37 @@ class Tables:
 
     # -- the calls ------------------------------------------------------------------
     async def player_id(self, token: str) -> int:
+        """The token's player; its row is made on the first call of a token this
+        server issued.  403 ``bad_token`` for any other token."""
         key = token_hash(token)  # the raw token is kept nowhere, not even here
-        found = self._ids.get(key)
+        now = time.monotonic()
+        cached = self._ids.get(key)
+        if cached is not None and cached[1] > now:
+            return cached[0]
+        issued = self.tokens.issued(token)
+        found = await anyio.to_thread.run_sync(self.store.player_for, key, issued)
         if found is None:
-            found = await anyio.to_thread.run_sync(self.store.player_id_by_hash, key)
-            if found is None:
-                raise ApiError("bad_token")
-            if len(self._ids) > 100_000:
-                self._ids.clear()
-            self._ids[key] = found
+            raise ApiError("bad_token")
+        if len(self._ids) > 100_000:
+            self._ids.clear()
+        self._ids[key] = (found, now + ID_CACHE_SECONDS)
         return found
 
     async def run(self, player_id: int, fn: Callable[[], T]) -> T:
-        async with self.lock(player_id):
-            return await anyio.to_thread.run_sync(fn)
+        try:
+            async with self.lock(player_id):
+                return await anyio.to_thread.run_sync(fn)
+        except PlayerGone:
+            # Removed by another process's retention since the lookup: the page
+            # starts over with a new token, as after any 403.
+            self.forget([player_id])
+            raise ApiError("bad_token") from None
+
+    def forget(self, player_ids: list[int]) -> None:
+        """Drop removed players from the token cache."""
+        gone = set(player_ids)
+        if gone:
+            self._ids = {k: v for k, v in self._ids.items() if v[0] not in gone}
 
     async def step(self, player_id: int, version: int) -> dict[str, Any]:
         """One computer action.  Dễ and Vừa decide in well under a millisecond: inside
