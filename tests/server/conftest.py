@@ -164,11 +164,17 @@ def app_client(db_url: str) -> Iterator[Callable[..., TestClient]]:
         c.__exit__(None, None, None)
 
 
-@pytest.fixture
-def fresh_db_url(tmp_path: Path) -> Iterator[str]:
-    """A database nobody has opened: a new SQLite file, or, when
-    ``HEARTS_TEST_DATABASE_URL`` names PostgreSQL, a new database on that server
-    (dropped after the test)."""
+@pytest.fixture(params=DATABASES)
+def fresh_db_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
+    """A database nobody has opened: a new SQLite file, an empty PostgreSQL database
+    (``fresh_pg_url``), or, when ``HEARTS_TEST_DATABASE_URL`` names PostgreSQL, a new
+    database on that server (dropped after the test)."""
+    if request.param == "sqlite":
+        yield f"sqlite:///{tmp_path / 'fresh.db'}"
+        return
+    if request.param == "postgres":
+        yield str(request.getfixturevalue("fresh_pg_url"))
+        return
     base = os.environ.get("HEARTS_TEST_DATABASE_URL", "")
     if not base.startswith("postgresql"):
         yield f"sqlite:///{tmp_path / 'fresh.db'}"
