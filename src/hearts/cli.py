@@ -54,11 +54,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=_validate)
 
     p = sub.add_parser("serve", help="start the web game and print its address")
-    p.add_argument("--host", default="127.0.0.1")
-    p.add_argument("--port", type=int, default=8000, help="0 picks a free port")
-    p.add_argument("--data-dir", default=None, help="where the database lives")
-    p.add_argument("--database", default=None, help="a SQLAlchemy URL (overrides --data-dir)")
-    p.add_argument("--seed", type=int, default=None, help="reproducible deals, for tests")
+    from hearts.server.config import add_arguments  # every setting: docs/config.md
+
+    add_arguments(p)
     p.set_defaults(func=_serve)
 
     p = sub.add_parser("arena", help="play bots against each other (duplicate deals)")

@@ -24,6 +24,7 @@ from fastapi.responses import FileResponse, Response
 from fastapi.staticfiles import StaticFiles
 
 from hearts.rules import Rules
+from hearts.server.config import Config
 from hearts.server.db import Loaded, Store
 from hearts.server.errors import ApiError, error_response, install_error_handlers
 from hearts.server.game import Game
@@ -38,7 +39,7 @@ from hearts.server.schema import (
     Token,
     VersionBody,
 )
-from hearts.server.tables import Tables
+from hearts.server.tables import Tables, bot_pool
 
 STATIC_DIR = Path(__file__).parent / "static"
 BODY_LIMIT = 16 * 1024
@@ -59,7 +60,7 @@ PlayerId = Annotated[int, Depends(current_player)]
 
 
 def create_app(
-    database_url: str = "sqlite://",
+    database_url: str | None = None,
     *,
     seed: int | None = None,
     target: int = 100,
@@ -67,14 +68,30 @@ def create_app(
     executor: Executor | None = None,
     executor_factory: Callable[[], Executor] | None = None,
     body_limit: int = BODY_LIMIT,
+    config: Config | None = None,
 ) -> FastAPI:
     """The app on the database at ``database_url``.
+
+    With no arguments (``uvicorn hearts.server.app:create_app --factory``, a worker
+    of ``hearts serve --workers N``) every setting comes from the environment
+    (docs/config.md) and Khó thinks in worker processes.  Otherwise the settings
+    are ``config``'s (the defaults if None; the environment is not read), on the
+    database at ``database_url`` if given.
 
     ``seed`` makes deals reproducible; ``target`` (or a whole ``rules``) sets the
     table; ``executor`` runs the costly computer decisions (Khó; a small thread
     pool if None), or ``executor_factory`` makes it, and a new one if its workers
     die.  Dễ and Vừa decide in a thread of their own.
     """
+    if config is None and database_url is None:
+        config = Config.from_env()
+        if executor is None and executor_factory is None:
+            executor_factory = functools.partial(bot_pool, config.bot_pool_size())
+    config = config or Config()
+    if database_url is None:
+        database_url = config.resolved().database_url
+        assert database_url is not None
+    seed = config.seed if seed is None else seed
     table_rules = rules or Rules(target=target)
     store = Store(database_url)
     own_executor = executor is None

@@ -6,9 +6,10 @@ from __future__ import annotations
 import asyncio
 import functools
 import logging
+import multiprocessing
 import weakref
 from collections.abc import Callable
-from concurrent.futures import BrokenExecutor, Executor
+from concurrent.futures import BrokenExecutor, Executor, ProcessPoolExecutor
 from typing import Any, TypeVar
 
 import anyio.to_thread
@@ -16,13 +17,27 @@ import anyio.to_thread
 from hearts.rules import Rules
 from hearts.server.db import Loaded, Stale, Store, token_hash
 from hearts.server.errors import ApiError
-from hearts.server.game import Game, GameError, Job, decide
+from hearts.server.game import Game, GameError, Job, decide, warm_up
 
 log = logging.getLogger("hearts.server")
 
 #: Levels whose decisions are cheap enough for a thread; others go to the workers.
 LIGHT_LEVELS = frozenset(("easy", "medium"))
 T = TypeVar("T")
+
+
+def bot_pool(size: int) -> ProcessPoolExecutor:
+    """``size`` processes for the computers' decisions: Khó thinks without holding
+    the server."""
+    pool = ProcessPoolExecutor(
+        max_workers=size,
+        # spawn, not fork: the server has threads by the time workers are (re)made.
+        mp_context=multiprocessing.get_context("spawn"),
+        initializer=warm_up,
+    )
+    for _ in range(size):  # start (and warm) the workers now, not on Khó's first card
+        pool.submit(int)
+    return pool
 
 
 class _Heavy(Exception):
