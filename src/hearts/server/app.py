@@ -29,6 +29,8 @@ from hearts.server.db import Loaded, Store
 from hearts.server.errors import ApiError, error_response, install_error_handlers
 from hearts.server.game import Game
 from hearts.server.middleware import BodyLimit
+from hearts.server.ratelimit import RATE_LIMITED_RESPONSE, limit_new_players
+from hearts.server.ratelimit import install as install_rate_limit
 from hearts.server.schema import (
     ERROR_RESPONSES,
     PassBody,
@@ -119,6 +121,7 @@ def create_app(
     app.add_middleware(BodyLimit, limit=body_limit)
 
     install_error_handlers(app)
+    install_rate_limit(app, config)
 
     no_store = {"Cache-Control": "no-store"}
 
@@ -126,7 +129,13 @@ def create_app(
         response.headers.update(no_store)
         return state
 
-    @app.post("/api/players", response_model=Token, responses=ERROR_RESPONSES, tags=["api"])
+    @app.post(
+        "/api/players",
+        response_model=Token,
+        responses=ERROR_RESPONSES | RATE_LIMITED_RESPONSE,
+        tags=["api"],
+        dependencies=[Depends(limit_new_players)],  # per address: ratelimit.py
+    )
     async def new_player(response: Response) -> dict[str, str]:
         """A new browser identity: an opaque token (no match yet)."""
         token = secrets.token_urlsafe(32)
