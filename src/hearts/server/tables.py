@@ -43,10 +43,19 @@ def bot_pool(size: int) -> ProcessPoolExecutor:
 class _Heavy(Exception):
     """The step needs a worker: roll the transaction back and think outside it."""
 
-    def __init__(self, job: Job, level: str) -> None:
+    def __init__(self, job: Job, level: str, match_id: int | None) -> None:
         super().__init__(level)
         self.job = job
         self.level = level
+        self.match_id = match_id
+
+
+class _MovedOn:
+    """The game moved on while a decision waited its turn: it was not made."""
+
+
+MOVED_ON = _MovedOn()
+Choices = list[int] | None
 
 
 def _decide_or_none(level: str, job: Job) -> list[int] | None:
@@ -75,6 +84,13 @@ class Tables:
         self.executor_factory = executor_factory
         self._locks: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
         self._ids: dict[str, int] = {}
+        # One costly decision per (player, match, version), shared by every step that
+        # asks for it; dropped when made.
+        self._thinking: dict[tuple[int, int | None, int], asyncio.Task[Choices | _MovedOn]] = {}
+        # At most one costly decision of a player computed at a time.
+        self._thinkers: weakref.WeakValueDictionary[int, asyncio.Lock] = (
+            weakref.WeakValueDictionary()
+        )
 
     def lock(self, player_id: int) -> asyncio.Lock:
         lock = self._locks.get(player_id)
@@ -143,7 +159,13 @@ class Tables:
     async def step(self, player_id: int, version: int) -> dict[str, Any]:
         """One computer action.  Dễ and Vừa decide in well under a millisecond: inside
         the action's own transaction.  Khó thinks in a worker process, outside any
-        lock; its answer is applied only if the version is still the one it saw."""
+        lock; its answer is applied only if the version is still the one it saw.
+
+        Steps that arrive together at one version (double clicks, tabs, a script)
+        share one decision: one is applied, the others are 409 stale.  A player has
+        at most one decision computed at a time; a step asking for another waits for
+        it, and is answered 409 stale without thinking if its version is gone by then.
+        """
 
         def light(loaded: Loaded) -> None:
             game = loaded.game
@@ -151,32 +173,64 @@ class Tables:
             job = game.computer_job()
             level = loaded.player.level
             if level not in LIGHT_LEVELS:
-                raise _Heavy(job, level)  # rolls back: nothing changed
+                raise _Heavy(job, level, loaded.player.match_id)  # rolls back: nothing changed
             game.apply_computer(job, _decide_or_none(level, job))
 
         try:
             return await self.run(player_id, functools.partial(self.act, player_id, version, light))
         except _Heavy as heavy:
             job, level = heavy.job, heavy.level
-        choices: list[int] | None
-        try:
-            loop = asyncio.get_running_loop()
-            choices = await loop.run_in_executor(self.executor, decide, level, job)
-        except BrokenExecutor:
-            log.exception("the bot workers died: starting new ones")
-            if self.executor_factory is not None:
-                broken, self.executor = self.executor, self.executor_factory()
-                broken.shutdown(wait=False, cancel_futures=True)
-            choices = None
-        except Exception:
-            log.exception("a %s bot failed: playing a plain legal card", level)
-            choices = None
+            key = (player_id, heavy.match_id, version)
+        shared = self._thinking.get(key)
+        if shared is None:
+            shared = asyncio.ensure_future(self._think(key, level, job))
+            self._thinking[key] = shared
+            shared.add_done_callback(lambda _done: self._thinking.pop(key, None))
+        # shield: a waiter that goes away does not cancel the others' decision
+        choices = await asyncio.shield(shared)
+        if isinstance(choices, _MovedOn):
+            state = await self.run(player_id, functools.partial(self.state_now, player_id))
+            raise ApiError("stale", state=state)
 
         def apply(loaded: Loaded) -> None:
             assert loaded.game is not None
             loaded.game.apply_computer(job, choices)
 
         return await self.run(player_id, functools.partial(self.act, player_id, version, apply))
+
+    def _still_at(self, player_id: int, match_id: int | None, version: int) -> bool:
+        with self.store.read() as conn:
+            player = self.store.load(conn, player_id).player
+        return (player.match_id, player.version) == (match_id, version)
+
+    async def _think(
+        self, key: tuple[int, int | None, int], level: str, job: Job
+    ) -> Choices | _MovedOn:
+        player_id, match_id, version = key
+        thinker = self._thinkers.get(player_id)
+        if thinker is None:
+            thinker = self._thinkers[player_id] = asyncio.Lock()
+        waited = thinker.locked()
+        async with thinker:
+            if waited and not await anyio.to_thread.run_sync(
+                self._still_at, player_id, match_id, version
+            ):
+                return MOVED_ON
+            return await self._decide(level, job)
+
+    async def _decide(self, level: str, job: Job) -> Choices:
+        """The decision of the workers (None: play a plain legal card instead)."""
+        try:
+            loop = asyncio.get_running_loop()
+            return await loop.run_in_executor(self.executor, decide, level, job)
+        except BrokenExecutor:
+            log.exception("the bot workers died: starting new ones")
+            if self.executor_factory is not None:
+                broken, self.executor = self.executor, self.executor_factory()
+                broken.shutdown(wait=False, cancel_futures=True)
+        except Exception:
+            log.exception("a %s bot failed: playing a plain legal card", level)
+        return None
 
     def new_match(self, player_id: int, version: int) -> dict[str, Any]:
         try:
