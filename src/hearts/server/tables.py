@@ -84,9 +84,9 @@ class Tables:
         self.executor_factory = executor_factory
         self._locks: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
         self._ids: dict[str, int] = {}
-        # One costly decision per (player, match, version), shared by every step that
+        # One costly decision per (player, version), shared by every step that
         # asks for it; dropped when made.
-        self._thinking: dict[tuple[int, int | None, int], asyncio.Task[Choices | _MovedOn]] = {}
+        self._thinking: dict[tuple[int, int], asyncio.Future[tuple[bool, dict[str, Any]]]] = {}
         # At most one costly decision of a player computed at a time.
         self._thinkers: weakref.WeakValueDictionary[int, asyncio.Lock] = (
             weakref.WeakValueDictionary()
@@ -162,7 +162,8 @@ class Tables:
         lock; its answer is applied only if the version is still the one it saw.
 
         Steps that arrive together at one version (double clicks, tabs, a script)
-        share one decision: one is applied, the others are 409 stale.  A player has
+        share one decision, applied once: the first step gets the State, the others
+        409 stale with the same State (no transaction of their own).  A player has
         at most one decision computed at a time; a step asking for another waits for
         it, and is answered 409 stale without thinking if its version is gone by then.
         """
@@ -176,27 +177,52 @@ class Tables:
                 raise _Heavy(job, level, loaded.player.match_id)  # rolls back: nothing changed
             game.apply_computer(job, _decide_or_none(level, job))
 
-        try:
-            return await self.run(player_id, functools.partial(self.act, player_id, version, light))
-        except _Heavy as heavy:
-            job, level = heavy.job, heavy.level
-            key = (player_id, heavy.match_id, version)
-        shared = self._thinking.get(key)
-        if shared is None:
-            shared = asyncio.ensure_future(self._think(key, level, job))
-            self._thinking[key] = shared
-            shared.add_done_callback(lambda _done: self._thinking.pop(key, None))
+        key = (player_id, version)  # a version of a player names one state
+        async with self.lock(player_id):
+            # Under the player's lock: the steps queued behind the one that found
+            # Khó to move join its decision without a transaction of their own.
+            shared = self._thinking.get(key)
+            asked = shared is None
+            if shared is None:
+                try:
+                    act = functools.partial(self.act, player_id, version, light)
+                    return await anyio.to_thread.run_sync(act)
+                except _Heavy as heavy:
+                    shared = asyncio.ensure_future(self._think_and_apply(key, heavy))
+                self._thinking[key] = shared
+                shared.add_done_callback(lambda _done: self._thinking.pop(key, None))
         # shield: a waiter that goes away does not cancel the others' decision
-        choices = await asyncio.shield(shared)
-        if isinstance(choices, _MovedOn):
-            state = await self.run(player_id, functools.partial(self.state_now, player_id))
-            raise ApiError("stale", state=state)
+        applied, state = await asyncio.shield(shared)
+        if applied and asked:
+            return state
+        raise ApiError("stale", state=state)
 
-        def apply(loaded: Loaded) -> None:
-            assert loaded.game is not None
-            loaded.game.apply_computer(job, choices)
+    async def _think_and_apply(
+        self, key: tuple[int, int], heavy: _Heavy
+    ) -> tuple[bool, dict[str, Any]]:
+        """Khó's decision for the state at ``key``, applied: (whether it was, the State
+        after)."""
+        player_id, version = key
+        job = heavy.job
+        choices = await self._think(player_id, heavy.match_id, version, heavy.level, job)
+        try:
+            if isinstance(choices, _MovedOn):
+                raise ApiError(
+                    "stale",
+                    state=await self.run(player_id, functools.partial(self.state_now, player_id)),
+                )
 
-        return await self.run(player_id, functools.partial(self.act, player_id, version, apply))
+            def apply(loaded: Loaded) -> None:
+                assert loaded.game is not None
+                loaded.game.apply_computer(job, choices)
+
+            return True, await self.run(
+                player_id, functools.partial(self.act, player_id, version, apply)
+            )
+        except ApiError as stale:
+            if stale.code != "stale":
+                raise
+            return False, stale.state
 
     def _still_at(self, player_id: int, match_id: int | None, version: int) -> bool:
         with self.store.read() as conn:
@@ -204,9 +230,9 @@ class Tables:
         return (player.match_id, player.version) == (match_id, version)
 
     async def _think(
-        self, key: tuple[int, int | None, int], level: str, job: Job
+        self, player_id: int, match_id: int | None, version: int, level: str, job: Job
     ) -> Choices | _MovedOn:
-        player_id, match_id, version = key
+        """The decision, made when no other of this player's is being made."""
         thinker = self._thinkers.get(player_id)
         if thinker is None:
             thinker = self._thinkers[player_id] = asyncio.Lock()
