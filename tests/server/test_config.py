@@ -108,9 +108,7 @@ def test_khos_processes_are_shared_out_among_the_workers() -> None:
     assert Config(workers=1, bot_processes=3).bot_pool_size() == 3
 
 
-def test_create_app_with_no_arguments_serves_the_configured_database(
-    tmp_path, monkeypatch
-) -> None:
+def test_create_app_with_no_arguments_serves_the_configured_database(tmp_path, monkeypatch) -> None:
     """uvicorn hearts.server.app:create_app --factory: the database of the settings,
     not a private in-memory one (two such apps see the same players)."""
     monkeypatch.setenv("HEARTS_DATA_DIR", str(tmp_path / "data"))

@@ -55,6 +55,12 @@ def test_a_data_dir_that_cannot_be_made_is_one_line(a_file) -> None:
     assert code == 1 and "not a directory" in line, line
 
 
+def test_a_database_file_that_cannot_be_opened_is_one_line(tmp_path) -> None:
+    (tmp_path / "hearts.db").mkdir()  # where the database file should be
+    code, line = refused("--data-dir", str(tmp_path))
+    assert code == 1 and line.startswith("hearts serve: cannot open the database sqlite:"), line
+
+
 @pytest.mark.parametrize(
     ("url", "says"),
     [

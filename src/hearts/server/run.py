@@ -107,6 +107,7 @@ def serve(args: argparse.Namespace) -> int:
         _say(str(exc))
         return 2
     data_dir = config.data_dir or default_data_dir()
+    in_data_dir = not config.database_url
     try:
         config = config.resolved()  # creates the data dir
     except FileExistsError:
@@ -117,6 +118,9 @@ def serve(args: argparse.Namespace) -> int:
         return 1
     url = config.database_url
     assert url is not None
+    if in_data_dir and not os.access(data_dir, os.W_OK | os.X_OK):
+        _say(f"cannot use the data dir {data_dir}: not writable")  # SQLite writes beside the file
+        return 1
     # The workers (and the database layer) read the settings from here.
     os.environ.update(config.to_env())
 
