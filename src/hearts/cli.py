@@ -60,24 +60,13 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=_validate)
 
     p = sub.add_parser("serve", help="start the web game and print its address")
-    p.add_argument("--host", default="127.0.0.1")
-    p.add_argument("--port", type=int, default=8000, help="0 picks a free port")
-    p.add_argument("--data-dir", default=None, help="where the database lives")
-    p.add_argument("--database", default=None, help="a SQLAlchemy URL (overrides --data-dir)")
-    p.add_argument("--seed", type=int, default=None, help="reproducible deals, for tests")
+    from hearts.server.config import add_arguments  # every setting: docs/config.md
+
+    add_arguments(p)
     p.set_defaults(func=_serve)
 
     p = sub.add_parser("prune", help="apply the retention policy once (docs/retention.md)")
-    p.add_argument("--data-dir", default=None, help="where the database lives")
-    p.add_argument(
-        "--database-url", "--database", dest="database_url", default=None, help="a SQLAlchemy URL"
-    )
-    p.add_argument(
-        "--unused-days", type=float, default=1.0, help="never-used tokens go after (default 1)"
-    )
-    p.add_argument(
-        "--keep-days", type=float, default=400.0, help="any player idle this long goes (400)"
-    )
+    add_arguments(p, only=("database_url", "data_dir", "unused_days", "keep_days"))
     p.add_argument("--dry-run", action="store_true", help="only print what would go")
     p.set_defaults(func=_prune)
 

@@ -25,10 +25,13 @@ from fastapi.staticfiles import StaticFiles
 
 from hearts.rules import Rules
 from hearts.server import retention
+from hearts.server.config import Config
 from hearts.server.db import Loaded, Store
 from hearts.server.errors import ApiError, error_response, install_error_handlers
 from hearts.server.game import Game
 from hearts.server.middleware import BodyLimit
+from hearts.server.ratelimit import RATE_LIMITED_RESPONSE, limit_new_players
+from hearts.server.ratelimit import install as install_rate_limit
 from hearts.server.schema import (
     ERROR_RESPONSES,
     PassBody,
@@ -39,10 +42,12 @@ from hearts.server.schema import (
     Token,
     VersionBody,
 )
-from hearts.server.tables import Tables
+from hearts.server.tables import Tables, bot_pool
 
 STATIC_DIR = Path(__file__).parent / "static"
 BODY_LIMIT = 16 * 1024
+#: ``create_app(prune_every=…)``'s default: the configured interval.
+FROM_CONFIG = -1.0
 
 
 async def current_player(request: Request) -> int:
@@ -60,7 +65,7 @@ PlayerId = Annotated[int, Depends(current_player)]
 
 
 def create_app(
-    database_url: str = "sqlite://",
+    database_url: str | None = None,
     *,
     seed: int | None = None,
     target: int = 100,
@@ -68,19 +73,36 @@ def create_app(
     executor: Executor | None = None,
     executor_factory: Callable[[], Executor] | None = None,
     body_limit: int = BODY_LIMIT,
-    unused_days: float = 1.0,
-    keep_days: float = 400.0,
-    prune_every: float | None = 3600.0,
+    unused_days: float | None = None,
+    keep_days: float | None = None,
+    prune_every: float | None = FROM_CONFIG,
+    config: Config | None = None,
 ) -> FastAPI:
     """The app on the database at ``database_url``.
+
+    With no arguments (``uvicorn hearts.server.app:create_app --factory``, a worker
+    of ``hearts serve --workers N``) every setting comes from the environment
+    (docs/config.md) and Khó thinks in worker processes.  Otherwise the settings
+    are ``config``'s (the defaults if None; the environment is not read), on the
+    database at ``database_url`` if given.
 
     ``seed`` makes deals reproducible; ``target`` (or a whole ``rules``) sets the
     table; ``executor`` runs the costly computer decisions (Khó; a small thread
     pool if None), or ``executor_factory`` makes it, and a new one if its workers
     die.  Dễ and Vừa decide in a thread of their own.  The retention policy
     (docs/retention.md: ``unused_days``, ``keep_days``) runs at start and every
-    ``prune_every`` seconds (None: never; ``hearts prune`` does it by hand).
+    ``prune_every`` seconds (None: never; ``hearts prune`` does it by hand); each
+    comes from ``config`` when not given.
     """
+    if config is None and database_url is None:
+        config = Config.from_env()
+        if executor is None and executor_factory is None:
+            executor_factory = functools.partial(bot_pool, config.bot_pool_size())
+    config = config or Config()
+    if database_url is None:
+        database_url = config.resolved().database_url
+        assert database_url is not None
+    seed = config.seed if seed is None else seed
     table_rules = rules or Rules(target=target)
     store = Store(database_url)
     own_executor = executor is None
@@ -88,7 +110,12 @@ def create_app(
         executor = executor_factory()
     workers = executor or ThreadPoolExecutor(max_workers=2, thread_name_prefix="hearts-bot")
     tables = Tables(store, table_rules, seed, workers, executor_factory)
-    policy = retention.Policy(unused_days=unused_days, keep_days=keep_days)
+    policy = retention.Policy(
+        unused_days=config.unused_days if unused_days is None else unused_days,
+        keep_days=config.keep_days if keep_days is None else keep_days,
+    )
+    if prune_every == FROM_CONFIG:
+        prune_every = config.prune_every or None
 
     @contextlib.asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
@@ -118,6 +145,7 @@ def create_app(
     app.add_middleware(BodyLimit, limit=body_limit)
 
     install_error_handlers(app)
+    install_rate_limit(app, config)
 
     no_store = {"Cache-Control": "no-store"}
 
@@ -125,7 +153,13 @@ def create_app(
         response.headers.update(no_store)
         return state
 
-    @app.post("/api/players", response_model=Token, responses=ERROR_RESPONSES, tags=["api"])
+    @app.post(
+        "/api/players",
+        response_model=Token,
+        responses=ERROR_RESPONSES | RATE_LIMITED_RESPONSE,
+        tags=["api"],
+        dependencies=[Depends(limit_new_players)],  # per address: ratelimit.py
+    )
     async def new_player(response: Response) -> dict[str, str]:
         """A new browser identity: an opaque token (no match yet; its row is made on
         its first use)."""

@@ -38,6 +38,7 @@ ERRORS: dict[str, tuple[int, str]] = {
     "too_large": (413, "Yêu cầu quá lớn"),
     "not_found": (404, "Không tìm thấy"),
     "method_not_allowed": (405, "Không hỗ trợ cách gọi này"),
+    "rate_limited": (429, "Tạo phiên chơi quá nhanh, hãy thử lại sau ít phút"),
     "internal": (500, "Lỗi máy chủ, hãy thử lại"),
 }
 

@@ -16,11 +16,9 @@ import argparse
 import asyncio
 import datetime as dt
 import logging
-import os
 import sys
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from pathlib import Path
 
 import anyio.to_thread
 import sqlalchemy as sa
@@ -136,20 +134,21 @@ async def keep_pruning(
 
 def run_cli(args: argparse.Namespace) -> int:
     """``hearts prune``: one pass over the database ``hearts serve`` would use."""
-    url = args.database_url or os.environ.get("HEARTS_DATABASE_URL")
-    if not url:
-        from hearts.server.run import default_data_dir
+    from hearts.server.config import Config, ConfigError, default_data_dir
 
-        path = (Path(args.data_dir) if args.data_dir else default_data_dir()) / "hearts.db"
+    try:
+        config = Config.from_args(args)
+        policy = Policy(unused_days=config.unused_days, keep_days=config.keep_days)
+    except (ConfigError, ValueError) as exc:
+        print(f"hearts prune: {exc}", file=sys.stderr)
+        return 2
+    url = config.database_url
+    if not url:
+        path = (config.data_dir or default_data_dir()) / "hearts.db"
         if not path.is_file():
             print(f"hearts prune: no database at {path}", file=sys.stderr)
             return 1
         url = f"sqlite:///{path.resolve()}"
-    try:
-        policy = Policy(unused_days=args.unused_days, keep_days=args.keep_days)
-    except ValueError as exc:
-        print(f"hearts prune: {exc}", file=sys.stderr)
-        return 2
     try:
         # Brings the schema up to date first, as a server's start does.
         store = Store(url)

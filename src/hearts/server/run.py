@@ -1,93 +1,174 @@
 """``hearts serve``: the web game on uvicorn, with no set-up.
 
-The database is SQLite in ``--data-dir`` (default: the user's data directory)
-unless ``--database`` or ``HEARTS_DATABASE_URL`` names another.  Once the server
-listens it prints its address on stdout, so a script can start it with
-``--port 0`` and read the real port.
+The settings come from the command line and the environment (docs/config.md).
+Once the server listens it prints its address on stdout (the first line is always
+a URL usable on this machine, so a script can start it with ``--port 0`` and read
+the real port); with ``--host 0.0.0.0`` the further lines are the other addresses
+it answers on.  A setting, database or port it cannot use is one line on stderr
+and exit status 1 (2 for a malformed setting), never a traceback.
+
+``--workers N`` runs N server processes under uvicorn's supervisor on one socket;
+each builds its app with ``create_app()`` from the settings, which this process
+puts in the environment first.
 """
 
 from __future__ import annotations
 
 import argparse
-import multiprocessing
+import functools
 import os
+import re
 import socket
 import sys
-from concurrent.futures import ProcessPoolExecutor
-from pathlib import Path
+from typing import Any
 
 import uvicorn
+from uvicorn.supervisors import Multiprocess
 
-from hearts.server.app import create_app
-from hearts.server.game import warm_up
+from hearts.server.addresses import is_loopback, is_wildcard, listening_urls
+from hearts.server.config import Config, ConfigError, default_data_dir
 
-
-def default_data_dir() -> Path:
-    """``$HEARTS_DATA_DIR``, else ``$XDG_DATA_HOME/hearts`` (``~/.local/share/hearts``)."""
-    env = os.environ.get("HEARTS_DATA_DIR")
-    if env:
-        return Path(env)
-    base = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
-    return Path(base) / "hearts"
+APP_FACTORY = "hearts.server.app:create_app"
+#: seconds the workers of ``--workers N`` have to start before the address is printed
+WORKERS_START_TIMEOUT = 120.0
 
 
-def database_url(args: argparse.Namespace) -> str:
-    url = args.database or os.environ.get("HEARTS_DATABASE_URL")
-    if url:
-        return str(url)
-    data_dir = Path(args.data_dir) if args.data_dir else default_data_dir()
-    data_dir.mkdir(parents=True, exist_ok=True)
-    return f"sqlite:///{(data_dir / 'hearts.db').resolve()}"
+def _say(message: str) -> None:
+    print(f"hearts serve: {message}", file=sys.stderr, flush=True)
+
+
+def shown_url(url: str) -> str:
+    """``url`` without its password, for messages."""
+    return re.sub(r"(://[^:/@]*):[^@/]*@", r"\1:***@", url)
+
+
+def _reason(exc: BaseException) -> str:
+    """The first line of what went wrong (a driver's own words when there are some)."""
+    inner = getattr(exc, "orig", None) or exc
+    text = str(inner).strip().splitlines()
+    return text[0] if text else type(inner).__name__
+
+
+def _uvicorn_config(app: Any, **options: Any) -> uvicorn.Config:
+    # proxy_headers off: the client's address is the TCP peer unless the peer is a
+    # trusted proxy (ratelimit.py, --trusted-proxy), not whatever uvicorn believes.
+    return uvicorn.Config(
+        app, log_level="warning", access_log=False, lifespan="on", proxy_headers=False, **options
+    )
 
 
 class _Server(uvicorn.Server):
-    """Prints the address once the socket is served."""
+    """Prints the addresses once the socket is served."""
 
-    address = ""
+    urls: list[str]  # set before run
 
     async def startup(self, sockets: list[socket.socket] | None = None) -> None:
         await super().startup(sockets)
         if not self.should_exit:
-            print(self.address, flush=True)
+            print("\n".join(self.urls), flush=True)
 
 
-def bot_workers() -> ProcessPoolExecutor:
-    """Processes for the computers' decisions: Khó thinks without holding the server."""
-    size = min(2, os.cpu_count() or 1)
-    pool = ProcessPoolExecutor(
-        max_workers=size,
-        # spawn, not fork: the server has threads by the time workers are (re)made.
-        mp_context=multiprocessing.get_context("spawn"),
-        initializer=warm_up,
-    )
-    for _ in range(size):  # start (and warm) the workers now, not on Khó's first card
-        pool.submit(int)
-    return pool
+class _Supervisor(Multiprocess):
+    """uvicorn's supervisor of N workers that prints the addresses once every worker
+    serves (before that, connections wait in the socket's backlog)."""
+
+    urls: list[str]  # set before run
+    printed = False
+
+    def init_processes(self) -> None:
+        super().init_processes()
+        for process in self.processes:
+            wait = getattr(process, "wait_until_ready", None)  # uvicorn >= 0.46
+            if wait is not None and not wait(WORKERS_START_TIMEOUT, self.should_exit):
+                return  # the supervisor sees the failed worker and stops
+        print("\n".join(self.urls), flush=True)
+        self.printed = True
 
 
-def serve(args: argparse.Namespace) -> int:
-    url = database_url(args)
-    app = create_app(url, seed=args.seed, executor_factory=bot_workers)
-    family = socket.AF_INET6 if ":" in args.host else socket.AF_INET
+def _listen(host: str, port: int) -> socket.socket:
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
     # IPPROTO_TCP, not 0: asyncio sets TCP_NODELAY only on sockets that say TCP, and
     # without it a kept-alive connection waits ~40 ms on delayed ACKs.
     sock = socket.socket(family, socket.SOCK_STREAM, socket.IPPROTO_TCP)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     try:
-        sock.bind((args.host, args.port))
-    except OSError as exc:
-        print(f"hearts serve: cannot listen on {args.host}:{args.port}: {exc}", file=sys.stderr)
-        return 1
-    port = sock.getsockname()[1]
-    host = f"[{args.host}]" if family == socket.AF_INET6 else args.host
-    if args.host in ("0.0.0.0", "::"):
-        host = "127.0.0.1" if family == socket.AF_INET else "[::1]"
-    config = uvicorn.Config(app, log_level="warning", access_log=False, lifespan="on")
-    server = _Server(config)
-    server.address = f"http://{host}:{port}/"
-    print(f"hearts serve: database {url.split('@')[-1]}", file=sys.stderr, flush=True)
+        sock.bind((host, port))
+    except BaseException:
+        sock.close()
+        raise
+    sock.set_inheritable(True)  # for the workers of --workers N
+    return sock
+
+
+def serve(args: argparse.Namespace) -> int:
     try:
-        server.run(sockets=[sock])  # the app's lifespan shuts the bot workers down
+        config = Config.from_args(args)
+    except ConfigError as exc:
+        _say(str(exc))
+        return 2
+    data_dir = config.data_dir or default_data_dir()
+    in_data_dir = not config.database_url
+    try:
+        config = config.resolved()  # creates the data dir
+    except FileExistsError:
+        _say(f"cannot use the data dir {data_dir}: not a directory")
+        return 1
+    except OSError as exc:
+        _say(f"cannot use the data dir {data_dir}: {exc.strerror or exc}")
+        return 1
+    url = config.database_url
+    assert url is not None
+    if in_data_dir and not os.access(data_dir, os.W_OK | os.X_OK):
+        _say(f"cannot use the data dir {data_dir}: not writable")  # SQLite writes beside the file
+        return 1
+    # The workers (and the database layer) read the settings from here.
+    os.environ.update(config.to_env())
+
+    from hearts.server.app import create_app  # after the environment is set
+    from hearts.server.db import Store
+    from hearts.server.tables import bot_pool
+
+    # Open the database here first: a bad URL, an unreachable server or an unwritable
+    # file is one line now rather than a traceback in every worker.
+    app: Any = APP_FACTORY
+    try:
+        if config.workers == 1:
+            pool = functools.partial(bot_pool, config.bot_pool_size())
+            app = create_app(config=config, executor_factory=pool)
+        else:
+            Store(url).close()
+    except Exception as exc:
+        _say(f"cannot open the database {shown_url(url)}: {_reason(exc)}")
+        return 1
+
+    try:
+        sock = _listen(config.host, config.port)
+    except OSError as exc:
+        _say(f"cannot listen on {config.host}:{config.port}: {exc.strerror or exc}")
+        if not isinstance(app, str):
+            app.state.tables.executor.shutdown(wait=False, cancel_futures=True)
+        return 1
+    urls = listening_urls(sock, config.host)
+    _say(f"database {shown_url(url).split('@')[-1]}")
+    if not is_loopback(config.host):
+        where = "every interface" if is_wildcard(config.host) else config.host
+        _say(
+            f"listening on {where} in plain HTTP (no TLS): on a public network put a "
+            "TLS reverse proxy in front (docs/deploy.md) and set --trusted-proxy"
+        )
+        if config.seed is not None:
+            _say("warning: --seed makes the deals predictable; use it for tests only")
+    try:
+        if config.workers == 1:
+            server = _Server(_uvicorn_config(app))
+            server.urls = urls
+            server.run(sockets=[sock])  # the app's lifespan shuts the bot workers down
+            return 0 if server.started else 1
+        supervisor = _Supervisor(
+            _uvicorn_config(app, factory=True, workers=config.workers), sockets=[sock]
+        )
+        supervisor.urls = urls
+        supervisor.run()
+        return 0 if supervisor.printed else 1
     finally:
         sock.close()
-    return 0

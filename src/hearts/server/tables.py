@@ -6,10 +6,11 @@ from __future__ import annotations
 import asyncio
 import functools
 import logging
+import multiprocessing
 import time
 import weakref
 from collections.abc import Callable
-from concurrent.futures import BrokenExecutor, Executor
+from concurrent.futures import BrokenExecutor, Executor, ProcessPoolExecutor
 from typing import Any, TypeVar
 
 import anyio.to_thread
@@ -17,7 +18,7 @@ import anyio.to_thread
 from hearts.rules import Rules
 from hearts.server.db import Loaded, PlayerGone, Stale, Store, token_hash
 from hearts.server.errors import ApiError
-from hearts.server.game import Game, GameError, Job, decide
+from hearts.server.game import Game, GameError, Job, decide, warm_up
 from hearts.server.tokens import Tokens
 
 log = logging.getLogger("hearts.server")
@@ -30,13 +31,36 @@ ID_CACHE_SECONDS = 300.0
 T = TypeVar("T")
 
 
+def bot_pool(size: int) -> ProcessPoolExecutor:
+    """``size`` processes for the computers' decisions: Khó thinks without holding
+    the server."""
+    pool = ProcessPoolExecutor(
+        max_workers=size,
+        # spawn, not fork: the server has threads by the time workers are (re)made.
+        mp_context=multiprocessing.get_context("spawn"),
+        initializer=warm_up,
+    )
+    for _ in range(size):  # start (and warm) the workers now, not on Khó's first card
+        pool.submit(int)
+    return pool
+
+
 class _Heavy(Exception):
     """The step needs a worker: roll the transaction back and think outside it."""
 
-    def __init__(self, job: Job, level: str) -> None:
+    def __init__(self, job: Job, level: str, match_id: int | None) -> None:
         super().__init__(level)
         self.job = job
         self.level = level
+        self.match_id = match_id
+
+
+class _MovedOn:
+    """The game moved on while a decision waited its turn: it was not made."""
+
+
+MOVED_ON = _MovedOn()
+Choices = list[int] | None
 
 
 def _decide_or_none(level: str, job: Job) -> list[int] | None:
@@ -66,6 +90,13 @@ class Tables:
         self._locks: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
         self.tokens = Tokens(store.token_secret)
         self._ids: dict[str, tuple[int, float]] = {}  # token hash -> (player id, until)
+        # One costly decision per (player, version), shared by every step that
+        # asks for it; dropped when made.
+        self._thinking: dict[tuple[int, int], asyncio.Future[tuple[bool, dict[str, Any]]]] = {}
+        # At most one costly decision of a player computed at a time.
+        self._thinkers: weakref.WeakValueDictionary[int, asyncio.Lock] = (
+            weakref.WeakValueDictionary()
+        )
 
     def lock(self, player_id: int) -> asyncio.Lock:
         lock = self._locks.get(player_id)
@@ -153,7 +184,14 @@ class Tables:
     async def step(self, player_id: int, version: int) -> dict[str, Any]:
         """One computer action.  Dễ and Vừa decide in well under a millisecond: inside
         the action's own transaction.  Khó thinks in a worker process, outside any
-        lock; its answer is applied only if the version is still the one it saw."""
+        lock; its answer is applied only if the version is still the one it saw.
+
+        Steps that arrive together at one version (double clicks, tabs, a script)
+        share one decision, applied once: the first step gets the State, the others
+        409 stale with the same State (no transaction of their own).  A player has
+        at most one decision computed at a time; a step asking for another waits for
+        it, and is answered 409 stale without thinking if its version is gone by then.
+        """
 
         def light(loaded: Loaded) -> None:
             game = loaded.game
@@ -161,32 +199,89 @@ class Tables:
             job = game.computer_job()
             level = loaded.player.level
             if level not in LIGHT_LEVELS:
-                raise _Heavy(job, level)  # rolls back: nothing changed
+                raise _Heavy(job, level, loaded.player.match_id)  # rolls back: nothing changed
             game.apply_computer(job, _decide_or_none(level, job))
 
+        key = (player_id, version)  # a version of a player names one state
+        async with self.lock(player_id):
+            # Under the player's lock: the steps queued behind the one that found
+            # Khó to move join its decision without a transaction of their own.
+            shared = self._thinking.get(key)
+            asked = shared is None
+            if shared is None:
+                try:
+                    act = functools.partial(self.act, player_id, version, light)
+                    return await anyio.to_thread.run_sync(act)
+                except _Heavy as heavy:
+                    shared = asyncio.ensure_future(self._think_and_apply(key, heavy))
+                self._thinking[key] = shared
+                shared.add_done_callback(lambda _done: self._thinking.pop(key, None))
+        # shield: a waiter that goes away does not cancel the others' decision
+        applied, state = await asyncio.shield(shared)
+        if applied and asked:
+            return state
+        raise ApiError("stale", state=state)
+
+    async def _think_and_apply(
+        self, key: tuple[int, int], heavy: _Heavy
+    ) -> tuple[bool, dict[str, Any]]:
+        """Khó's decision for the state at ``key``, applied: (whether it was, the State
+        after)."""
+        player_id, version = key
+        job = heavy.job
+        choices = await self._think(player_id, heavy.match_id, version, heavy.level, job)
         try:
-            return await self.run(player_id, functools.partial(self.act, player_id, version, light))
-        except _Heavy as heavy:
-            job, level = heavy.job, heavy.level
-        choices: list[int] | None
+            if isinstance(choices, _MovedOn):
+                raise ApiError(
+                    "stale",
+                    state=await self.run(player_id, functools.partial(self.state_now, player_id)),
+                )
+
+            def apply(loaded: Loaded) -> None:
+                assert loaded.game is not None
+                loaded.game.apply_computer(job, choices)
+
+            return True, await self.run(
+                player_id, functools.partial(self.act, player_id, version, apply)
+            )
+        except ApiError as stale:
+            if stale.code != "stale":
+                raise
+            return False, stale.state
+
+    def _still_at(self, player_id: int, match_id: int | None, version: int) -> bool:
+        with self.store.read() as conn:
+            player = self.store.load(conn, player_id).player
+        return (player.match_id, player.version) == (match_id, version)
+
+    async def _think(
+        self, player_id: int, match_id: int | None, version: int, level: str, job: Job
+    ) -> Choices | _MovedOn:
+        """The decision, made when no other of this player's is being made."""
+        thinker = self._thinkers.get(player_id)
+        if thinker is None:
+            thinker = self._thinkers[player_id] = asyncio.Lock()
+        waited = thinker.locked()
+        async with thinker:
+            if waited and not await anyio.to_thread.run_sync(
+                self._still_at, player_id, match_id, version
+            ):
+                return MOVED_ON
+            return await self._decide(level, job)
+
+    async def _decide(self, level: str, job: Job) -> Choices:
+        """The decision of the workers (None: play a plain legal card instead)."""
         try:
             loop = asyncio.get_running_loop()
-            choices = await loop.run_in_executor(self.executor, decide, level, job)
+            return await loop.run_in_executor(self.executor, decide, level, job)
         except BrokenExecutor:
             log.exception("the bot workers died: starting new ones")
             if self.executor_factory is not None:
                 broken, self.executor = self.executor, self.executor_factory()
                 broken.shutdown(wait=False, cancel_futures=True)
-            choices = None
         except Exception:
             log.exception("a %s bot failed: playing a plain legal card", level)
-            choices = None
-
-        def apply(loaded: Loaded) -> None:
-            assert loaded.game is not None
-            loaded.game.apply_computer(job, choices)
-
-        return await self.run(player_id, functools.partial(self.act, player_id, version, apply))
+        return None
 
     def new_match(self, player_id: int, version: int) -> dict[str, Any]:
         try:
