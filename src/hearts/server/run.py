@@ -20,6 +20,7 @@ import uvicorn
 
 from hearts.server.app import create_app
 from hearts.server.game import warm_up
+from hearts.server.protocol import server_options
 
 
 def default_data_dir() -> Path:
@@ -82,7 +83,9 @@ def serve(args: argparse.Namespace) -> int:
     host = f"[{args.host}]" if family == socket.AF_INET6 else args.host
     if args.host in ("0.0.0.0", "::"):
         host = "127.0.0.1" if family == socket.AF_INET else "[::1]"
-    config = uvicorn.Config(app, log_level="warning", access_log=False, lifespan="on")
+    config = uvicorn.Config(
+        app, log_level="warning", access_log=False, lifespan="on", **server_options()
+    )
     server = _Server(config)
     server.address = f"http://{host}:{port}/"
     print(f"hearts serve: database {url.split('@')[-1]}", file=sys.stderr, flush=True)
