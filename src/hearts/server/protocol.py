@@ -24,13 +24,15 @@ import logging
 import resource
 import threading
 import time
+import weakref
 from dataclasses import dataclass
 from http import HTTPStatus
-from typing import Any, ClassVar
+from typing import Any
 
 import h11
 import uvicorn.config
 from uvicorn.protocols.http.h11_impl import H11Protocol
+from uvicorn.server import ServerState
 
 from hearts.server.messages import error_message, error_status
 
@@ -84,13 +86,35 @@ class Doors:
         self.waiting: dict[HeartsH11Protocol, None] = {}  # insertion order: oldest first
 
 
-class HeartsH11Protocol(H11Protocol):
-    """uvicorn's h11 protocol with a deadline per request and a cap on connections
-    (the subclass :func:`protocol_class` makes carries the server's :class:`Doors`)."""
+# One Doors per uvicorn server (a worker process has its own), made on its first
+# connection: the protocol class stays a plain module-level name that ``--workers``
+# can pickle.
+_doors: weakref.WeakKeyDictionary[ServerState, Doors] = weakref.WeakKeyDictionary()
 
-    doors: ClassVar[Doors]
+
+def doors_of(server_state: ServerState, backlog: int) -> Doors:
+    doors = _doors.get(server_state)
+    if doors is None:
+        soft, _hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+        nofile = MAX_CONNECTIONS * 2 if soft == resource.RLIM_INFINITY else soft
+        doors = _doors[server_state] = Doors(connection_cap(nofile, backlog), REQUEST_DEADLINE)
+    return doors
+
+
+class HeartsH11Protocol(H11Protocol):
+    """uvicorn's h11 protocol with a deadline per request and a cap on connections."""
 
     _deadline: asyncio.TimerHandle | None = None
+
+    def __init__(
+        self,
+        config: uvicorn.config.Config,
+        server_state: ServerState,
+        app_state: dict[str, Any],
+        _loop: asyncio.AbstractEventLoop | None = None,
+    ) -> None:
+        super().__init__(config, server_state, app_state, _loop)
+        self.doors = doors_of(server_state, config.backlog)
 
     def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
         super().connection_made(transport)
@@ -194,15 +218,6 @@ class HeartsH11Protocol(H11Protocol):
         self._request_arrived()
         if not self.transport.is_closing():
             self.transport.close()
-
-
-def protocol_class(cap: int, deadline: float = REQUEST_DEADLINE) -> type[HeartsH11Protocol]:
-    """The protocol class for one server, with its own connections."""
-
-    class Protocol(HeartsH11Protocol):
-        doors = Doors(cap, deadline)
-
-    return Protocol
 
 
 # -- logs ---------------------------------------------------------------------
@@ -310,7 +325,7 @@ def server_options() -> dict[str, Any]:
     nofile = raise_open_file_limit()
     backlog = accept_backlog(nofile)
     return {
-        "http": protocol_class(connection_cap(nofile, backlog)),
+        "http": HeartsH11Protocol,
         "h11_max_incomplete_event_size": HEADER_LIMIT,
         "timeout_keep_alive": KEEP_ALIVE,
         "backlog": backlog,
