@@ -12,6 +12,7 @@ import io
 import logging
 import resource
 import socket
+import subprocess
 import sys
 import threading
 import time
@@ -170,3 +171,23 @@ def test_repeated_trouble_is_one_line_per_kind_with_a_count() -> None:
         "test-trouble.asyncio: socket.accept() out of system resource: "
         "[Errno 24] Too many open files (999 more like this in 0.2 s)",
     ]
+
+
+def test_the_server_raises_its_open_file_limit_to_the_hard_one() -> None:
+    """A default ``ulimit -n`` of 1,024 under a hard limit of more: the server takes it
+    all (and sizes its connection cap from it)."""
+    _soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if hard != resource.RLIM_INFINITY and hard < 2048:
+        pytest.skip(f"the hard limit here is {hard}")
+    script = (
+        "import resource; from hearts.server.protocol import server_options; "
+        "server_options(); print(*resource.getrlimit(resource.RLIMIT_NOFILE))"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", script],
+        capture_output=True,
+        text=True,
+        check=True,
+        preexec_fn=lambda: resource.setrlimit(resource.RLIMIT_NOFILE, (1024, 2048)),
+    ).stdout.split()
+    assert out == ["2048", "2048"]

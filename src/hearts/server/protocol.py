@@ -18,6 +18,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import copy
 import json
 import logging
@@ -49,18 +50,19 @@ LOG_INTERVAL = 60.0
 log = logging.getLogger("hearts.server.protocol")
 
 
+def open_file_limit() -> int:
+    """The soft limit on open files (no limit counts as plenty)."""
+    soft, _hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    return 4 * MAX_CONNECTIONS if soft == resource.RLIM_INFINITY else soft
+
+
 def raise_open_file_limit() -> int:
     """Raise the soft limit on open files to the hard one; the limit now in force."""
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
-    if hard == resource.RLIM_INFINITY:
-        hard = max(soft, 1 << 20) if soft != resource.RLIM_INFINITY else 1 << 20
-    if soft == resource.RLIM_INFINITY or soft >= hard:
-        return hard if soft == resource.RLIM_INFINITY else soft
-    try:
-        resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
-    except (ValueError, OSError):
-        return soft
-    return hard
+    if soft != hard:
+        with contextlib.suppress(ValueError, OSError):  # e.g. a hard limit over nr_open
+            resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
+    return open_file_limit()
 
 
 def accept_backlog(nofile: int) -> int:
@@ -95,9 +97,8 @@ _doors: weakref.WeakKeyDictionary[ServerState, Doors] = weakref.WeakKeyDictionar
 def doors_of(server_state: ServerState, backlog: int) -> Doors:
     doors = _doors.get(server_state)
     if doors is None:
-        soft, _hard = resource.getrlimit(resource.RLIMIT_NOFILE)
-        nofile = MAX_CONNECTIONS * 2 if soft == resource.RLIM_INFINITY else soft
-        doors = _doors[server_state] = Doors(connection_cap(nofile, backlog), REQUEST_DEADLINE)
+        cap = connection_cap(open_file_limit(), backlog)
+        doors = _doors[server_state] = Doors(cap, REQUEST_DEADLINE)
     return doors
 
 
@@ -313,8 +314,8 @@ def log_config() -> dict[str, Any]:
         "class": "logging.StreamHandler",
         "stream": "ext://sys.stderr",
     }
-    for handler in config["handlers"].values():
-        handler["filters"] = ["once"]
+    for name in ("default", "named"):  # not the access log: a line per request is its point
+        config["handlers"][name]["filters"] = ["once"]
     config["root"] = {"handlers": ["named"]}
     return config
 
