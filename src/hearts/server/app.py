@@ -20,8 +20,7 @@ from typing import Annotated, Any
 
 import anyio.to_thread
 from fastapi import Depends, FastAPI, Request
-from fastapi.responses import FileResponse, Response
-from fastapi.staticfiles import StaticFiles
+from fastapi.responses import HTMLResponse, Response
 
 from hearts.rules import Rules
 from hearts.server import retention
@@ -29,7 +28,7 @@ from hearts.server.config import Config
 from hearts.server.db import Loaded, Store
 from hearts.server.errors import ApiError, error_response, install_error_handlers
 from hearts.server.game import Game
-from hearts.server.middleware import BodyLimit
+from hearts.server.middleware import BodyLimit, HeadAsGet
 from hearts.server.ratelimit import RATE_LIMITED_RESPONSE, limit_new_players
 from hearts.server.ratelimit import install as install_rate_limit
 from hearts.server.schema import (
@@ -41,6 +40,14 @@ from hearts.server.schema import (
     Stats,
     Token,
     VersionBody,
+    integer_bounds,
+)
+from hearts.server.security import (
+    IMMUTABLE,
+    CachedStaticFiles,
+    SecurityHeaders,
+    static_version,
+    versioned_page,
 )
 from hearts.server.tables import Tables, bot_pool
 
@@ -143,9 +150,12 @@ def create_app(
     )
     app.state.tables = tables
     app.add_middleware(BodyLimit, limit=body_limit)
+    app.add_middleware(HeadAsGet)
+    app.add_middleware(SecurityHeaders)  # the last added is the outermost: on everything
 
     install_error_handlers(app)
     install_rate_limit(app, config)
+    integer_bounds(app)
 
     no_store = {"Cache-Control": "no-store"}
 
@@ -226,12 +236,20 @@ def create_app(
         response.headers.update(no_store)
         return await anyio.to_thread.run_sync(store.stats, pid)
 
+    # Versioned static URLs: an upgrade changes the version, so a browser never runs a
+    # cached script of the release before; an unknown version is 404.
+    version = static_version(STATIC_DIR)
+    page_file = STATIC_DIR / "index.html"
+    page = versioned_page(page_file.read_text(), version) if page_file.is_file() else None
+
     @app.get("/", include_in_schema=False)
     async def index() -> Response:
-        page = STATIC_DIR / "index.html"
-        if not page.is_file():
+        if page is None:
             return error_response("not_found", "Trang chưa sẵn sàng")
-        return FileResponse(page, headers={"Cache-Control": "no-cache"})
+        return HTMLResponse(page, headers={"Cache-Control": "no-cache"})
 
-    app.mount("/static", StaticFiles(directory=STATIC_DIR, check_dir=False), name="static")
+    immutable = CachedStaticFiles(directory=STATIC_DIR, cache_control=IMMUTABLE)
+    app.mount(f"/static/v/{version}", immutable, name="static-versioned")
+    plain = CachedStaticFiles(directory=STATIC_DIR, cache_control="no-cache")
+    app.mount("/static", plain, name="static")
     return app

@@ -13,6 +13,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from hearts.server.game import GameError
 from hearts.server.messages import error_message, error_status
+from hearts.server.security import HEADERS
 
 log = logging.getLogger("hearts.server")
 
@@ -29,7 +30,9 @@ def error_response(code: str, message: str | None = None, state: Any = None) -> 
     body: dict[str, Any] = {"error": {"code": code, "message": message or error_message(code)}}
     if state is not None:
         body["state"] = state
-    return JSONResponse(body, status_code=error_status(code), headers={"Cache-Control": "no-store"})
+    # The security headers too: a crash's answer is sent outside the middleware.
+    headers = {"Cache-Control": "no-store", **HEADERS}
+    return JSONResponse(body, status_code=error_status(code), headers=headers)
 
 
 def install_error_handlers(app: FastAPI) -> None:
@@ -54,6 +57,13 @@ def install_error_handlers(app: FastAPI) -> None:
         )
         response = error_response(code)
         response.status_code = exc.status_code
+        if exc.status_code == 405:
+            # The router names the methods; the static files (no header) take GET and HEAD.
+            allow = (exc.headers or {}).get("Allow", "GET")
+            allowed = [m.strip() for m in allow.split(",")]
+            if "GET" in allowed and "HEAD" not in allowed:
+                allowed.append("HEAD")  # HeadAsGet answers it
+            response.headers["Allow"] = ", ".join(allowed)
         return response
 
     @app.exception_handler(Exception)

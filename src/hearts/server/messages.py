@@ -36,6 +36,7 @@ ERRORS: dict[str, tuple[int, str]] = {
     "not_computer_turn": (409, "Đang đến lượt bạn"),
     "bad_request": (400, "Yêu cầu không hợp lệ"),
     "too_large": (413, "Yêu cầu quá lớn"),
+    "headers_too_large": (431, "Phần đầu yêu cầu quá lớn"),
     "not_found": (404, "Không tìm thấy"),
     "method_not_allowed": (405, "Không hỗ trợ cách gọi này"),
     "rate_limited": (429, "Tạo phiên chơi quá nhanh, hãy thử lại sau ít phút"),

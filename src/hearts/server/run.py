@@ -27,6 +27,7 @@ from uvicorn.supervisors import Multiprocess
 
 from hearts.server.addresses import is_loopback, is_wildcard, listening_urls
 from hearts.server.config import Config, ConfigError, default_data_dir
+from hearts.server.protocol import server_options
 
 APP_FACTORY = "hearts.server.app:create_app"
 #: seconds the workers of ``--workers N`` have to start before the address is printed
@@ -52,8 +53,15 @@ def _reason(exc: BaseException) -> str:
 def _uvicorn_config(app: Any, **options: Any) -> uvicorn.Config:
     # proxy_headers off: the client's address is the TCP peer unless the peer is a
     # trusted proxy (ratelimit.py, --trusted-proxy), not whatever uvicorn believes.
+    # server_options: the guard against slow and half-sent requests (protocol.py).
     return uvicorn.Config(
-        app, log_level="warning", access_log=False, lifespan="on", proxy_headers=False, **options
+        app,
+        log_level="warning",
+        access_log=False,
+        lifespan="on",
+        proxy_headers=False,
+        **server_options(),
+        **options,
     )
 
 

@@ -5,9 +5,21 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
+from fastapi import FastAPI
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictStr
 
-Version = Annotated[int, Field(strict=True, ge=0, le=2**53)]
+MAX_VERSION = 2**53  # the largest integer every JSON client holds exactly
+
+Version = Annotated[
+    int,
+    Field(
+        strict=True,
+        ge=0,
+        le=MAX_VERSION,
+        description="the State's version the action was made on: a JSON integer from 0 to"
+        ' 2^53, written without a fraction or an exponent (not 1.0, 1e3 or "1")',
+    ),
+]
 
 
 class _Body(BaseModel):
@@ -125,4 +137,30 @@ ERROR_RESPONSES: dict[int | str, dict[str, Any]] = {
     409: {"model": StaleBody, "description": "stale version (with the state), or wrong phase"},
     413: {"model": ErrorBody, "description": "body over 16 KiB (too_large)"},
     422: {"model": ErrorBody, "description": "a card the rules forbid now"},
+    500: {"model": ErrorBody, "description": "an unexpected server error (internal)"},
 }
+
+
+def integer_bounds(app: FastAPI) -> None:
+    """``/openapi.json`` gives integer bounds as integers (FastAPI's model makes them
+    floats, ``9007199254740992.0``), so it says exactly what is accepted."""
+
+    def openapi() -> dict[str, Any]:
+        if app.openapi_schema is None:
+            _integral(FastAPI.openapi(app))
+        return app.openapi_schema or {}
+
+    app.openapi = openapi  # type: ignore[method-assign]
+
+
+def _integral(node: Any) -> None:
+    if isinstance(node, dict):
+        if node.get("type") == "integer":
+            for key in ("minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum"):
+                if isinstance(node.get(key), float) and node[key].is_integer():
+                    node[key] = int(node[key])
+        for value in node.values():
+            _integral(value)
+    elif isinstance(node, list):
+        for value in node:
+            _integral(value)

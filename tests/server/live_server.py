@@ -1,0 +1,65 @@
+"""``hearts serve`` in a subprocess, for the tests that need real sockets (the
+test client of the other server tests never goes through uvicorn)."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import queue
+import resource
+import signal
+import subprocess
+import sys
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+
+START_TIMEOUT = 60.0  # seconds for the server to print its address (a loaded machine)
+
+
+@contextlib.contextmanager
+def hearts_serve(
+    data_dir: Path, *args: str, nofile: int | None = None, log: Path | None = None
+) -> Iterator[str]:
+    """Start ``hearts serve --port 0`` (open files limited to ``nofile``, soft and
+    hard, if given), yield its address, stop it.  Its stderr goes to ``log``."""
+    log = log or data_dir / "server.log"
+    env = {k: v for k, v in os.environ.items() if k != "HEARTS_DATABASE_URL"}
+    cmd = [sys.executable, "-c", "import sys; from hearts.cli import main; sys.exit(main())"]
+    cmd += ["serve", "--host", "127.0.0.1", "--port", "0", "--data-dir", str(data_dir), *args]
+
+    def limit() -> None:
+        if nofile is not None:
+            resource.setrlimit(resource.RLIMIT_NOFILE, (nofile, nofile))
+
+    with log.open("a") as err:
+        # its own process group: stopping it also ends the bot workers it spawns
+        proc = subprocess.Popen(
+            cmd,
+            stdout=subprocess.PIPE,
+            stderr=err,
+            text=True,
+            env=env,
+            start_new_session=True,
+            preexec_fn=limit,
+        )
+    try:
+        lines: queue.Queue[str] = queue.Queue()
+        stdout = proc.stdout
+        assert stdout is not None
+        threading.Thread(target=lambda: [lines.put(x) for x in stdout], daemon=True).start()
+        try:
+            url = lines.get(timeout=START_TIMEOUT).strip()
+        except queue.Empty:
+            raise RuntimeError(f"hearts serve printed no address: {log.read_text()}") from None
+        yield url
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGTERM)
+            try:
+                proc.wait(timeout=15)
+            except subprocess.TimeoutExpired:
+                os.killpg(proc.pid, signal.SIGKILL)
+                proc.wait(timeout=15)
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(proc.pid, signal.SIGKILL)
