@@ -11,12 +11,13 @@ from engine_positions import S, hand_of, m, play, play_out, random_pass
 
 from hearts.cards import HEARTS_MASK
 from hearts.hand import HandState
-from hearts.match import HandResult, Match, match_winner, moon_choice
+from hearts.match import HandResult, Match, match_winner
 from hearts.record import read_record
 from hearts.rules import Rules
 
 DATA = Path(__file__).resolve().parent / "data"
 SUITS = ("2C-AC", "2D-AD", "2S-AS", "2H-AH")  # South shoots the moon
+MOON_BY_S = [26, 0, 0, 0]  # hearts + 13 for Q♠ taken: South took them all
 
 
 def rigged(totals: list[int], rules: Rules | None = None) -> Match:
@@ -108,7 +109,7 @@ def test_moon_subtract_from_self_in_the_match() -> None:
 
 def test_shooter_chooses_adding_when_it_does_not_lose_the_match() -> None:
     rules = Rules(moon="shooter_chooses")
-    assert moon_choice(rules, [10, 20, 30, 40], S) == "add_to_others"
+    assert rules.moon_choice([10, 20, 30, 40], MOON_BY_S, -1) == "add_to_others"
     match = rigged([10, 20, 30, 40], rules)
     match.start(finished(hand_of(SUITS, rules=rules)))
     match.finish_hand()
@@ -118,7 +119,7 @@ def test_shooter_chooses_adding_when_it_does_not_lose_the_match() -> None:
 def test_shooter_chooses_subtracting_when_adding_would_lose_the_match() -> None:
     rules = Rules(moon="shooter_chooses")
     # Adding would give 90, 106, 96, 86: the match ends and East wins.
-    assert moon_choice(rules, [90, 80, 70, 60], S) == "subtract_from_self"
+    assert rules.moon_choice([90, 80, 70, 60], MOON_BY_S, -1) == "subtract_from_self"
     match = rigged([90, 80, 70, 60], rules)
     match.start(finished(hand_of(SUITS, rules=rules)))
     result = match.finish_hand()
@@ -127,9 +128,9 @@ def test_shooter_chooses_subtracting_when_adding_would_lose_the_match() -> None:
 
 
 def test_moon_choice_follows_fixed_rules() -> None:
-    assert moon_choice(Rules(), [90, 80, 70, 60], S) == "add_to_others"
+    assert Rules().moon_choice([90, 80, 70, 60], MOON_BY_S, -1) == "add_to_others"
     sub = Rules(moon="subtract_from_self")
-    assert moon_choice(sub, [0, 0, 0, 0], S) == "subtract_from_self"
+    assert sub.moon_choice([0, 0, 0, 0], MOON_BY_S, -1) == "subtract_from_self"
 
 
 # -- pass direction by hand number ------------------------------------------------------------
