@@ -24,7 +24,7 @@ from dataclasses import dataclass
 
 from hearts.cards import cards_of, lowest  # noqa: F401  (used in the doctest)
 from hearts.hand import HandState
-from hearts.rules import MOON, Rules
+from hearts.rules import MOON, MoonScoring, Rules
 from hearts.view import PlayerView
 
 
@@ -34,7 +34,7 @@ class HandResult:
     shooter: int  # -1 when nobody shot the moon
 
     @property
-    def moon(self) -> str | None:
+    def moon(self) -> MoonScoring | None:
         """How the moon was scored (None without one): the shooter's own points
         tell, as only subtracting leaves them at -26 or below (-36 with the J♦)."""
         if self.shooter < 0:

@@ -16,6 +16,8 @@ from typing import Any, Literal
 from hearts.cards import FULL_DECK, HEARTS_MASK, JD_BIT, QS_BIT, mask_of, parse_card
 
 Moon = Literal["add_to_others", "subtract_from_self", "shooter_chooses"]
+#: How a moon is scored, once it is: the choice under "shooter_chooses".
+MoonScoring = Literal["add_to_others", "subtract_from_self"]
 MOON_RULES: tuple[str, ...] = ("add_to_others", "subtract_from_self", "shooter_chooses")
 
 #: Cards taken out of the deck so that it deals evenly (seed 002).

@@ -24,12 +24,15 @@ from fastapi.responses import FileResponse, Response
 from fastapi.staticfiles import StaticFiles
 
 from hearts.rules import Rules
+from hearts.server import history
 from hearts.server.db import Loaded, Store
 from hearts.server.errors import ApiError, error_response, install_error_handlers
-from hearts.server.game import Game
+from hearts.server.game import Game, rules_from_api
 from hearts.server.middleware import BodyLimit
 from hearts.server.schema import (
     ERROR_RESPONSES,
+    MoonBody,
+    NewMatchBody,
     PassBody,
     PlayBody,
     SettingsBody,
@@ -137,7 +140,7 @@ def create_app(
 
     @app.post("/api/pass", response_model=State, responses=ERROR_RESPONSES, tags=["api"])
     async def pass_cards(body: PassBody, pid: PlayerId, response: Response) -> dict[str, Any]:
-        """South passes 3 cards; the computers pass on the next step."""
+        """South passes hand.pass_count cards; the computers pass on the next step."""
         return await act(pid, body.version, lambda game: game.south_pass(body.cards), response)
 
     @app.post("/api/play", response_model=State, responses=ERROR_RESPONSES, tags=["api"])
@@ -156,10 +159,25 @@ def create_app(
         return await act(pid, body.version, lambda game: game.next_hand(tables.seed), response)
 
     @app.post("/api/new-match", response_model=State, responses=ERROR_RESPONSES, tags=["api"])
-    async def new_match(body: VersionBody, pid: PlayerId, response: Response) -> dict[str, Any]:
-        """A fresh match (allowed at any time)."""
-        state = await tables.run(pid, functools.partial(tables.new_match, pid, body.version))
+    async def new_match(body: NewMatchBody, pid: PlayerId, response: Response) -> dict[str, Any]:
+        """A fresh match (allowed at any time), at the table ``rules`` if given."""
+        rules = rules_from_api(body.rules, tables.rules)  # bad_rules before anything changes
+        state = await tables.run(pid, functools.partial(tables.new_match, pid, body.version, rules))
         return answer(state, response)
+
+    @app.post("/api/moon", response_model=State, responses=ERROR_RESPONSES, tags=["api"])
+    async def moon(body: MoonBody, pid: PlayerId, response: Response) -> dict[str, Any]:
+        """South shot the moon and chooses how it is scored ("shooter_chooses")."""
+        return await act(pid, body.version, lambda game: game.south_moon(body.choice), response)
+
+    @app.get("/api/hands/{number}", responses=ERROR_RESPONSES, tags=["api"])
+    async def hand_record(number: int, pid: PlayerId, response: Response) -> dict[str, Any]:
+        """Hand ``number`` of the current match as a hearts-hand/1 record, once finished."""
+        record = await anyio.to_thread.run_sync(history.hand_record, store, pid, number)
+        if record is None:
+            raise ApiError("not_found", "Ván này chưa xong hoặc không có")
+        response.headers.update(no_store)
+        return record
 
     @app.put("/api/settings", response_model=State, responses=ERROR_RESPONSES, tags=["api"])
     async def settings(body: SettingsBody, pid: PlayerId, response: Response) -> dict[str, Any]:
@@ -172,10 +190,13 @@ def create_app(
         return answer(await tables.run(pid, change), response)
 
     @app.get("/api/stats", response_model=Stats, responses=ERROR_RESPONSES, tags=["api"])
-    async def stats(pid: PlayerId, response: Response) -> dict[str, int | None]:
-        """Achievements of this token: matches played and won, moons, best match, hands."""
+    async def stats(pid: PlayerId, response: Response) -> dict[str, Any]:
+        """Achievements of this token: matches played and won, moons, best match, hands,
+        and the finished matches by the rules they were played with."""
         response.headers.update(no_store)
-        return await anyio.to_thread.run_sync(store.stats, pid)
+        found: dict[str, Any] = dict(await anyio.to_thread.run_sync(store.stats, pid))
+        found["tables"] = await anyio.to_thread.run_sync(history.stats_by_rules, store, pid)
+        return found
 
     @app.get("/", include_in_schema=False)
     async def index() -> Response:

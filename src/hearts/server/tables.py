@@ -68,8 +68,8 @@ class Tables:
         return lock
 
     # -- blocking work, run in a thread ---------------------------------------------
-    def _new_game(self, loaded: Loaded) -> Game:
-        return Game.new(self.rules, loaded.player.matches_started + 1, self.seed)
+    def _new_game(self, loaded: Loaded, rules: Rules | None = None) -> Game:
+        return Game.new(rules or self.rules, loaded.player.matches_started + 1, self.seed)
 
     def state_now(self, player_id: int) -> dict[str, Any]:
         """The current State, dealing the first match if there is none."""
@@ -163,12 +163,13 @@ class Tables:
 
         return await self.run(player_id, functools.partial(self.act, player_id, version, apply))
 
-    def new_match(self, player_id: int, version: int) -> dict[str, Any]:
+    def new_match(self, player_id: int, version: int, rules: Rules | None = None) -> dict[str, Any]:
+        """A fresh match at the table ``rules`` (the server's own if None)."""
         try:
             with self.store.write() as conn:
                 self.store.bump_version(conn, player_id, version)
                 loaded = self.store.load(conn, player_id, version)
-                self.store.new_match(conn, loaded, self._new_game(loaded))
+                self.store.new_match(conn, loaded, self._new_game(loaded, rules))
         except Stale:
             raise ApiError("stale", state=self.state_now(player_id)) from None
         self.store.remember(loaded, version + 1)
