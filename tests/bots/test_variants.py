@@ -110,9 +110,7 @@ def test_bots_do_not_import_the_state_or_the_match(module: str) -> None:
     path = Path(hearts.bots.__file__).parent / f"{module}.py"
     tree = ast.parse(path.read_text(encoding="utf-8"))
     imported = {
-        node.module
-        for node in ast.walk(tree)
-        if isinstance(node, ast.ImportFrom) and node.module
+        node.module for node in ast.walk(tree) if isinstance(node, ast.ImportFrom) and node.module
     }
     imported |= {a.name for n in ast.walk(tree) if isinstance(n, ast.Import) for a in n.names}
     assert not imported & {"hearts.hand", "hearts.match"}
