@@ -17,6 +17,11 @@ Sections:
   lockstep with ours and checked card by card.
 * ``oracle-medium``: the face-up oracle (bench/oracle.py) vs 3 × Vừa, and the
   fraction of the Vừa-to-oracle gap that Khó closes (on the same deals).
+* the other tables (issue 8), each hero against n - 1 copies, every deal played
+  n times: ``medium-easy-3p``, ``hard-medium-3p``, ``medium-easy-5p``,
+  ``hard-medium-5p`` (3 and 5 players), ``medium-easy-qsjd`` and
+  ``hard-medium-qsjd`` (four players, Q♠ breaks hearts and J♦ −10).  Not in the
+  default run: ask with ``--only``.
 * decision times per level (p50, p95) over every decision with 2+ choices.
 """
 
@@ -50,12 +55,20 @@ RULES = Rules()
 SEED = 20261129
 
 
-def deal_for(index: int) -> tuple[list[int], int]:
-    """Deal ``index`` of the fixed benchmark sequence: four masks and a hand number
-    (1..4, i.e. the pass direction cycles left, right, across, none)."""
+#: The tables of the variant sections: rules by name suffix.
+TABLES = {
+    "3p": Rules(players=3),
+    "5p": Rules(players=5),
+    "qsjd": Rules(qs_breaks_hearts=True, jd_bonus=True),
+}
+
+
+def deal_for(index: int, rules: Rules = RULES) -> tuple[list[int], int]:
+    """Deal ``index`` of the fixed benchmark sequence: a mask per seat and a hand
+    number (the pass direction cycles through the table's cycle)."""
     rng = random.Random(SEED * 1000 + index)
-    hand_number = index % 4 + 1
-    state = HandState.deal(RULES, hand_number, rng)
+    hand_number = index % rules.pass_cycle_length + 1
+    state = HandState.deal(rules, hand_number, rng)
     return list(state.deal_masks), hand_number
 
 
@@ -145,10 +158,14 @@ class Seat:
 
 
 def play_deal(
-    deal: list[int], hand_number: int, seats: Sequence[Seat], lockstep: bool = False
+    deal: list[int],
+    hand_number: int,
+    seats: Sequence[Seat],
+    lockstep: bool = False,
+    rules: Rules = RULES,
 ) -> list[int]:
     """Play one hand with ``seats[s]`` in seat s; the hand's points per seat."""
-    state = HandState(RULES, deal, RULES.pass_direction(hand_number))
+    state = HandState(rules, deal, rules.pass_direction(hand_number))
     os_state = None
     if lockstep or any(s.kind == "ismcts" for s in seats):
         import openspiel_ref as osr
@@ -196,21 +213,23 @@ def play_deal(
 
 
 def _run_deal(
-    args: tuple[int, str, dict[str, Any], str, dict[str, Any]],
+    args: tuple[int, str, dict[str, Any], str, dict[str, Any], dict[str, Any]],
 ) -> tuple[int, list[float], list[float], dict[str, list[float]]]:
-    """Play deal ``index`` in four rotations: the hero's points and the opponents'
-    mean, per rotation, and the decision times."""
-    index, hero_kind, hero_opts, opp_kind, opp_opts = args
-    deal, hand_number = deal_for(index)
+    """Play deal ``index`` in one rotation per seat: the hero's points and the
+    opponents' mean, per rotation, and the decision times."""
+    index, hero_kind, hero_opts, opp_kind, opp_opts, rules_json = args
+    rules = Rules.from_json(rules_json)
+    n = rules.players
+    deal, hand_number = deal_for(index, rules)
     hero = Seat(hero_kind, hero_opts)
     opp = Seat(opp_kind, opp_opts)
     mine, theirs = [], []
-    for rot in range(4):
-        seats = [opp, opp, opp, opp]
+    for rot in range(n):
+        seats = [opp] * n
         seats[rot] = hero
-        pts = play_deal(deal, hand_number, seats)
+        pts = play_deal(deal, hand_number, seats, rules=rules)
         mine.append(float(pts[rot]))
-        theirs.append(sum(p for s, p in enumerate(pts) if s != rot) / 3.0)
+        theirs.append(sum(p for s, p in enumerate(pts) if s != rot) / (n - 1))
     times = {
         f"{hero_kind}:play": hero.times,
         f"{opp_kind}:play": opp.times,
@@ -229,8 +248,9 @@ def run_section(
     deals: int,
     jobs: int,
     progress: str,
+    rules: Rules = RULES,
 ) -> dict[str, Any]:
-    tasks = [(i, hero[0], hero[1], opp[0], opp[1]) for i in range(deals)]
+    tasks = [(i, hero[0], hero[1], opp[0], opp[1], rules.to_json()) for i in range(deals)]
     results = []
     times: dict[str, list[float]] = defaultdict(list)
     start = time.time()
@@ -255,7 +275,8 @@ def run_section(
         "opponent": opp[0],
         "opponent_options": opp[1],
         "deals": deals,
-        "hands": 4 * deals,
+        "rules": rules.to_json(),
+        "hands": rules.players * deals,
         "per_deal": per_deal,
         "times": dict(times),
         "seconds": time.time() - start,
@@ -320,12 +341,17 @@ def report(sections: dict[str, dict[str, Any]]) -> None:
     goals = {"medium-easy": 0.60, "hard-medium": 0.75}
     for name, sec in sections.items():
         s = summarize(sec)
+        rules = Rules.from_json(sec.get("rules", {}))
+        n = rules.players
         print(
-            f"\n== {name}: {sec['hero']} {sec['hero_options'] or ''} vs 3 x "
+            f"\n== {name}: {sec['hero']} {sec['hero_options'] or ''} vs {n - 1} x "
             f"{sec['opponent']} {sec['opponent_options'] or ''}"
         )
+        if rules != RULES:
+            print(f"   rules: {json.dumps(rules.to_json())}")
         print(
-            f"   {sec['deals']} deals x 4 rotations = {sec['hands']} hands, {sec['seconds']:.0f} s"
+            f"   {sec['deals']} deals x {n} rotations = {sec['hands']} hands, "
+            f"{sec['seconds']:.0f} s"
         )
         print(f"   {sec['hero']:>8} points/hand: {fmt(s['hero'])}")
         print(f"   {sec['opponent']:>8} points/hand: {fmt(s['opponent'])}")
@@ -407,6 +433,11 @@ def main(argv: list[str] | None = None) -> int:
         "oracle-medium": (("oracle", hard_opts), (args.opponent, {})),
         "policy-medium": (("policy", {}), ("medium", {})),
     }
+    tables: dict[str, Rules] = {}
+    for suffix, table in TABLES.items():
+        plan[f"medium-easy-{suffix}"] = (("medium", {}), ("easy", {}))
+        plan[f"hard-medium-{suffix}"] = (("hard", hard_opts), (args.opponent, {}))
+        tables[f"medium-easy-{suffix}"] = tables[f"hard-medium-{suffix}"] = table
     for name in want:
         if name == "hard-ismcts":
             # Equal time: both on the same wall-clock budget per move.
@@ -415,7 +446,7 @@ def main(argv: list[str] | None = None) -> int:
             timed["budget_ms"] = ms
             plan[name] = (("hard", timed), ("ismcts", {"time_budget": ms / 1000.0}))
         hero, opp = plan[name]
-        sections[name] = run_section(hero, opp, deals, args.jobs, name)
+        sections[name] = run_section(hero, opp, deals, args.jobs, name, tables.get(name, RULES))
         if args.out:
             Path(args.out).write_text(json.dumps(sections))
     report(sections)

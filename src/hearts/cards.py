@@ -33,14 +33,6 @@ JD_BIT = 1 << JACK_DIAMONDS
 POINT_CARDS = HEARTS_MASK | QS_BIT
 
 
-def suit_of(card: int) -> int:
-    return card // 13
-
-
-def rank_of(card: int) -> int:
-    return card % 13
-
-
 def parse_card(text: str) -> int:
     """Read a card in SPEC §4 notation (``"TH"``); raise ``ValueError`` otherwise."""
     if not isinstance(text, str) or len(text) != 2:
@@ -71,10 +63,6 @@ def cards_of(mask: int) -> Iterator[int]:
         mask ^= low
 
 
-def count(mask: int) -> int:
-    return mask.bit_count()
-
-
 def lowest(mask: int) -> int:
     """The lowest card of a non-empty mask (by suit, then rank)."""
     return (mask & -mask).bit_length() - 1
@@ -95,7 +83,6 @@ def parse_cards(texts: Iterable[str]) -> list[int]:
 
 _VI_SUITS = ("nhép", "rô", "bích", "cơ")
 _VI_RANKS = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "Át")
-_SYMBOLS = ("\u2663\ufe0e", "\u2666\ufe0e", "\u2660\ufe0e", "\u2665\ufe0e")
 
 
 def card_name_vi(card: int) -> str:
@@ -109,8 +96,3 @@ def card_name_vi(card: int) -> str:
 
 def suit_name_vi(suit: int) -> str:
     return {0: "Nhép", 1: "Rô", 2: "Bích", 3: "Cơ"}[suit]
-
-
-def suit_symbol(suit: int) -> str:
-    """The suit symbol with U+FE0E, so it is never drawn as an emoji."""
-    return _SYMBOLS[suit]

@@ -78,6 +78,13 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--jobs", type=int, default=0, help="worker processes (0: all cores)")
     p.add_argument("--json", action="store_true", help="machine-readable output")
     p.add_argument(
+        "--rules",
+        default=None,
+        metavar="JSON",
+        help='the table\'s rules as in hearts-hand/1, e.g. \'{"players": 5, "jd_bonus": true}\' '
+        "(players: the number of --bots by default)",
+    )
+    p.add_argument(
         "--opt",
         action="append",
         default=[],

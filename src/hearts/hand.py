@@ -439,14 +439,18 @@ class HandState:
     # -- scoring ------------------------------------------------------------------
     def raw_points(self) -> list[int]:
         """Points taken so far, before moon scoring."""
-        jd = self.rules.jd_bonus
-        out = []
-        for mask in self.taken:
-            p = (mask & HEARTS_MASK).bit_count() + (13 if mask & QS_BIT else 0)
-            if jd and mask & JD_BIT:
-                p -= 10
-            out.append(p)
-        return out
+        return [self.rules.card_points(mask) for mask in self.taken]
+
+    def penalties(self) -> list[int]:
+        """Hearts and 13 for Q♠ taken per seat (see :meth:`Rules.penalty`)."""
+        return [self.rules.penalty(mask) for mask in self.taken]
+
+    def jd_taker(self) -> int:
+        """The seat that took the J♦ (-1 if nobody yet)."""
+        for seat, mask in enumerate(self.taken):
+            if mask & JD_BIT:
+                return seat
+        return -1
 
     def shooter(self) -> int:
         """The seat that took every heart and Q♠ (-1 if none, or the hand is not over)."""
@@ -459,24 +463,14 @@ class HandState:
         return -1
 
     def points(self, moon: str | None = None) -> list[int]:
-        """The hand's points after moon scoring.
+        """The hand's points after moon scoring (:meth:`Rules.score`).
 
         ``moon`` picks the scoring of a moon when the rules let the shooter choose
         (``add_to_others`` unless told otherwise).
         """
-        out = self.raw_points()
-        shooter = self.shooter()
-        if shooter < 0:
-            return out
-        how = self.rules.moon if moon is None or self.rules.moon != "shooter_chooses" else moon
-        if how == "shooter_chooses":
-            how = "add_to_others"
-        if how == "add_to_others":
-            for seat in range(self.n):
-                out[seat] += -26 if seat == shooter else 26
-        else:  # subtract_from_self: the shooter's 26 become -26
-            out[shooter] -= 52
-        return out
+        if self.phase != DONE:
+            return self.raw_points()
+        return self.rules.score(self.penalties(), self.jd_taker(), moon)
 
     def view(self, seat: int, **match_info: object) -> PlayerView:
         """What ``seat`` may know of this hand, and nothing more."""

@@ -24,7 +24,7 @@ from dataclasses import dataclass
 
 from hearts.cards import cards_of, lowest  # noqa: F401  (used in the doctest)
 from hearts.hand import HandState
-from hearts.rules import Rules
+from hearts.rules import MOON, MoonScoring, Rules
 from hearts.view import PlayerView
 
 
@@ -33,18 +33,13 @@ class HandResult:
     points: tuple[int, ...]
     shooter: int  # -1 when nobody shot the moon
 
-
-def moon_choice(rules: Rules, totals: list[int], shooter: int) -> str:
-    """How a shooter who may choose scores the moon: adding 26 to the others,
-    unless that ends the match without the shooter alone at the lowest total."""
-    if rules.moon != "shooter_chooses":
-        return rules.moon
-    added = [t + (0 if s == shooter else 26) for s, t in enumerate(totals)]
-    if max(added) >= rules.target:
-        low = min(added)
-        if added[shooter] != low or added.count(low) > 1:
-            return "subtract_from_self"
-    return "add_to_others"
+    @property
+    def moon(self) -> MoonScoring | None:
+        """How the moon was scored (None without one): the shooter's own points
+        tell, as only subtracting leaves them at -26 or below (-36 with the J♦)."""
+        if self.shooter < 0:
+            return None
+        return "subtract_from_self" if self.points[self.shooter] <= -MOON else "add_to_others"
 
 
 def match_winner(rules: Rules, totals: list[int] | tuple[int, ...]) -> int:
@@ -112,9 +107,6 @@ class Match:
     def over(self) -> bool:
         return self.winner >= 0
 
-    def pass_direction(self, hand_number: int) -> str:
-        return self.rules.pass_direction(hand_number)
-
     def deal(self, rng: random.Random) -> HandState:
         """Deal the next hand (the one on the table must be finished and scored)."""
         if self.over:
@@ -131,9 +123,11 @@ class Match:
         self.hand_number = len(self.results) + 1
         return hand
 
-    def finish_hand(self) -> HandResult:
+    def finish_hand(self, moon: str | None = None) -> HandResult:
         """Score the finished hand into the totals (once: again, the same result).
 
+        ``moon``: how the shooter chose to score a moon when the rules let them
+        choose; None lets :meth:`Rules.moon_choice` choose (a computer shooter).
         The hand stays on the table until the next deal.
         """
         hand = self.hand
@@ -143,9 +137,9 @@ class Match:
         if done is not None:
             return done
         shooter = hand.shooter()
-        points = hand.points(
-            moon_choice(self.rules, self.totals, shooter) if shooter >= 0 else None
-        )
+        if moon is None:
+            moon = self.rules.moon_choice(self.totals, hand.penalties(), hand.jd_taker())
+        points = hand.points(moon)
         result = HandResult(tuple(points), shooter)
         self.results.append(result)
         self.totals = [t + p for t, p in zip(self.totals, points, strict=True)]

@@ -218,7 +218,12 @@ def read_record(data: Any) -> tuple[HandState, int]:
 
 def validate(data: Any) -> dict[str, int]:
     """Check a record; return the computed points by seat (points taken so far
-    for a hand in progress)."""
+    for a hand in progress; a shot moon as the record scored it, when the rules
+    let the shooter choose)."""
+    data = _parse(data)
     state, _ = read_record(data)
+    if state.is_terminal() and "points" in data:
+        # Checked by read_record: under "shooter_chooses" either scoring of a moon.
+        return {seat: data["points"][seat] for seat in state.rules.seats}
     pts = state.points() if state.is_terminal() else state.raw_points()
     return dict(zip(state.rules.seats, pts, strict=True))

@@ -9,12 +9,15 @@ True
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 from typing import Any, Literal
 
-from hearts.cards import FULL_DECK, HEARTS_MASK, QS_BIT, mask_of, parse_card
+from hearts.cards import FULL_DECK, HEARTS_MASK, JD_BIT, QS_BIT, mask_of, parse_card
 
 Moon = Literal["add_to_others", "subtract_from_self", "shooter_chooses"]
+#: How a moon is scored, once it is: the choice under "shooter_chooses".
+MoonScoring = Literal["add_to_others", "subtract_from_self"]
 MOON_RULES: tuple[str, ...] = ("add_to_others", "subtract_from_self", "shooter_chooses")
 
 #: Cards taken out of the deck so that it deals evenly (seed 002).
@@ -34,6 +37,11 @@ PASS_CYCLES: dict[int, tuple[str, ...]] = {
 _LONG_CYCLE = ("left", "right")
 
 SEATS_4 = ("S", "W", "N", "E")
+
+#: Hearts and 13 for Q♠: a seat that takes all of them (this count) shot the moon.
+MOON = 26
+#: What the J♦ is worth to its taker under the J♦ rule.
+JD_POINTS = -10
 
 # Deck facts per player count, computed once: the hand state reads them on every deal.
 _REMOVED_MASKS = {p: mask_of(parse_card(c) for c in cards) for p, cards in REMOVED.items()}
@@ -103,6 +111,11 @@ class Rules:
         cycle = PASS_CYCLES.get(self.players, _LONG_CYCLE)
         return cycle[(hand_number - 1) % len(cycle)]
 
+    @property
+    def pass_cycle_length(self) -> int:
+        """Hands before the pass directions repeat."""
+        return len(PASS_CYCLES.get(self.players, _LONG_CYCLE))
+
     def pass_offset(self, direction: str) -> int:
         """Seats between a passer and the receiver, in play order."""
         n = self.players
@@ -117,6 +130,66 @@ class Rules:
         if direction == "none":
             return 0
         raise RulesError(f"unknown pass direction {direction!r}")
+
+    # -- scoring: the one home of a hand's points --------------------------------
+    def penalty(self, cards: int) -> int:
+        """Hearts (1 each) and Q♠ (13) among ``cards``: what the moon counts.
+
+        >>> from hearts.cards import parse_cards, mask_of
+        >>> Rules().penalty(mask_of(parse_cards(["QS", "2H", "3H", "4H", "5H", "6H"])))
+        18
+        """
+        return (cards & HEARTS_MASK).bit_count() + (13 if cards & QS_BIT else 0)
+
+    def card_points(self, cards: int) -> int:
+        """The points of ``cards`` taken in tricks, before moon scoring (J♦ −10 under
+        the J♦ rule)."""
+        points = self.penalty(cards)
+        if self.jd_bonus and cards & JD_BIT:
+            points += JD_POINTS
+        return points
+
+    def score(self, pen: Sequence[int], jd: int, moon: str | None = None) -> list[int]:
+        """A finished hand's points per seat: ``pen`` the :meth:`penalty` each seat
+        took, ``jd`` the seat that took the J♦ (-1: none).  ``moon`` is how a shot
+        moon is scored when the rules let the shooter choose (``add_to_others``
+        unless told); otherwise the rules decide.
+
+        >>> Rules().score([26, 0, 0, 0], -1)
+        [0, 26, 26, 26]
+        >>> Rules(moon="subtract_from_self", jd_bonus=True).score([26, 0, 0, 0], 1)
+        [-26, -10, 0, 0]
+        """
+        out = list(pen)
+        for shooter, p in enumerate(pen):
+            if p == MOON:
+                how: str = self.moon
+                if how == "shooter_chooses":
+                    how = "subtract_from_self" if moon == "subtract_from_self" else "add_to_others"
+                if how == "add_to_others":
+                    out = [0 if s == shooter else MOON for s in range(len(pen))]
+                else:
+                    out[shooter] = -MOON
+                break
+        if self.jd_bonus and jd >= 0:
+            out[jd] += JD_POINTS
+        return out
+
+    def moon_choice(self, totals: Sequence[int], pen: Sequence[int], jd: int) -> str:
+        """How a computer shooter scores the moon when the rules let it choose:
+        adding 26 to the others, unless that ends the match without the shooter
+        alone at the lowest total.  Under the other rules, the rule itself."""
+        if self.moon != "shooter_chooses":
+            return self.moon
+        if MOON not in pen:
+            return "add_to_others"
+        shooter = list(pen).index(MOON)
+        added = [t + p for t, p in zip(totals, self.score(pen, jd, "add_to_others"), strict=True)]
+        if max(added) >= self.target:
+            low = min(added)
+            if added[shooter] != low or added.count(low) > 1:
+                return "subtract_from_self"
+        return "add_to_others"
 
     # -- records ------------------------------------------------------------------
     def to_json(self) -> dict[str, Any]:

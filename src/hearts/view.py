@@ -12,7 +12,7 @@ import hashlib
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from hearts.cards import FULL_DECK, HEARTS_MASK, JD_BIT, QS_BIT, SUIT_MASKS
+from hearts.cards import FULL_DECK, HEARTS_MASK, QS_BIT, SUIT_MASKS
 from hearts.rules import Rules
 
 if TYPE_CHECKING:
@@ -192,13 +192,7 @@ class PlayerView:
 
     def points_taken(self) -> list[int]:
         """Points taken so far this hand, before moon scoring."""
-        out = []
-        for mask in self.taken():
-            p = (mask & HEARTS_MASK).bit_count() + (13 if mask & QS_BIT else 0)
-            if self.rules.jd_bonus and mask & JD_BIT:
-                p -= 10
-            out.append(p)
-        return out
+        return [self.rules.card_points(mask) for mask in self.taken()]
 
     def why_illegal(self, card: int) -> IllegalAction | None:
         """The rule ``card`` breaks if this seat played it now (None if legal)."""
@@ -211,9 +205,6 @@ class PlayerView:
         trick = self.trick
         led = trick[0][1] if trick else -1
         return why_illegal(self.rules, self.hand, led, len(self.plays) < self.n, self.broken, card)
-
-    def suit_cards(self, suit: int) -> int:
-        return self.hand & SUIT_MASKS[suit]
 
     def _all_tricks(self) -> list[tuple[tuple[int, int], ...]]:
         trick = self.trick

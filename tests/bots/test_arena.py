@@ -8,8 +8,18 @@ from typing import ClassVar
 import pytest
 
 from hearts.bots import arena
-from hearts.bots.arena import DealOutcome, duplicate, parse_specs, register
+from hearts.bots.arena import (
+    Clock,
+    DealOutcome,
+    deal_for,
+    duplicate,
+    make_bot,
+    parse_specs,
+    play_match,
+    register,
+)
 from hearts.cli import main
+from hearts.rules import Rules
 from hearts.view import PlayerView
 
 
@@ -124,7 +134,9 @@ def test_json_output_has_the_documented_keys(capsys: pytest.CaptureFixture[str])
 def test_text_report_and_bad_options(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["arena", "--bots", "easy,easy,easy,easy", "--hands", "2", "--jobs", "1"]) == 0
     assert "Points per hand" in capsys.readouterr().out
-    assert main(["arena", "--bots", "easy,easy,easy", "--hands", "2"]) == 2
+    bad_rules = ['{"players": 5}', '{"players": 8}', '{"moon": "x"}', "not json"]
+    for rules in bad_rules:  # 5 seats for 3 bots, no 8-player table, no such moon rule
+        assert main(["arena", "--bots", "easy,easy,easy", "--rules", rules, "--hands", "2"]) == 2
     assert main(["arena", "--bots", "easy,easy,easy,nobody", "--hands", "2"]) == 2
     assert main(["arena", "--bots", "easy,easy,easy,easy", "--opt", "hard.x=1"]) == 2
 
@@ -137,3 +149,23 @@ def test_option_parsing() -> None:
     assert specs[1] == ("medium", {"moon": False})
     assert specs[2] == ("medium", {"x": "a"})
     assert specs[3] == ("medium", {})
+
+
+@pytest.mark.parametrize("players", [3, 5, 7])
+def test_arena_plays_every_table_size(players: int, capsys: pytest.CaptureFixture[str]) -> None:
+    """3 to 7 bots: the players follow from --bots, each rotation is played, every
+    bot's clock counts its decisions (sized for any number of seats)."""
+    bots = (["medium", "easy"] * 4)[:players]
+    args = ["arena", "--bots", ",".join(bots), "--hands", "2", "--jobs", "1", "--json"]
+    args += ["--rules", '{"jd_bonus": true, "qs_breaks_hearts": true}']
+    assert main(args) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["rotations"] == players and out["hands_played"] == 2 * players
+    assert all(b["ms_per_decision"] >= 0 for b in out["bots"])
+    outcome = play_match(
+        [make_bot(b) for b in bots],
+        lambda h: deal_for(Rules(players=players, target=40), 3, h, h),
+        Rules(players=players, target=40),
+        Clock(),
+    )
+    assert outcome.winner >= 0 and len(outcome.totals) == players

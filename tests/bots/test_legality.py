@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import importlib.util
 import random
 
 import pytest
@@ -14,14 +13,17 @@ from hearts.hand import HandState
 from hearts.rules import Rules
 
 
-def _play_checked(bots: list[Bot], rng: random.Random, hand_number: int) -> HandState:
+def _play_checked(
+    bots: list[Bot], rng: random.Random, hand_number: int, rules: Rules | None = None
+) -> HandState:
     """Deal and play a hand, checking every choice before the engine sees it."""
-    state = HandState.deal(Rules(), hand_number, rng)
+    rules = rules or Rules()
+    state = HandState.deal(rules, hand_number, rng)
     if state.phase == "pass":
-        for seat in range(4):
+        for seat in range(rules.players):
             view = state.view(seat, hand_number=hand_number)
             mask = bots[seat].choose_pass(view)
-            assert mask.bit_count() == 3 and not mask & ~state.hands[seat]
+            assert mask.bit_count() == rules.pass_count and not mask & ~state.hands[seat]
             state.pass_cards(seat, mask)
     while not state.is_terminal():
         seat = state.turn
@@ -48,9 +50,34 @@ def test_many_hands_of_each_level_are_legal() -> None:
             _play_checked(bots, rng, i % 4 + 1)
 
 
-@pytest.mark.skipif(importlib.util.find_spec("hearts.bots.hard") is None, reason="no Khó yet")
 def test_hard_plays_only_legal_cards() -> None:
     rng = random.Random(9)
     bots = [get_bot("hard", iterations=16), get_bot("medium"), get_bot("easy"), get_bot("medium")]
     for i in range(3):
         _play_checked(bots, rng, i % 4 + 1)
+
+
+@pytest.mark.parametrize("players", [3, 5, 6, 7])
+def test_every_level_plays_legally_at_every_table_size(players: int) -> None:
+    """3 to 7 players with every option on: each pass direction of the cycle, every
+    level; the removed cards are never dealt and the points add up."""
+    rng = random.Random(players)
+    for i, rules in enumerate(
+        (
+            Rules(players=players),
+            Rules(players=players, qs_breaks_hearts=True, jd_bonus=True, moon="shooter_chooses"),
+        )
+    ):
+        levels = ["hard", "medium", "easy"] * 3
+        bots = [
+            get_bot(name, iterations=8) if name == "hard" else get_bot(name)
+            for name in levels[i : i + players]
+        ]
+        for hand_number in range(1, rules.pass_cycle_length + 1):
+            state = _play_checked(bots, rng, hand_number, rules)
+            dealt = 0
+            for mask in state.deal_masks:
+                dealt |= mask
+            assert dealt == rules.deck and not dealt & rules.removed
+            jd = -10 if rules.jd_bonus and state.jd_taker() >= 0 else 0
+            assert sum(state.points()) - jd in (26, 26 * (players - 1), -26)

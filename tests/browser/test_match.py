@@ -61,6 +61,10 @@ def test_whole_match_to_100_with_quick_play(page: Page) -> None:
     new = page.get_by_role("button", name="Trận mới")
     expect(new).to_be_visible()
     new.click()
+    # The "Trận mới" dialog offers the finished match's rules; the match is over, so
+    # starting asks no confirmation.
+    expect(page.locator("#new-match-dialog")).to_be_visible()
+    page.locator("#nm-start").click()
     wait_ready(page)
     assert body(page, "matchOver") == "false" and body(page, "hand") == "1"
     assert phase(page) == "pass" and len(hand_cards(page)) == 13

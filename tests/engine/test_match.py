@@ -11,12 +11,13 @@ from engine_positions import S, hand_of, m, play, play_out, random_pass
 
 from hearts.cards import HEARTS_MASK
 from hearts.hand import HandState
-from hearts.match import HandResult, Match, match_winner, moon_choice
+from hearts.match import HandResult, Match, match_winner
 from hearts.record import read_record
 from hearts.rules import Rules
 
 DATA = Path(__file__).resolve().parent / "data"
 SUITS = ("2C-AC", "2D-AD", "2S-AS", "2H-AH")  # South shoots the moon
+MOON_BY_S = [26, 0, 0, 0]  # hearts + 13 for Q♠ taken: South took them all
 
 
 def rigged(totals: list[int], rules: Rules | None = None) -> Match:
@@ -108,7 +109,7 @@ def test_moon_subtract_from_self_in_the_match() -> None:
 
 def test_shooter_chooses_adding_when_it_does_not_lose_the_match() -> None:
     rules = Rules(moon="shooter_chooses")
-    assert moon_choice(rules, [10, 20, 30, 40], S) == "add_to_others"
+    assert rules.moon_choice([10, 20, 30, 40], MOON_BY_S, -1) == "add_to_others"
     match = rigged([10, 20, 30, 40], rules)
     match.start(finished(hand_of(SUITS, rules=rules)))
     match.finish_hand()
@@ -118,7 +119,7 @@ def test_shooter_chooses_adding_when_it_does_not_lose_the_match() -> None:
 def test_shooter_chooses_subtracting_when_adding_would_lose_the_match() -> None:
     rules = Rules(moon="shooter_chooses")
     # Adding would give 90, 106, 96, 86: the match ends and East wins.
-    assert moon_choice(rules, [90, 80, 70, 60], S) == "subtract_from_self"
+    assert rules.moon_choice([90, 80, 70, 60], MOON_BY_S, -1) == "subtract_from_self"
     match = rigged([90, 80, 70, 60], rules)
     match.start(finished(hand_of(SUITS, rules=rules)))
     result = match.finish_hand()
@@ -127,9 +128,9 @@ def test_shooter_chooses_subtracting_when_adding_would_lose_the_match() -> None:
 
 
 def test_moon_choice_follows_fixed_rules() -> None:
-    assert moon_choice(Rules(), [90, 80, 70, 60], S) == "add_to_others"
+    assert Rules().moon_choice([90, 80, 70, 60], MOON_BY_S, -1) == "add_to_others"
     sub = Rules(moon="subtract_from_self")
-    assert moon_choice(sub, [0, 0, 0, 0], S) == "subtract_from_self"
+    assert sub.moon_choice([0, 0, 0, 0], MOON_BY_S, -1) == "subtract_from_self"
 
 
 # -- pass direction by hand number ------------------------------------------------------------
@@ -215,3 +216,38 @@ def test_a_match_rebuilt_from_its_record_is_the_same_match() -> None:
     scored = Match(Rules(), [*results, HandResult((0, 26, 26, 26), S)], hand=done, hand_number=3)
     assert scored.scored and scored.result == HandResult((0, 26, 26, 26), S)
     assert scored.finish_hand().points == (0, 26, 26, 26) and len(scored.results) == 3
+
+
+# -- the rules' one home for a hand's points (issue 8) ---------------------------------------
+def test_a_hands_points_under_every_rule_come_from_rules_score() -> None:
+    """The hand, the match and the record agree with Rules.score: hearts 1, Q♠ 13,
+    the J♦ −10 under its rule, a moon scored as the rules (or the shooter) say."""
+    jd = Rules(jd_bonus=True)
+    assert jd.card_points(m("QS 2H 3H 4H 5H 6H")) == 18 == Rules().card_points(m("QS 2H-6H"))
+    assert jd.card_points(m("JD 2H")) == -9 and Rules().card_points(m("JD 2H")) == 1
+    assert jd.score([26, 0, 0, 0], 0) == [-10, 26, 26, 26]
+    assert Rules(moon="subtract_from_self").score([26, 0, 0, 0], -1) == [-26, 0, 0, 0]
+    assert Rules(moon="shooter_chooses").score([26, 0, 0, 0], -1, "subtract_from_self") == [
+        -26,
+        0,
+        0,
+        0,
+    ]
+    hand = finished(hand_of(SUITS, rules=Rules(moon="subtract_from_self", jd_bonus=True)))
+    assert hand.points() == hand.rules.score(hand.penalties(), hand.jd_taker()) == [-36, 0, 0, 0]
+
+
+def test_hand_result_says_how_the_moon_was_scored() -> None:
+    assert HandResult((0, 26, 26, 26), 0).moon == "add_to_others"
+    assert HandResult((-10, 26, 26, 26), 0).moon == "add_to_others"
+    assert HandResult((-26, 0, 0, 0), 0).moon == "subtract_from_self"
+    assert HandResult((-36, 0, 0, 0), 0).moon == "subtract_from_self"
+    assert HandResult((4, 15, 7, 0), -1).moon is None
+
+
+def test_the_computer_moon_choice_counts_the_jack() -> None:
+    # Adding 26 gives W 101, N 106, E 91: South at 100 would not be lowest, so South
+    # subtracts; with the J♦ (−10) South ends at 90, alone at the lowest: South adds.
+    rules = Rules(moon="shooter_chooses", jd_bonus=True)
+    assert rules.moon_choice([100, 75, 80, 65], [26, 0, 0, 0], -1) == "subtract_from_self"
+    assert rules.moon_choice([100, 75, 80, 65], [26, 0, 0, 0], 0) == "add_to_others"

@@ -434,6 +434,7 @@ def test_stats_start_empty(south) -> None:
         "moons": 0,
         "best": None,
         "hands": 0,
+        "tables": [],
     }
 
 
@@ -449,12 +450,24 @@ def test_openapi_describes_the_calls_and_the_state(client) -> None:
         "/api/new-match",
         "/api/settings",
         "/api/stats",
+        "/api/moon",
+        "/api/hands/{number}",
     ):
         assert path in schema["paths"]
     state = schema["components"]["schemas"]["State"]
-    assert set(state["properties"]) == {"version", "settings", "seats", "names", "match", "hand"}
+    assert set(state["properties"]) == {
+        "version",
+        "settings",
+        "rules",
+        "seats",
+        "names",
+        "match",
+        "hand",
+    }
     hand = schema["components"]["schemas"]["HandInfo"]["properties"]
-    assert {"legal", "illegal_reasons", "mark_received", "auto_finished"} <= set(hand)
+    assert {"legal", "illegal_reasons", "mark_received", "auto_finished", "pass_count"} <= set(
+        hand
+    )
 
 
 def test_page_and_static_files_are_served(client) -> None:

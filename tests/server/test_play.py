@@ -82,7 +82,7 @@ def test_a_whole_hand_through_the_api_until_points_show(south) -> None:
     points = h["points"]
     assert points is not None
     assert sum(points.values()) in (26, 78)
-    assert s["match"]["hands"] == [{"points": points, "moon": h["moon"]}]
+    assert s["match"]["hands"] == [{"points": points, "moon": h["moon"], "moon_scoring": None}]
     assert s["match"]["totals"] == points
     assert sum(t["points"] for t in h["tricks"]) == 26
     for t in h["tricks"]:

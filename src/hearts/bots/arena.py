@@ -30,7 +30,7 @@ from typing import Any
 
 from hearts.bots.base import Bot, get_bot
 from hearts.hand import HandState
-from hearts.match import match_winner, moon_choice
+from hearts.match import match_winner
 from hearts.rules import Rules
 from hearts.view import PlayerView
 
@@ -63,10 +63,15 @@ def make_bot(spec: BotSpec | str) -> Bot:
 
 @dataclass
 class Clock:
-    """Decision count and time per seat (filled in by :func:`play_hand`)."""
+    """Decision count and time per seat (filled in by :func:`play_hand`), for a
+    table of ``seats`` players."""
 
-    decisions: list[int] = field(default_factory=lambda: [0] * 4)
-    seconds: list[float] = field(default_factory=lambda: [0.0] * 4)
+    decisions: list[int] = field(default_factory=list)
+    seconds: list[float] = field(default_factory=list)
+
+    @classmethod
+    def for_seats(cls, seats: int) -> Clock:
+        return cls([0] * seats, [0.0] * seats)
 
 
 def _timed(choose: Callable[[PlayerView], int], view: PlayerView, clock: Clock | None) -> int:
@@ -74,6 +79,9 @@ def _timed(choose: Callable[[PlayerView], int], view: PlayerView, clock: Clock |
     t0 = time.perf_counter()
     out = choose(view)
     if clock is not None:
+        if len(clock.decisions) < view.n:  # sized on first use: any table size
+            clock.decisions += [0] * (view.n - len(clock.decisions))
+            clock.seconds += [0.0] * (view.n - len(clock.seconds))
         clock.decisions[view.seat] += 1
         clock.seconds[view.seat] += time.perf_counter() - t0
     return out
@@ -106,10 +114,7 @@ def play_hand(
         view = state.view(seat, hand_number=hand_number, totals=tot)
         card = _timed(bots[seat].choose_play, view, clock)
         state.play(card, seat)
-    shooter = state.shooter()
-    if shooter < 0:
-        return state.points()
-    return state.points(moon_choice(state.rules, list(tot), shooter))
+    return state.points(state.rules.moon_choice(tot, state.penalties(), state.jd_taker()))
 
 
 @dataclass(frozen=True)
@@ -180,7 +185,7 @@ def _play_deal(index: int) -> DealOutcome:
     bots: list[Bot] = _WORKER["bots"]
     rules: Rules = _WORKER["rules"]
     n = rules.players
-    hand_number = index % 4 + 1  # every pass direction in turn
+    hand_number = index % rules.pass_cycle_length + 1  # every pass direction in turn
     base = deal_for(rules, _WORKER["seed"], index, hand_number)
     points = []
     shooters = []
@@ -189,7 +194,7 @@ def _play_deal(index: int) -> DealOutcome:
     for rotation in range(n):
         at_seat = [bots[(seat - rotation) % n] for seat in range(n)]
         state = HandState(rules, base.deal_masks, base.direction)
-        clock = Clock([0] * n, [0.0] * n)
+        clock = Clock.for_seats(n)
         pts = play_hand(at_seat, state, hand_number, None, clock)
         points.append(tuple(pts[seat_of(e, rotation, n)] for e in range(n)))
         shooter = state.shooter()
@@ -502,7 +507,14 @@ def run_cli(args: argparse.Namespace) -> int:
     except (ValueError, TypeError, ImportError) as exc:
         print(f"hearts arena: {exc}", file=sys.stderr)
         return 2
-    rules = Rules()
+    try:
+        given = json.loads(args.rules) if getattr(args, "rules", None) else {}
+        if isinstance(given, dict):
+            given.setdefault("players", len(specs))
+        rules = Rules.from_json(given)
+    except ValueError as exc:  # bad JSON or bad rules (RulesError is a ValueError)
+        print(f"hearts arena: --rules: {exc}", file=sys.stderr)
+        return 2
     if len(specs) != rules.players:
         print(f"hearts arena: --bots needs {rules.players} names", file=sys.stderr)
         return 2

@@ -11,7 +11,7 @@ from __future__ import annotations
 import random
 
 from hearts.bots.tactics import HIGH_SPADES, highest_below, trick_winner
-from hearts.cards import HEARTS_MASK, QS_BIT, QUEEN_SPADES, SUIT_MASKS, cards_of
+from hearts.cards import HEARTS_MASK, JACK_DIAMONDS, QS_BIT, QUEEN_SPADES, SUIT_MASKS, cards_of
 from hearts.view import PlayerView
 
 
@@ -31,6 +31,8 @@ class EasyBot:
         cards = list(cards_of(view.hand))
         # Rather the high cards and Q♠, but by chance.
         weights = [1.0 + (c % 13) ** 1.5 + (30.0 if c == QUEEN_SPADES else 0.0) for c in cards]
+        if view.rules.jd_bonus and JACK_DIAMONDS in cards:
+            weights[cards.index(JACK_DIAMONDS)] = 0.1  # worth −10 to keep: rarely passed
         chosen = 0
         for _ in range(view.rules.pass_count):
             i = rng.choices(range(len(cards)), weights)[0]
@@ -71,4 +73,6 @@ class EasyBot:
         weights = [
             1.0 + (c % 13) + (6.0 if (1 << c) & (HEARTS_MASK | QS_BIT) else 0.0) for c in cards
         ]
+        if view.rules.jd_bonus and JACK_DIAMONDS in cards:
+            weights[cards.index(JACK_DIAMONDS)] = 0.1  # rarely gives the J♦'s −10 away
         return rng.choices(cards, weights)[0]

@@ -24,8 +24,7 @@ from collections.abc import Callable
 from hearts.bots.medium import pass_cards as medium_pass
 from hearts.bots.playout import rollout
 from hearts.bots.sampling import DealSampler, WeightedSampler
-from hearts.cards import HEARTS_MASK, JD_BIT, QS_BIT, QUEEN_SPADES, SUIT_MASKS, cards_of
-from hearts.match import moon_choice
+from hearts.cards import JACK_DIAMONDS, JD_BIT, QS_BIT, QUEEN_SPADES, SUIT_MASKS, cards_of
 from hearts.rules import Rules
 from hearts.view import PlayerView
 
@@ -51,25 +50,13 @@ def hand_utility(rules: Rules, totals: tuple[int, ...], me: int) -> Utility:
     """
     n = rules.players
     target = rules.target
-    jd_bonus = rules.jd_bonus
-    moon: str = rules.moon
     near = max(totals) + 26 >= target - 20
+    score = rules.score
+    chooses = rules.moon == "shooter_chooses"
 
     def points(pen: list[int], jd: int) -> list[int]:
-        pts = pen[:]
-        for s in range(n):
-            if pen[s] == 26:
-                how = moon
-                if how == "shooter_chooses":
-                    how = moon_choice(rules, list(totals), s)
-                if how == "add_to_others":
-                    pts = [0 if t == s else 26 for t in range(n)]
-                else:
-                    pts[s] = -26
-                break
-        if jd_bonus and jd >= 0:
-            pts[jd] -= 10
-        return pts
+        # The shooter, if any, scores the moon as the rules (or its own choice) say.
+        return score(pen, jd, rules.moon_choice(totals, pen, jd) if chooses else None)
 
     if not near:
         scale = 1.0 / (n - 1)
@@ -171,10 +158,12 @@ class HardBot:
         judged by playouts (``passing="search"``)."""
         rules = view.rules
         offset = rules.pass_offset(view.direction)
-        base = medium_pass(view.hand, rules.pass_count, offset, view.n)
+        base = medium_pass(
+            view.hand, rules.pass_count, offset, view.n, True, rules.jd_bonus, rules.deck
+        )
         if self.passing != "search":
             return base
-        cands = pass_candidates(view.hand, rules.pass_count, base)
+        cands = pass_candidates(view.hand, rules.pass_count, base, jd=rules.jd_bonus)
         return cands[self._search_pass(view, cands, offset)]
 
     def _search_pass(self, view: PlayerView, cands: list[int], offset: int) -> int:
@@ -186,6 +175,7 @@ class HardBot:
         sampler = DealSampler(view)
         utility = hand_utility(rules, view.totals, me)
         qs_breaks = rules.qs_breaks_hearts
+        jd_rule = rules.jd_bonus
         lead = rules.lead_card
         lead_bit = 1 << lead
         worlds: list[tuple[list[int], list[int]]] = []
@@ -195,7 +185,7 @@ class HardBot:
             while len(worlds) <= w:
                 hands = sampler.draw(rng)
                 # The others choose before seeing ours: once per deal.
-                passes = [0 if s == me else quick_pass(hands[s], k) for s in range(n)]
+                passes = [0 if s == me else quick_pass(hands[s], k, jd_rule) for s in range(n)]
                 worlds.append((hands, passes))
             hands, passes = worlds[w]
             passes = passes[:]
@@ -275,7 +265,7 @@ def card_playout(view: PlayerView) -> WorldPlayout:
     pen0 = [0] * n
     jd0 = -1
     for s, mask in enumerate(view.taken()):
-        pen0[s] = (mask & HEARTS_MASK).bit_count() + (13 if mask & QS_BIT else 0)
+        pen0[s] = rules.penalty(mask)
         if mask & JD_BIT:
             jd0 = s
     qs_breaks = rules.qs_breaks_hearts
@@ -358,9 +348,10 @@ def successive_halving(
     return alive[0]
 
 
-def pass_scores(hand: int) -> dict[int, float]:
+def pass_scores(hand: int, jd: bool = False) -> dict[int, float]:
     """How much each card wants to leave the hand: Q♠ and its guards with few low
-    spades, high hearts, and the high cards of a short side suit."""
+    spades, high hearts, and the high cards of a short side suit (never the J♦
+    when it counts −10: ``jd``)."""
     spades = hand & SUIT_MASKS[2]
     low_spades = (spades & ((1 << QUEEN_SPADES) - 1)).bit_count()
     has_qs = bool(hand & QS_BIT)
@@ -380,13 +371,15 @@ def pass_scores(hand: int) -> dict[int, float]:
         else:
             v = 3.0 * rank + (18.0 if length <= 3 else 0.0) - 2.0 * length
         out[c] = v
+    if jd and hand & JD_BIT:
+        out[JACK_DIAMONDS] = -100.0
     return out
 
 
-def quick_pass(hand: int, count: int) -> int:
+def quick_pass(hand: int, count: int, jd: bool = False) -> int:
     """A cheap careful pass for the simulated other seats: the top of
     :func:`pass_scores`."""
-    scores = pass_scores(hand)
+    scores = pass_scores(hand, jd)
     ranked = sorted(scores, key=lambda c: (-scores[c], -c))
     out = 0
     for c in ranked[:count]:
@@ -394,12 +387,14 @@ def quick_pass(hand: int, count: int) -> int:
     return out
 
 
-def pass_candidates(hand: int, count: int, base: int, keep: int = 10) -> list[int]:
+def pass_candidates(
+    hand: int, count: int, base: int, keep: int = 10, jd: bool = False
+) -> list[int]:
     """Passes worth a search: ``base`` first, then the best-scored sets of
     ``count`` cards among the seven most passable cards."""
     from itertools import combinations
 
-    scores = pass_scores(hand)
+    scores = pass_scores(hand, jd)
     top = sorted(scores, key=lambda c: (-scores[c], -c))[:7]
     sets = sorted(
         combinations(top, count), key=lambda cs: (-sum(scores[c] for c in cs), sorted(cs))

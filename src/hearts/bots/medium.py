@@ -20,6 +20,8 @@ written on :class:`~hearts.bots.tactics.Table` (masks), so a search can call
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from hearts.bots.tactics import (
     HIGH_SPADES,
     LOW_SPADES,
@@ -43,6 +45,8 @@ from hearts.cards import (
     FULL_DECK,
     HEARTS,
     HEARTS_MASK,
+    JACK_DIAMONDS,
+    JD_BIT,
     QS_BIT,
     QUEEN_SPADES,
     SPADES,
@@ -79,6 +83,10 @@ LEAD_HEART = (2.0, -1.0, 0.3)
 LEAD_SPADE_WITH_QUEEN = 4.0
 #: Low spades per top spade (beyond one each) to flush Q♠ while holding K♠/A♠.
 FLUSH_GUARDS = 3
+#: The J♦'s pass score under the J♦ rule: far below any card worth passing.
+KEEP_JD = -100.0
+#: What the J♦ is worth taking under the J♦ rule (points on the trick it may cost).
+JD_WORTH = 10
 #: Keep the top heart while one seat has taken every point.
 KEEP_STOPPER = True
 #: ... when that seat holds Q♠ and this many hearts, or this many hearts alone,
@@ -100,8 +108,15 @@ class MediumBot:
         self.moon = moon
 
     def choose_pass(self, view: PlayerView) -> int:
+        rules = view.rules
         return pass_cards(
-            view.hand, view.rules.pass_count, view.pass_to - view.seat, view.n, self.moon
+            view.hand,
+            rules.pass_count,
+            rules.pass_offset(view.direction),
+            view.n,
+            self.moon,
+            rules.jd_bonus,
+            rules.deck,
         )
 
     def choose_play(self, view: PlayerView) -> int:
@@ -125,22 +140,33 @@ def moon_hand(hand: int) -> bool:
     return hearts.bit_count() >= MOON_PASS_HEARTS and honours >= MOON_PASS_HONOURS
 
 
-def pass_cards(hand: int, count: int = 3, offset: int = 1, n: int = 4, moon: bool = True) -> int:
-    """The ``count`` cards to pass from ``hand`` (``offset``: seats to the receiver)."""
+def pass_cards(
+    hand: int,
+    count: int = 3,
+    offset: int = 1,
+    n: int = 4,
+    moon: bool = True,
+    jd: bool = False,
+    deck: int = FULL_DECK,
+) -> int:
+    """The ``count`` cards to pass from ``hand`` (``offset``: seats to the receiver,
+    of ``n``); ``jd``: the J♦ counts −10, so it is kept; ``deck``: the cards in play."""
     if moon and moon_hand(hand):
-        return _moon_pass(hand, count)
+        return _moon_pass(hand, count, jd)
     scores = {c: _pass_score(c, hand, offset % n if n else 1, n) for c in cards_of(hand)}
+    if jd and hand & JD_BIT:
+        scores[JACK_DIAMONDS] = KEEP_JD  # worth −10 to its taker: never hand it over
     ranked = sorted(scores, key=lambda c: (-scores[c], -c))
     best = _mask(ranked[:count])
-    best_value = _hand_value(hand & ~best) - _pass_bonus(best)
+    best_value = _hand_value(hand & ~best, deck) - _pass_bonus(best)
     # Voiding a short side suit may beat passing the single worst cards.
     for suit in (CLUBS, DIAMONDS):
         cards = hand & SUIT_MASKS[suit]
         k = cards.bit_count()
-        if 0 < k <= count:
+        if 0 < k <= count and not (jd and cards & JD_BIT):
             rest = [c for c in ranked if not (cards >> c) & 1][: count - k]
             choice = cards | _mask(rest)
-            value = _hand_value(hand & ~choice) - _pass_bonus(choice)
+            value = _hand_value(hand & ~choice, deck) - _pass_bonus(choice)
             if value < best_value:
                 best, best_value = choice, value
     return best
@@ -183,9 +209,9 @@ def _pass_score(card: int, hand: int, offset: int, n: int) -> float:
     return score
 
 
-def _hand_value(hand: int) -> float:
+def _hand_value(hand: int, deck: int = FULL_DECK) -> float:
     """Badness of a hand to play (lower is better): its dangerous cards."""
-    others = FULL_DECK & ~hand
+    others = deck & ~hand
     total = 0.0
     for card in cards_of(hand):
         total += max(0, danger(card, hand, others))
@@ -202,9 +228,10 @@ def _pass_bonus(passed: int) -> float:
     return bonus
 
 
-def _moon_pass(hand: int, count: int) -> int:
+def _moon_pass(hand: int, count: int, jd: bool = False) -> int:
     """With a moon hand keep the high cards: pass the lowest side cards."""
-    side = [c for c in cards_of(hand & ~HEARTS_MASK & ~QS_BIT)]
+    keep = HEARTS_MASK | QS_BIT | (JD_BIT if jd else 0)
+    side = [c for c in cards_of(hand & ~keep)]
     side.sort(key=lambda c: (c % 13, c))
     chosen = side[:count]
     if len(chosen) < count:
@@ -226,8 +253,42 @@ def play_card(t: Table, moon: bool = True) -> int:
         return _lead(t)
     led = t.trick[0][1] // 13
     if legal & SUIT_MASKS[led]:
+        if t.jd:
+            card = _take_jack(t, led)
+            if card >= 0:
+                return card
         return _follow(t, led)
+    if t.jd and legal & JD_BIT and legal != JD_BIT:
+        # Never give the J♦ (−10) away on another seat's trick.
+        return _discard(replace(t, legal=legal & ~JD_BIT))
     return _discard(t)
+
+
+def _take_jack(t: Table, led: int) -> int:
+    """Under the J♦ rule: the card that wins the J♦ for us in this diamond trick, if
+    that is cheap (fewer points on the trick than the J♦ is worth) and sure; -1 if none."""
+    if led != DIAMONDS or t.first_trick:
+        return -1
+    mine = t.legal & SUIT_MASKS[DIAMONDS]
+    trick = _trick_mask(t)
+    _, win = trick_winner(t.trick)
+    last = not t.after()
+    if _points_of(trick) >= JD_WORTH:
+        return -1
+    if trick & JD_BIT:
+        # The J♦ is on the table: win it with the cheapest card that is sure to.
+        over = mine & above(win)
+        if not over:
+            return -1
+        card = lowest_in(over) if last else highest_in(over)
+        return card if last or sure_winner(card, t.others) else -1
+    if mine & JD_BIT and win < JACK_DIAMONDS and (last or sure_winner(JACK_DIAMONDS, t.others)):
+        return JACK_DIAMONDS  # our J♦ wins the trick: keep its −10
+    return -1
+
+
+def _points_of(cards: int) -> int:
+    return (cards & HEARTS_MASK).bit_count() + (13 if cards & QS_BIT else 0)
 
 
 def _shooting(t: Table) -> bool:
@@ -241,7 +302,7 @@ def _shooting(t: Table) -> bool:
         if best > highest_in(t.hand & SUIT_MASKS[best // 13]):
             # We cannot win this trick: running now only wastes high cards.
             return bool(not point_cards(_trick_mask(t)) and _certain_run(t.hand, t.others))
-    _won, lost = winners_and_losers(t.hand, t.others)
+    _won, lost = winners_and_losers(t.hand, t.others, t.n)
     hearts = t.hand & HEARTS_MASK
     mine_points = point_cards(t.taken[t.seat]).bit_count()
     if lost == 0:

@@ -30,7 +30,6 @@ __all__ = [
     "below",
     "card_name",
     "danger",
-    "high_spades",
     "highest_below",
     "highest_in",
     "lowest_above",
@@ -82,10 +81,6 @@ def lowest_above(mask: int, card: int) -> int:
     """The lowest card of ``mask`` in ``card``'s suit that beats it (-1 if none)."""
     m = mask & above(card)
     return (m & -m).bit_length() - 1
-
-
-def high_spades(mask: int) -> int:
-    return mask & HIGH_SPADES
 
 
 def point_cards(mask: int) -> int:
@@ -142,11 +137,11 @@ def danger(card: int, hand: int, others: int) -> int:
     return score
 
 
-def winners_and_losers(mine: int, others: int) -> tuple[int, int]:
+def winners_and_losers(mine: int, others: int, n: int = 4) -> tuple[int, int]:
     """Estimated tricks won and lost if we led ``mine`` from the top, suit by suit.
 
     The others are assumed to throw their highest cards under ours (as a careful
-    player does), three at a time; once our card is not the highest left it loses.
+    player does), ``n - 1`` at a time; once our card is not the highest left it loses.
     A crude count for moon plans, not a proof.
     """
     won = lost = 0
@@ -156,8 +151,8 @@ def winners_and_losers(mine: int, others: int) -> tuple[int, int]:
         for card in ours:
             if not theirs or card > theirs[0]:
                 won += 1
-                # They follow with their highest cards below ours (up to three seats).
-                theirs = theirs[3:]
+                # They follow with their highest cards below ours (one per other seat).
+                theirs = theirs[n - 1 :]
             else:
                 lost += 1
     return won, lost
@@ -194,6 +189,7 @@ class Table:
     tricks_left: int
     totals: Sequence[int]
     target: int
+    jd: bool = False  # the J♦ counts −10 to its taker
 
     @classmethod
     def of(cls, view: PlayerView) -> Table:
@@ -214,6 +210,7 @@ class Table:
             tricks_left=view.hand.bit_count(),
             totals=view.totals,
             target=view.target,
+            jd=view.rules.jd_bonus,
         )
 
     def after(self) -> list[int]:

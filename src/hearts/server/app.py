@@ -23,16 +23,18 @@ from fastapi import Depends, FastAPI, Request
 from fastapi.responses import HTMLResponse, Response
 
 from hearts.rules import Rules
-from hearts.server import retention
+from hearts.server import history, retention
 from hearts.server.config import Config
 from hearts.server.db import Loaded, Store
 from hearts.server.errors import ApiError, error_response, install_error_handlers
-from hearts.server.game import Game
+from hearts.server.game import Game, rules_from_api
 from hearts.server.middleware import BodyLimit, HeadAsGet
 from hearts.server.ratelimit import RATE_LIMITED_RESPONSE, limit_new_players
 from hearts.server.ratelimit import install as install_rate_limit
 from hearts.server.schema import (
     ERROR_RESPONSES,
+    MoonBody,
+    NewMatchBody,
     PassBody,
     PlayBody,
     SettingsBody,
@@ -196,7 +198,7 @@ def create_app(
 
     @app.post("/api/pass", response_model=State, responses=ERROR_RESPONSES, tags=["api"])
     async def pass_cards(body: PassBody, pid: PlayerId, response: Response) -> dict[str, Any]:
-        """South passes 3 cards; the computers pass on the next step."""
+        """South passes hand.pass_count cards; the computers pass on the next step."""
         return await act(pid, body.version, lambda game: game.south_pass(body.cards), response)
 
     @app.post("/api/play", response_model=State, responses=ERROR_RESPONSES, tags=["api"])
@@ -215,10 +217,25 @@ def create_app(
         return await act(pid, body.version, lambda game: game.next_hand(tables.seed), response)
 
     @app.post("/api/new-match", response_model=State, responses=ERROR_RESPONSES, tags=["api"])
-    async def new_match(body: VersionBody, pid: PlayerId, response: Response) -> dict[str, Any]:
-        """A fresh match (allowed at any time)."""
-        state = await tables.run(pid, functools.partial(tables.new_match, pid, body.version))
+    async def new_match(body: NewMatchBody, pid: PlayerId, response: Response) -> dict[str, Any]:
+        """A fresh match (allowed at any time), at the table ``rules`` if given."""
+        rules = rules_from_api(body.rules, tables.rules)  # bad_rules before anything changes
+        state = await tables.run(pid, functools.partial(tables.new_match, pid, body.version, rules))
         return answer(state, response)
+
+    @app.post("/api/moon", response_model=State, responses=ERROR_RESPONSES, tags=["api"])
+    async def moon(body: MoonBody, pid: PlayerId, response: Response) -> dict[str, Any]:
+        """South shot the moon and chooses how it is scored ("shooter_chooses")."""
+        return await act(pid, body.version, lambda game: game.south_moon(body.choice), response)
+
+    @app.get("/api/hands/{number}", responses=ERROR_RESPONSES, tags=["api"])
+    async def hand_record(number: int, pid: PlayerId, response: Response) -> dict[str, Any]:
+        """Hand ``number`` of the current match as a hearts-hand/1 record, once finished."""
+        record = await anyio.to_thread.run_sync(history.hand_record, store, pid, number)
+        if record is None:
+            raise ApiError("not_found", "Ván này chưa xong hoặc không có")
+        response.headers.update(no_store)
+        return record
 
     @app.put("/api/settings", response_model=State, responses=ERROR_RESPONSES, tags=["api"])
     async def settings(body: SettingsBody, pid: PlayerId, response: Response) -> dict[str, Any]:
@@ -231,10 +248,13 @@ def create_app(
         return answer(await tables.run(pid, change), response)
 
     @app.get("/api/stats", response_model=Stats, responses=ERROR_RESPONSES, tags=["api"])
-    async def stats(pid: PlayerId, response: Response) -> dict[str, int | None]:
-        """Achievements of this token: matches played and won, moons, best match, hands."""
+    async def stats(pid: PlayerId, response: Response) -> dict[str, Any]:
+        """Achievements of this token: matches played and won, moons, best match, hands,
+        and the finished matches by the rules they were played with."""
         response.headers.update(no_store)
-        return await anyio.to_thread.run_sync(store.stats, pid)
+        found: dict[str, Any] = dict(await anyio.to_thread.run_sync(store.stats, pid))
+        found["tables"] = await anyio.to_thread.run_sync(history.stats_by_rules, store, pid)
+        return found
 
     # Versioned static URLs: an upgrade changes the version, so a browser never runs a
     # cached script of the release before; an unknown version is 404.

@@ -35,15 +35,23 @@ from hearts.hand import DONE, PASS, PLAY, HandState
 from hearts.match import HandResult, Match
 from hearts.record import read_record, write_record
 from hearts.rules import Rules
-from hearts.server.messages import error_message, illegal_reason
+from hearts.server import schema
+from hearts.server.messages import error_message, illegal_reason, pass_message, rule_message
 from hearts.view import PlayerView
 
 log = logging.getLogger("hearts.server")
 
 SOUTH = 0
-SEATS = ("S", "W", "N", "E")
+#: The four-player table's seat names (SPEC); other tables name the seats after
+#: "Bạn" in play order with NAMES_AROUND (the names of seed 001's worked example).
 NAMES = {"S": "Bạn", "W": "Tây", "N": "Bắc", "E": "Đông"}
+NAMES_AROUND = ("An", "Bình", "Chi", "Dũng", "Hà", "Khôi")
 LEVELS = ("easy", "medium", "hard")
+#: The rule keys a player may choose (the hearts-hand/1 rules object), and the targets.
+API_RULES = ("players", "qs_breaks_hearts", "moon", "jd_bonus", "target")
+PLAYERS = range(3, 8)
+TARGETS = range(50, 501)
+MOON_SCORINGS = ("add_to_others", "subtract_from_self")
 #: The preferred display order of suits: red and black alternate.
 _SUIT_ORDER = (CLUBS, HEARTS, SPADES, DIAMONDS)
 _RED = frozenset((DIAMONDS, HEARTS))
@@ -82,8 +90,40 @@ def _names_sorted(mask: int) -> list[str]:
     return [card_name(c) for c in display_order(mask)]
 
 
-def _seat_map(values: list[int] | tuple[int, ...]) -> dict[str, int]:
-    return dict(zip(SEATS, values, strict=True))
+def seat_names(rules: Rules) -> dict[str, str]:
+    """The Vietnamese name of each seat: Bạn/Tây/Bắc/Đông at four, else Bạn and
+    then An, Bình, … in play order."""
+    if rules.seats == tuple(NAMES):
+        return dict(NAMES)
+    return dict(zip(rules.seats, ("Bạn", *NAMES_AROUND), strict=False))
+
+
+def rules_from_api(data: Any, base: Rules) -> Rules:
+    """The rules a player asked for (``None``: ``base``, the server's table); a
+    :class:`GameError` ``bad_rules`` with a Vietnamese message for anything else
+    than the five keys with their values."""
+    if data is None:
+        return base
+    if not isinstance(data, dict):
+        raise GameError("bad_rules", rule_message("object"))
+    for key, value in data.items():
+        if key not in API_RULES:
+            raise GameError("bad_rules", rule_message("unknown", key))
+        if key in ("players", "target"):
+            ok = type(value) is int and value in (PLAYERS if key == "players" else TARGETS)
+        elif key == "moon":
+            ok = value in ("add_to_others", "subtract_from_self", "shooter_chooses")
+        else:
+            ok = type(value) is bool
+        if not ok:
+            raise GameError("bad_rules", rule_message(key))
+    chosen = {key: getattr(base, key) for key in API_RULES} | data
+    return Rules(**chosen)
+
+
+def rules_json(rules: Rules) -> dict[str, Any]:
+    """The five keys a player chooses, all of them."""
+    return {key: getattr(rules, key) for key in API_RULES}
 
 
 def deal_rng(seed: int | None, deal_key: int, hand_no: int) -> random.Random:
@@ -117,6 +157,8 @@ class Game:
 
     @classmethod
     def new(cls, rules: Rules, match_no: int, seed: int | None, deal_key: int) -> Game:
+        """Match ``match_no`` of a player, at the table ``rules``, first hand dealt
+        (``deal_key``: the match's database id, mixed into a seeded deal)."""
         match = Match(rules)
         match.deal(deal_rng(seed, deal_key, 1))
         return cls(match=match, match_no=match_no, deal_key=deal_key)
@@ -136,7 +178,7 @@ class Game:
         result = self.match.result
         if result is not None:
             # A moon the shooter chose to score differently: keep the points given.
-            record["points"] = _seat_map(result.points)
+            record["points"] = dict(zip(self.rules.seats, result.points, strict=True))
         return record
 
     @staticmethod
@@ -180,6 +222,19 @@ class Game:
     def hand_done(self) -> bool:
         return self.hand.phase == DONE
 
+    @property
+    def moon_pending(self) -> bool:
+        """South shot the moon and the rules let South choose: the hand waits
+        (finished, not yet scored) for :meth:`south_moon`."""
+        return self.hand_done and self.match.result is None
+
+    def _finish(self) -> None:
+        """Score the finished hand, unless South shot the moon and may choose."""
+        hand = self.hand
+        if self.rules.moon == "shooter_chooses" and hand.shooter() == SOUTH:
+            return
+        self.match.finish_hand()
+
     # -- South's actions ----------------------------------------------------------
     def south_pass(self, cards: list[str]) -> None:
         view = self.south_view()
@@ -191,8 +246,9 @@ class Game:
         mask = 0
         for c in parsed:
             mask |= 1 << c
-        if len(parsed) != self.rules.pass_count or mask.bit_count() != len(parsed):
-            raise GameError("bad_pass")
+        count = self.rules.pass_count
+        if len(parsed) != count or mask.bit_count() != len(parsed):
+            raise GameError("bad_pass", pass_message(count))
         if mask & ~view.hand:
             raise GameError("not_in_hand")
         self.hand.pass_cards(SOUTH, mask)
@@ -209,10 +265,19 @@ class Game:
             raise GameError(reason.code, reason.message)
         self._play(card)
 
+    def south_moon(self, choice: str) -> None:
+        """South, who shot the moon, scores it: adding 26 to the others or
+        subtracting 26 from their own points."""
+        if not self.moon_pending:
+            raise GameError("wrong_phase", "Bây giờ không phải lúc chọn cách tính bắn trăng")
+        if choice not in MOON_SCORINGS:
+            raise GameError("bad_request")
+        self.match.finish_hand(choice)
+
     def next_hand(self, seed: int | None) -> None:
         if self.over:
             raise GameError("match_over")
-        if not self.hand_done:
+        if not self.hand_done or self.moon_pending:
             raise GameError("wrong_phase", "Ván này chưa xong")
         self.match.deal(deal_rng(seed, self.deal_key, self.hand_no + 1))
         self.auto_finished = False
@@ -225,7 +290,9 @@ class Game:
             raise GameError("wrong_phase", "Ván này đã xong")
         if hand.phase == PASS:
             if not hand.passes[SOUTH]:
-                raise GameError("not_computer_turn", "Hãy chọn 3 lá để chuyền")
+                raise GameError(
+                    "not_computer_turn", f"Hãy chọn {self.rules.pass_count} lá để chuyền"
+                )
             seats = [s for s in range(1, hand.n) if not hand.passes[s]]
             return Job("pass", tuple(self.match.view(s) for s in seats))
         if hand.turn == SOUTH:
@@ -270,7 +337,7 @@ class Game:
                 hand.push(lowest(hand.legal_mask()))
             self.auto_finished = True
         if hand.phase == DONE:
-            self.match.finish_hand()
+            self._finish()
 
     def _nothing_left_to_decide(self) -> bool:
         """At the start of a trick: no points are left to take, or South is on lead
@@ -298,94 +365,109 @@ class Game:
         return self.match.view(SOUTH)
 
     def state(self, version: int, level: str, quick: bool) -> dict[str, Any]:
-        """The State of docs/api.md: everything South may know, nothing more.
+        """The State of docs/api.md (its one schema: :class:`schema.State`):
+        everything South may know, nothing more.
 
         The hand comes from South's view only; the rest is the match's public record
-        (totals, finished hands' scores, whether the table played a hand out).
+        (rules, totals, finished hands' scores, whether the table played a hand out).
         """
         view = self.south_view()
+        rules = self.rules
+        seats = rules.seats
         n = view.n
+
+        def by_seat(values: list[int] | tuple[int, ...]) -> dict[str, int]:
+            return dict(zip(seats, values, strict=True))
+
+        def seat_or_none(seat: int) -> str | None:
+            return seats[seat] if seat >= 0 else None
+
         winner = self.winner
-        match = {
-            "hand_number": self.hand_no,
-            "target": self.rules.target,
-            "totals": _seat_map(self.totals),
-            "hands": [
-                {"points": _seat_map(r.points), "moon": _seat_or_none(r.shooter)}
+        match = schema.MatchInfo(
+            hand_number=self.hand_no,
+            target=rules.target,
+            totals=by_seat(self.totals),
+            hands=[
+                schema.HandPoints(
+                    points=by_seat(r.points), moon=seat_or_none(r.shooter), moon_scoring=r.moon
+                )
                 for r in self.results
             ],
-            "over": winner >= 0,
-            "winner": SEATS[winner] if winner >= 0 else None,
-        }
-        phase = view.phase
+            over=winner >= 0,
+            winner=seat_or_none(winner),
+        )
+        pending = self.moon_pending
+        phase = "moon_choice" if pending else view.phase
         reasons: dict[str, str] = {}
         turn: str | None = None
         if phase == PASS:
-            turn = None if view.passed else "S"
+            turn = None if view.passed else seats[SOUTH]
         elif phase == PLAY:
-            turn = SEATS[view.turn]
+            turn = seats[view.turn]
             if view.turn == SOUTH:
                 for c in display_order(view.hand & ~view.legal):
                     why = illegal_reason(view, c)
                     if why is not None:
                         reasons[card_name(c)] = why.message
         tricks = [
-            {
-                "leader": SEATS[cards[0][0]],
-                "winner": SEATS[won_by],
-                "points": self._trick_points([c for _, c in cards]),
-                "cards": [{"seat": SEATS[s], "card": card_name(c)} for s, c in cards],
-            }
+            schema.Trick(
+                leader=seats[cards[0][0]],
+                winner=seats[won_by],
+                points=rules.card_points(sum(1 << c for _, c in cards)),
+                cards=[schema.Play(seat=seats[s], card=card_name(c)) for s, c in cards],
+            )
             for cards, won_by in zip(view.tricks, view.winners(), strict=True)
         ]
-        trick = [{"seat": SEATS[s], "card": card_name(c)} for s, c in view.trick]
+        trick = [schema.Play(seat=seats[s], card=card_name(c)) for s, c in view.trick]
+        choice: dict[Any, schema.MoonOutcome] | None = None
+        if pending:
+            hand = self.hand
+            pen, jd = hand.penalties(), hand.jd_taker()
+            choice = {}
+            for how in MOON_SCORINGS:
+                points = rules.score(pen, jd, how)
+                after = [t + p for t, p in zip(self.totals, points, strict=True)]
+                choice[how] = schema.MoonOutcome(points=by_seat(points), totals=by_seat(after))
         # The score of a finished hand (a moon scored as the shooter chose) is the
         # match's public record, not part of the hand.
         result = self.match.result
-        hand_json = {
-            "phase": phase,
-            "pass_direction": view.direction,
-            "pass_to": _seat_or_none(view.pass_to),
-            "pass_from": _seat_or_none(view.pass_from),
-            "passed": _names_sorted(view.passed) if view.passed else None,
-            "received": _names_sorted(view.received) if view.received else None,
-            "mark_received": view.pass_to >= 0 and phase == PLAY and len(view.plays) < n,
-            "cards": _names_sorted(view.hand),
-            "legal": _names_sorted(view.legal),
-            "illegal_reasons": reasons,
-            "turn": turn,
-            "trick": trick,
-            "tricks": tricks,
-            "counts": _seat_map(view.counts),
-            "taken": _seat_map(view.points_taken()),
-            "hearts_broken": view.broken,
-            "points": _seat_map(result.points) if result else None,
-            "moon": SEATS[result.shooter] if result and result.shooter >= 0 else None,
+        hand_info = schema.HandInfo(
+            # The engine's words for the phase and the direction are the schema's.
+            phase=phase,  # type: ignore[arg-type]
+            pass_direction=view.direction,  # type: ignore[arg-type]
+            pass_count=rules.pass_count,
+            pass_to=seat_or_none(view.pass_to),
+            pass_from=seat_or_none(view.pass_from),
+            passed=_names_sorted(view.passed) if view.passed else None,
+            received=_names_sorted(view.received) if view.received else None,
+            mark_received=view.pass_to >= 0 and phase == PLAY and len(view.plays) < n,
+            cards=_names_sorted(view.hand),
+            legal=_names_sorted(view.legal),
+            illegal_reasons=reasons,
+            turn=turn,
+            trick=trick,
+            tricks=tricks,
+            counts=by_seat(view.counts),
+            taken=by_seat(view.points_taken()),
+            hearts_broken=view.broken,
+            points=by_seat(result.points) if result else None,
+            moon=seat_or_none(result.shooter) if result else None,
+            moon_scoring=result.moon if result else None,
+            moon_choice=choice,
             # Whether the table played the last tricks out itself: a public fact of
             # the match (every seat saw the cards go), kept by the game, not the hand.
-            "auto_finished": self.auto_finished,
-        }
-        return {
-            "version": version,
-            "settings": {"level": level, "quick": quick},
-            "seats": list(SEATS),
-            "names": dict(NAMES),
-            "match": match,
-            "hand": hand_json,
-        }
-
-    def _trick_points(self, cards: list[int]) -> int:
-        mask = 0
-        for c in cards:
-            mask |= 1 << c
-        p = (mask & HEARTS_MASK).bit_count() + (13 if mask & QS_BIT else 0)
-        if self.rules.jd_bonus and mask & JD_BIT:
-            p -= 10
-        return p
-
-
-def _seat_or_none(seat: int) -> str | None:
-    return SEATS[seat] if seat >= 0 else None
+            auto_finished=self.auto_finished,
+        )
+        state = schema.State(
+            version=version,
+            settings=schema.Settings(level=level, quick=quick),  # type: ignore[arg-type]
+            rules=schema.RulesInfo(**rules_json(rules)),
+            seats=list(seats),
+            names=seat_names(rules),
+            match=match,
+            hand=hand_info,
+        )
+        return state.model_dump()
 
 
 def _parse(text: str) -> int:
@@ -434,7 +516,6 @@ def warm_up() -> None:
 __all__ = [
     "LEVELS",
     "NAMES",
-    "SEATS",
     "Game",
     "GameError",
     "Job",

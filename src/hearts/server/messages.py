@@ -32,7 +32,8 @@ ERRORS: dict[str, tuple[int, str]] = {
     "hearts_not_broken": (422, "Chưa phá cơ"),
     "first_trick_points": (422, "Vòng đầu không được đánh cơ hay đầm bích"),
     "must_lead_lead_card": (422, "Phải đánh 2 nhép mở vòng đầu"),
-    "bad_pass": (400, "Hãy chọn đúng 3 lá khác nhau để chuyền"),
+    "bad_pass": (400, "Hãy chọn đúng số lá khác nhau cần chuyền"),
+    "bad_rules": (400, "Luật chơi không hợp lệ"),
     "not_computer_turn": (409, "Đang đến lượt bạn"),
     "bad_request": (400, "Yêu cầu không hợp lệ"),
     "too_large": (413, "Yêu cầu quá lớn"),
@@ -42,6 +43,27 @@ ERRORS: dict[str, tuple[int, str]] = {
     "rate_limited": (429, "Tạo phiên chơi quá nhanh, hãy thử lại sau ít phút"),
     "internal": (500, "Lỗi máy chủ, hãy thử lại"),
 }
+
+
+#: Why a rules object for a new match is refused (``bad_rules``), by the key at fault.
+RULE_ERRORS: dict[str, str] = {
+    "object": "Luật chơi phải là một đối tượng JSON",
+    "unknown": "Không có luật tên {}",
+    "players": "Số người chơi phải từ 3 đến 7",
+    "qs_breaks_hearts": "Đầm bích phá cơ phải là true hoặc false",
+    "moon": "Cách tính bắn trăng không hợp lệ",
+    "jd_bonus": "J♦ trừ 10 điểm phải là true hoặc false",
+    "target": "Điểm kết thúc trận phải từ 50 đến 500",
+}
+
+
+def rule_message(key: str, name: str = "") -> str:
+    return RULE_ERRORS[key].format(name[:30])
+
+
+def pass_message(count: int) -> str:
+    """``bad_pass`` for a table that passes ``count`` cards."""
+    return f"Hãy chọn đúng {count} lá khác nhau để chuyền"
 
 
 @dataclass(frozen=True, slots=True)

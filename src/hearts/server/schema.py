@@ -31,7 +31,22 @@ class VersionBody(_Body):
 
 
 class PassBody(VersionBody):
-    cards: list[StrictStr] = Field(description="the 3 cards South passes, e.g. ['QS','AH','KH']")
+    cards: list[StrictStr] = Field(
+        description="the hand.pass_count cards South passes, e.g. ['QS','AH','KH']"
+    )
+
+
+class NewMatchBody(VersionBody):
+    # Checked by the game (400 bad_rules with a Vietnamese message), not here.
+    rules: Any = Field(
+        None,
+        description="the table's rules: players 3-7, qs_breaks_hearts, moon, jd_bonus, "
+        "target 50-500; missing keys take the defaults",
+    )
+
+
+class MoonBody(VersionBody):
+    choice: Literal["add_to_others", "subtract_from_self"]
 
 
 class PlayBody(VersionBody):
@@ -52,9 +67,28 @@ class Settings(BaseModel):
     quick: bool
 
 
+MoonScoring = Literal["add_to_others", "subtract_from_self"]
+
+
+class RulesInfo(BaseModel):
+    """The match's rules: all five keys, always."""
+
+    players: int
+    qs_breaks_hearts: bool
+    moon: Literal["add_to_others", "subtract_from_self", "shooter_chooses"]
+    jd_bonus: bool
+    target: int
+
+
 class HandPoints(BaseModel):
     points: dict[str, int]
-    moon: str | None
+    moon: str | None = Field(description="the seat that shot the moon")
+    moon_scoring: MoonScoring | None = Field(description="how that moon was scored")
+
+
+class MoonOutcome(BaseModel):
+    points: dict[str, int] = Field(description="the hand's points with this choice")
+    totals: dict[str, int] = Field(description="the match totals after it")
 
 
 class MatchInfo(BaseModel):
@@ -79,8 +113,9 @@ class Trick(BaseModel):
 
 
 class HandInfo(BaseModel):
-    phase: Literal["pass", "play", "done"]
+    phase: Literal["pass", "play", "moon_choice", "done"]
     pass_direction: Literal["left", "right", "across", "none"]
+    pass_count: int
     pass_to: str | None
     pass_from: str | None
     passed: list[str] | None
@@ -97,16 +132,28 @@ class HandInfo(BaseModel):
     hearts_broken: bool
     points: dict[str, int] | None
     moon: str | None
+    moon_scoring: MoonScoring | None
+    moon_choice: dict[MoonScoring, MoonOutcome] | None = Field(
+        description="both outcomes while South, who shot the moon, chooses"
+    )
     auto_finished: bool
 
 
 class State(BaseModel):
     version: int
     settings: Settings
-    seats: list[str]
+    rules: RulesInfo
+    seats: list[str] = Field(description="the seats in play order, South first")
     names: dict[str, str]
     match: MatchInfo
     hand: HandInfo
+
+
+class TableStats(BaseModel):
+    rules: RulesInfo
+    played: int
+    won: int
+    best: int | None
 
 
 class Stats(BaseModel):
@@ -115,6 +162,9 @@ class Stats(BaseModel):
     moons: int
     best: int | None
     hands: int
+    tables: list[TableStats] = Field(
+        default_factory=list, description="finished matches by the rules they were played with"
+    )
 
 
 class ErrorInfo(BaseModel):

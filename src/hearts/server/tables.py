@@ -105,10 +105,12 @@ class Tables:
         return lock
 
     # -- blocking work, run in a thread ---------------------------------------------
-    def _new_game(self, loaded: Loaded) -> Callable[[int], Game]:
-        """The deal of the player's next match, given the match's id."""
+    def _new_game(self, loaded: Loaded, rules: Rules | None = None) -> Callable[[int], Game]:
+        """The deal of the player's next match (at ``rules``, else the table's), given
+        the match's id."""
         number = loaded.player.matches_started + 1
-        return lambda match_id: Game.new(self.rules, number, self.seed, match_id)
+        table = rules or self.rules
+        return lambda match_id: Game.new(table, number, self.seed, match_id)
 
     def state_now(self, player_id: int) -> dict[str, Any]:
         """The current State, dealing the first match if there is none."""
@@ -283,12 +285,13 @@ class Tables:
             log.exception("a %s bot failed: playing a plain legal card", level)
         return None
 
-    def new_match(self, player_id: int, version: int) -> dict[str, Any]:
+    def new_match(self, player_id: int, version: int, rules: Rules | None = None) -> dict[str, Any]:
+        """A fresh match at the table ``rules`` (the server's own if None)."""
         try:
             with self.store.write() as conn:
                 self.store.bump_version(conn, player_id, version)
                 loaded = self.store.load(conn, player_id, version)
-                self.store.new_match(conn, loaded, self._new_game(loaded))
+                self.store.new_match(conn, loaded, self._new_game(loaded, rules))
         except Stale:
             raise ApiError("stale", state=self.state_now(player_id)) from None
         self.store.remember(loaded, version + 1)

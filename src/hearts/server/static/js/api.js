@@ -67,7 +67,8 @@ export const api = {
   play: (version, card) => call("POST", "/api/play", { version, card }),
   step: (version) => call("POST", "/api/step", { version }),
   nextHand: (version) => call("POST", "/api/next-hand", { version }),
-  newMatch: (version) => call("POST", "/api/new-match", { version }),
+  newMatch: (version, rules) => call("POST", "/api/new-match", rules ? { version, rules } : { version }),
+  moon: (version, choice) => call("POST", "/api/moon", { version, choice }),
   settings: (s) => call("PUT", "/api/settings", s),
   stats: () => call("GET", "/api/stats"),
 };

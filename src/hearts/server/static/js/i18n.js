@@ -12,6 +12,34 @@ const RANK_SPOKEN = { ...RANK_LABEL, A: "Át" };
 
 export const SEAT_NAME = { S: "Bạn", W: "Tây", N: "Bắc", E: "Đông" };
 
+// The default table (docs/api.md, Rules) and a short line for any other.
+export const DEFAULT_RULES = { players: 4, qs_breaks_hearts: false, moon: "add_to_others", jd_bonus: false, target: 100 };
+const COUNT_WORD = { 2: "hai", 3: "ba", 4: "bốn", 5: "năm", 6: "sáu" };
+export const MOON_WORDS = {
+  add_to_others: (others) => `Cộng 26 cho ${COUNT_WORD[others] || others} nhà kia`,
+  subtract_from_self: () => "Trừ 26 cho người bắn",
+  shooter_chooses: () => "Người bắn tự chọn",
+};
+export function isDefaultRules(r) {
+  return !r || Object.keys(DEFAULT_RULES).every((k) => r[k] === DEFAULT_RULES[k]);
+}
+export function rulesLine(r) {
+  const parts = [`${r.players} người`];
+  if (r.qs_breaks_hearts) parts.push("Q♠" + VS + " phá cơ");
+  if (r.moon === "subtract_from_self") parts.push("trăng −26");
+  if (r.moon === "shooter_chooses") parts.push("trăng tự chọn");
+  if (r.jd_bonus) parts.push("J♦" + VS + " −10");
+  if (r.target !== DEFAULT_RULES.target) parts.push(`đến ${r.target}`);
+  return parts.join(" · ");
+}
+// Cards taken out of the deck for each table size (docs/api.md).
+export const REMOVED = { 3: ["2D"], 4: [], 5: ["2D", "2C"], 6: ["2D", "3D", "3C", "4C"], 7: ["2D", "3D", "3C"] };
+// Points with a real minus sign: the J♦ shows as −10.
+export function signed(n, plus = false) {
+  if (n < 0) return `−${-n}`;
+  return plus && n > 0 ? `+${n}` : `${n}`;
+}
+
 export const PASS_DIR = { left: "sang trái", right: "sang phải", across: "sang đối diện", none: "" };
 
 export function cardSpoken(card) {
@@ -27,13 +55,14 @@ export function points(n) { return `${n} điểm`; }
 export const T = {
   title: "Hearts",
   subtitle: "Bài Hearts · bạn và ba máy",
-  passHint: (dir, to) => `Chọn 3 lá để chuyền ${PASS_DIR[dir]} (cho ${to})`,
+  passHint: (dir, to, k) => `Chọn ${k} lá để chuyền ${PASS_DIR[dir]} (cho ${to})`,
   passButton: (dir) => `Chuyền ${PASS_DIR[dir]}`,
-  passFull: "Đã chọn đủ 3 lá. Chạm một lá đã chọn để bỏ chọn.",
+  passFull: (k) => `Đã chọn đủ ${k} lá. Chạm một lá đã chọn để bỏ chọn.`,
   waitingPasses: "Đang chờ các máy chuyền bài…",
   received: (from, cards) => `${from} chuyền cho bạn: ${cards}`,
   yourTurn: "Đến lượt bạn",
-  yourLead2C: "Đến lượt bạn: mở vòng đầu bằng 2 nhép",
+  yourLead: (card) => `Đến lượt bạn: mở vòng đầu bằng ${cardSpoken(card)}`,
+  moonChoose: "Bạn bắn trăng! Chọn cách tính điểm.",
   isPlaying: (name) => `${name} đang đánh…`,
   handDone: "Hết ván. Xem điểm trên bàn, rồi chia ván tiếp.",
   matchDone: "Trận đấu kết thúc.",

@@ -4,7 +4,8 @@
 import { api } from "./api.js";
 import { TableView } from "./table.js";
 import { renderTricks, renderScores, renderStats } from "./panels.js";
-import { T, SEAT_NAME, PASS_DIR, cardShort } from "./i18n.js";
+import { NewMatchDialog } from "./newmatch.js";
+import { T, SEAT_NAME, MOON_WORDS, cardShort, signed } from "./i18n.js";
 
 const $ = (sel) => document.querySelector(sel);
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
@@ -33,18 +34,24 @@ const flightMs = () => (reducedMotion() ? 0 : 260 * (quick() ? 0.55 : 1) + 20); 
 
 // ---------------------------------------------------------------- painting
 function names(s) { return (s && s.names) || SEAT_NAME; }
-
+// South is the first seat ("S" at four players, "P1" at other tables).
+function me(s) { return s.seats[0]; }
+function seatCount(s) { return s.seats.length; }
+function passCount(s) { return s.hand.pass_count; }
+const LEAD_CARDS = ["2C", "3C", "4C", "5C"];
 function baseMessage(s) {
   const h = s.hand, n = names(s);
   if (s.match.over) return { text: T.matchDone + (s.match.winner ? " " + T.winner(n[s.match.winner], s.match.totals[s.match.winner]) : "") };
   if (h.phase === "pass") {
-    if (!h.passed) return { text: `${T.passHint(h.pass_direction, n[h.pass_to])} · đã chọn ${selected.size}/3` };
+    if (!h.passed) return { text: `${T.passHint(h.pass_direction, n[h.pass_to], passCount(s))} · đã chọn ${selected.size}/${passCount(s)}` };
     return { text: T.waitingPasses };
   }
+  if (h.phase === "moon_choice") return { text: T.moonChoose, kind: "turn" };
   if (h.phase === "done") return { text: T.handDone };
-  if (h.turn === "S") {
+  if (h.turn === me(s)) {
     const fresh = !(h.tricks || []).length && !(h.trick || []).length;
-    return { text: fresh && (h.cards || []).includes("2C") ? T.yourLead2C : T.yourTurn, kind: "turn" };
+    const lead = fresh && (h.legal || []).length === 1 && LEAD_CARDS.includes(h.legal[0]) ? h.legal[0] : null;
+    return { text: lead ? T.yourLead(lead) : T.yourTurn, kind: "turn" };
   }
   if (h.turn) return { text: T.isPlaying(n[h.turn]) };
   return { text: "" };
@@ -84,11 +91,14 @@ function paint(s = shown) {
   const passing = h.phase === "pass" && !h.passed;
   passBtn.hidden = !passing;
   if (passing) passBtn.textContent = T.passButton(h.pass_direction);
-  passBtn.disabled = !(passing && selected.size === 3 && !busy);
+  passBtn.disabled = !(passing && selected.size === passCount(s) && !busy);
   $("#next-hand").hidden = !(h.phase === "done" && !s.match.over);
   $("#next-hand").disabled = busy;
   $("#new-match").hidden = !s.match.over;
   $("#new-match").disabled = busy;
+  // One "Trận mới" button at a time: the top bar's, or the action bar's at the end.
+  $("#new-match-open").hidden = !!s.match.over;
+  renderMoonChoice(s);
   $("#retry").hidden = !retryVisible;
 
   // settings controls mirror the server
@@ -134,15 +144,16 @@ function intermediate(prev, next, seq, k, cleared) {
   const ph = prev.hand, nh = next.hand;
   const upto = new Set(seq.slice(0, k).map((p) => p.card));
   const later = seq.slice(k);
-  const ti = Math.floor((k - 1) / 4);
-  const complete = k % 4 === 0;
-  const tricks = (nh.tricks || []).slice(0, Math.floor(k / 4));
+  const n = seatCount(next);
+  const ti = Math.floor((k - 1) / n);
+  const complete = k % n === 0;
+  const tricks = (nh.tricks || []).slice(0, Math.floor(k / n));
   const counts = { ...nh.counts };
   for (const p of later) counts[p.seat] = (counts[p.seat] || 0) + 1;
-  const taken = { S: 0, W: 0, N: 0, E: 0 };
+  const taken = Object.fromEntries(next.seats.map((seat) => [seat, 0]));
   for (const t of tricks) taken[t.winner] += t.points;
   const cards = ph.phase === "play" ? (ph.cards || []).filter((c) => !upto.has(c)) : (nh.cards || []);
-  const trick = complete && cleared ? [] : seq.slice(ti * 4, k);
+  const trick = complete && cleared ? [] : seq.slice(ti * n, k);
   return {
     ...next,
     match: prev.match,
@@ -159,9 +170,11 @@ function intermediate(prev, next, seq, k, cleared) {
       counts,
       taken,
       hearts_broken: ph.hearts_broken || [...upto].some((c) => c[1] === "H") || nh.hearts_broken && later.every((p) => p.card[1] !== "H"),
-      mark_received: ph.phase === "play" ? ph.mark_received && k < 4 : nh.mark_received,
+      mark_received: ph.phase === "play" ? ph.mark_received && k < n : nh.mark_received,
       points: null,
       moon: null,
+      moon_scoring: null,
+      moon_choice: null,
       auto_finished: false,
     },
   };
@@ -181,13 +194,13 @@ async function present(prev, next) {
   if (prev.hand.phase !== "play") base = { ...next, hand: { ...next.hand, phase: "play", cards: next.hand.cards } };
   for (let i = 0; i < fresh.length; i++) {
     const k = a.length + i + 1;
-    if (fresh[i].seat !== "S") {
+    if (fresh[i].seat !== me(next)) {
       const wait = lastCardAt + gapMs() - now();
       if (wait > 0) await sleep(wait);
     }
     paint(intermediate(base, next, b, k, false));
     lastCardAt = now();
-    if (k % 4 === 0) {
+    if (k % seatCount(next) === 0) {
       await sleep(holdMs());
       if (i < fresh.length - 1 || next.hand.phase !== "done") {
         paint(intermediate(base, next, b, k, true));
@@ -205,8 +218,8 @@ async function present(prev, next) {
 function needsStep(s) {
   if (!s || s.match.over) return false;
   const h = s.hand;
-  if (h.phase === "play") return !!h.turn && h.turn !== "S";
-  if (h.phase === "pass") return !!h.passed && h.turn !== "S";
+  if (h.phase === "play") return !!h.turn && h.turn !== me(s);
+  if (h.phase === "pass") return !!h.passed && h.turn !== me(s);
   return false;
 }
 
@@ -280,14 +293,14 @@ function onCardTap(card) {
   if (busy) { showFlash(T.wait, "info"); return; }
   if (h.phase === "pass" && !h.passed) {
     if (selected.has(card)) selected.delete(card);
-    else if (selected.size >= 3) { showFlash(T.passFull, "info"); return; }
+    else if (selected.size >= passCount(server)) { showFlash(T.passFull(passCount(server)), "info"); return; }
     else if ((h.legal || h.cards).includes(card)) selected.add(card);
     else { showFlash((h.illegal_reasons || {})[card] || "Không chọn được lá này"); return; }
     flash = null;
     paint(shown);
     return;
   }
-  if (h.phase === "play" && h.turn === "S") {
+  if (h.phase === "play" && h.turn === me(server)) {
     if ((h.legal || []).includes(card)) {
       run(async () => {
         const next = await api.play(server.version, card);
@@ -303,7 +316,7 @@ function onCardTap(card) {
 }
 
 function doPass() {
-  if (busy || selected.size !== 3) return;
+  if (busy || selected.size !== passCount(server)) return;
   const cards = [...selected];
   run(async () => {
     const next = await api.pass(server.version, cards);
@@ -322,11 +335,70 @@ function doNextHand() {
   });
 }
 
-function doNewMatch() {
-  run(async () => {
-    server = await api.newMatch(server ? server.version : 0);
+// A new match at ``rules`` (null: the rules of the match on the table).
+function doNewMatch(rules = null, level = null) {
+  return run(async () => {
+    if (level && server && server.settings.level !== level) await sendSettings({ level });
+    server = await api.newMatch(server ? server.version : 0, rules || (server && server.rules) || null);
     selected = new Set();
     showLastTrick = false;
+    paint(server);
+  });
+}
+
+// A match is "under way" once anything happened in it: leaving it asks first.
+function underWay(s) {
+  if (!s || s.match.over) return false;
+  const h = s.hand;
+  return s.match.hand_number > 1 || !!h.passed || (h.tricks || []).length > 0 || (h.trick || []).length > 0;
+}
+
+const newMatchDialog = new NewMatchDialog({
+  current: () => server,
+  underWay: () => underWay(server),
+  start: (rules, level) => doNewMatch(rules, level),
+});
+
+// South shot the moon under "Người bắn tự chọn": both outcomes, one tap each.
+function renderMoonChoice(s) {
+  const box = $("#moon-choice");
+  const h = s.hand;
+  const open = h.phase === "moon_choice" && !!h.moon_choice;
+  box.hidden = !open;
+  const opts = $("#moon-choice-options");
+  if (!open) { opts.replaceChildren(); opts.dataset.key = ""; return; }
+  const key = String(s.version) + (busy ? "b" : "");
+  if (opts.dataset.key === key) return;
+  opts.dataset.key = key;
+  const n = names(s);
+  const words = {
+    add_to_others: MOON_WORDS.add_to_others(s.seats.length - 1),
+    subtract_from_self: "Trừ 26 cho bạn",
+  };
+  opts.replaceChildren();
+  for (const how of ["add_to_others", "subtract_from_self"]) {
+    const outcome = h.moon_choice[how];
+    const b = document.createElement("button");
+    b.type = "button";
+    b.className = "moon-option";
+    b.dataset.choice = how;
+    b.disabled = busy;
+    const title = document.createElement("span");
+    title.className = "mo-title";
+    title.textContent = words[how];
+    const list = document.createElement("span");
+    list.className = "mo-totals";
+    list.textContent = s.seats.map((seat) => `${n[seat]} ${signed(outcome.totals[seat])}`).join(" · ");
+    b.append(title, list);
+    b.setAttribute("aria-label", `${words[how]}: tổng điểm ${list.textContent}`);
+    b.addEventListener("click", () => chooseMoon(how));
+    opts.append(b);
+  }
+}
+
+function chooseMoon(how) {
+  run(async () => {
+    server = await api.moon(server.version, how);
     paint(server);
   });
 }
@@ -353,7 +425,7 @@ async function loadStats() {
 function wire() {
   $("#pass-button").addEventListener("click", doPass);
   $("#next-hand").addEventListener("click", doNextHand);
-  $("#new-match").addEventListener("click", doNewMatch);
+  $("#new-match").addEventListener("click", () => newMatchDialog.open());
   $("#retry").addEventListener("click", () => run(async () => { server = await api.state(); paint(server); }));
   for (const r of document.querySelectorAll('input[name="level"]')) {
     r.addEventListener("change", () => { if (r.checked) sendSettings({ level: r.value }); });
@@ -375,10 +447,7 @@ function wire() {
   help.addEventListener("close", () => { help.replaceChildren(); $("#help-button").focus(); });
   help.addEventListener("click", (e) => { if (e.target === help) closeHelp(); });
 
-  const restart = $("#restart"), confirmBox = $("#restart-confirm");
-  restart.addEventListener("click", () => { confirmBox.hidden = false; restart.hidden = true; });
-  $("#restart-no").addEventListener("click", () => { confirmBox.hidden = true; restart.hidden = false; });
-  $("#restart-yes").addEventListener("click", () => { confirmBox.hidden = true; restart.hidden = false; doNewMatch(); });
+  $("#new-match-open").addEventListener("click", () => newMatchDialog.open());
 
   document.addEventListener("keydown", (e) => {
     if (e.key === "Escape" && showLastTrick) { showLastTrick = false; paint(shown); }

@@ -1,8 +1,6 @@
 // Side panels: "Các vòng trong ván" (tricks of this hand) and the score table.
 import { cardText } from "./cards.js";
-import { SEAT_NAME } from "./i18n.js";
-
-const SEATS = ["S", "W", "N", "E"];
+import { SEAT_NAME, isDefaultRules, rulesLine, signed } from "./i18n.js";
 
 function el(tag, cls, text) {
   const e = document.createElement(tag);
@@ -28,13 +26,18 @@ export function renderTricks(snap) {
     const head = el("div", "trick-head");
     head.append(el("span", "tn", `Vòng ${i + 1}`), el("span", "tl", `${names[t.leader]} đánh trước`));
     const cards = el("div", "trick-cards");
+    cards.style.gridTemplateColumns = `repeat(${t.cards.length}, minmax(0, 1fr))`;
     for (const p of t.cards) {
       const c = el("span", "tc" + (p.seat === t.winner ? " won" : ""));
       c.append(el("span", "ts", names[p.seat]), cardText(p.card));
       cards.append(c);
     }
     const foot = el("div", "trick-foot");
-    foot.append(el("span", "tw", `${names[t.winner]} ăn`), el("span", "tp" + (t.points ? " pts" : ""), `${t.points} điểm`));
+    const jack = t.cards.some((p) => p.card === "JD") && snap.rules && snap.rules.jd_bonus;
+    foot.append(
+      el("span", "tw", `${names[t.winner]} ăn`),
+      el("span", "tp" + (t.points > 0 ? " pts" : t.points < 0 ? " bonus" : ""), `${signed(t.points)} điểm` + (jack ? " (J♦\uFE0E −10)" : "")),
+    );
     li.append(head, cards, foot);
     list.append(li);
   });
@@ -47,9 +50,26 @@ export function renderTricks(snap) {
 export function renderScores(snap) {
   const m = snap.match;
   const names = snap.names || SEAT_NAME;
+  const seats = snap.seats;
   const table = document.getElementById("score-table");
   const head = table.tHead.rows[0];
-  SEATS.forEach((s, i) => { head.cells[i + 1].textContent = names[s]; });
+  const foot = table.tFoot.rows[0];
+  // One column per seat, in play order (3 to 7 of them).
+  const seatKey = seats.join(",");
+  if (table.dataset.seats !== seatKey) {
+    table.dataset.seats = seatKey;
+    table.dataset.key = "";
+    while (head.cells.length > 1) head.deleteCell(-1);
+    while (foot.cells.length > 1) foot.deleteCell(-1);
+    for (const s of seats) {
+      const th = el("th", "", names[s]);
+      th.scope = "col";
+      head.append(th);
+      foot.append(el("td", "", "0"));
+    }
+    table.classList.toggle("wide", seats.length > 5);
+  }
+  seats.forEach((s, i) => { head.cells[i + 1].textContent = names[s]; });
   const body = table.tBodies[0];
   const key = JSON.stringify([m.hands, m.totals, m.over]);
   if (table.dataset.key === key) return;
@@ -59,31 +79,47 @@ export function renderScores(snap) {
     const tr = el("tr");
     tr.append(el("th", "hn", String(i + 1)));
     tr.firstChild.scope = "row";
-    for (const s of SEATS) {
-      const td = el("td", "", String(hd.points[s]));
+    for (const s of seats) {
+      const td = el("td", "", signed(hd.points[s]));
       if (hd.moon === s) {
         td.classList.add("moon");
-        td.append(el("span", "moon-tag", "bắn trăng"));
+        td.append(el("span", "moon-tag", hd.moon_scoring === "subtract_from_self" ? "bắn trăng −26" : "bắn trăng"));
       }
       if (hd.points[s] >= 13) td.classList.add("heavy");
       tr.append(td);
     }
     body.append(tr);
   });
-  const foot = table.tFoot.rows[0];
-  const low = Math.min(...SEATS.map((s) => m.totals[s]));
-  SEATS.forEach((s, i) => {
+  const low = Math.min(...seats.map((s) => m.totals[s]));
+  seats.forEach((s, i) => {
     const c = foot.cells[i + 1];
-    c.textContent = String(m.totals[s]);
+    c.textContent = signed(m.totals[s]);
     c.classList.toggle("leader", (m.hands || []).length > 0 && m.totals[s] === low);
   });
   document.getElementById("score-empty").hidden = (m.hands || []).length > 0;
-  document.getElementById("score-target").textContent = `Trận kết thúc khi có người từ ${m.target || 100} điểm trở lên; ai ít điểm nhất thắng.`;
+  document.getElementById("score-target").textContent = `Trận kết thúc khi có người từ ${m.target} điểm trở lên; ai ít điểm nhất thắng.`;
+  const line = document.getElementById("score-rules");
+  line.hidden = !snap.rules || isDefaultRules(snap.rules);
+  line.textContent = line.hidden ? "" : `Luật trận này: ${rulesLine(snap.rules)}`;
 }
 
 export function renderStats(stats) {
   const box = document.getElementById("stats");
+  const tables = document.getElementById("stats-tables");
+  tables.hidden = true;
   if (!stats) { box.hidden = true; return; }
+  // Matches by the rules they were played with, when any was not the default table.
+  const other = (stats.tables || []).filter((t) => !isDefaultRules(t.rules));
+  if (other.length) {
+    tables.hidden = false;
+    tables.replaceChildren(el("div", "st-title", "Theo luật chơi:"));
+    for (const t of stats.tables || []) {
+      const best = t.best === null || t.best === undefined ? "–" : signed(t.best);
+      const row = el("div", "st-row", `${isDefaultRules(t.rules) ? "Luật mặc định" : rulesLine(t.rules)}: ${t.played} trận, thắng ${t.won}, thấp nhất ${best}`);
+      row.dataset.rules = JSON.stringify(t.rules);
+      tables.append(row);
+    }
+  }
   box.hidden = false;
   const best = stats.best === null || stats.best === undefined ? "–" : String(stats.best);
   document.getElementById("stats-text").textContent =

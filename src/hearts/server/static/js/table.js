@@ -2,9 +2,9 @@
 // docs/api.md), it draws seats, fans of backs, the trick, marks and the hand,
 // and animates what changed since the previous snapshot (like chessground).
 import { handCardButton, tableCard, cardBack, cardText } from "./cards.js";
-import { SEAT_NAME, T, cardShort } from "./i18n.js";
+import { SEAT_NAME, T, MOON_WORDS, cardShort, isDefaultRules, rulesLine, signed } from "./i18n.js";
 
-const SEATS = ["S", "W", "N", "E"];
+const FOUR = ["S", "W", "N", "E"];
 const reducedMotion = () => window.matchMedia && window.matchMedia("(prefers-reduced-motion: reduce)").matches;
 
 function $(sel, root = document) { return root.querySelector(sel); }
@@ -25,7 +25,7 @@ export class TableView {
       if (b) this.onCardTap(b.dataset.card, b);
     });
     this.handEl.addEventListener("keydown", (ev) => this.onHandKey(ev));
-    window.addEventListener("resize", () => this.layoutHand());
+    window.addEventListener("resize", () => { this.layoutHand(); this.placeRing(); });
   }
 
   speed() {
@@ -43,7 +43,9 @@ export class TableView {
     const handRects = new Map();
     for (const [card, b] of this.handButtons) handRects.set(card, b.getBoundingClientRect());
 
+    this.layoutSeats(snap);
     this.renderSeats(snap);
+    this.renderRules(snap);
     this.renderTrick(snap, handRects);
     this.renderMarks(snap);
     this.renderResult(snap);
@@ -53,10 +55,82 @@ export class TableView {
   }
 
   // ---- seats --------------------------------------------------------------
+  // The seats around the table, in play order from South (bottom) to its left:
+  // at four they sit S W N E (the CSS places them); at 3, 5, 6 or 7 they sit on an
+  // ellipse, and so do their cards of the trick, each with the seat's name.
+  layoutSeats(snap) {
+    const seats = snap.seats || FOUR;
+    const key = seats.join(",");
+    if (this.seatKey === key) return;
+    this.seatKey = key;
+    this.seats = seats;
+    this.me = seats[0];
+    const n = seats.length;
+    const ring = key !== FOUR.join(",");
+    this.ring = ring;
+    this.table.classList.toggle("ring", ring);
+    for (let k = 3; k <= 7; k++) this.table.classList.toggle(`players-${k}`, n === k);
+    for (const old of this.table.querySelectorAll(".seat")) old.remove();
+    this.trickEl.replaceChildren();
+    this.trickEl.classList.toggle("ring", ring);
+    const before = $(".marks", this.table);
+    seats.forEach((seat, k) => {
+      const pos = ring ? (k === 0 ? "S" : "ring") : seat;
+      const root = document.createElement("div");
+      root.className = `seat seat-${pos}`;
+      root.dataset.seat = seat;
+      const plate = document.createElement("div");
+      plate.className = "plate";
+      plate.innerHTML = '<span class="name"></span><span class="total" title="Tổng điểm">0</span><span class="taken" hidden></span>';
+      if (k > 0) {
+        const count = document.createElement("span");
+        count.className = ring ? "count" : "count sr-only";
+        count.title = "Số lá trên tay";
+        plate.append(count);
+        if (!ring) {
+          const fan = document.createElement("div");
+          fan.className = "fan";
+          fan.setAttribute("aria-hidden", "true");
+          root.append(fan);
+        }
+      }
+      const hint = document.createElement("div");
+      hint.className = "seat-hint";
+      hint.hidden = true;
+      root.append(plate, hint);
+      const slot = document.createElement("div");
+      slot.className = `slot slot-${pos}`;
+      slot.dataset.slot = seat;
+      if (ring) {
+        // Seat k of n: clockwise from the bottom, i.e. to South's left first.
+        const a = (2 * Math.PI * k) / n;
+        const x = -Math.sin(a), y = Math.cos(a);
+        if (k > 0) {
+          root.dataset.x = String(50 + 41 * x);
+          root.dataset.y = String(47 + 38 * y);
+        }
+        const label = document.createElement("span");
+        label.className = "slot-name";
+        slot.append(label);
+      }
+      this.table.insertBefore(root, before);
+      this.trickEl.append(slot);
+    });
+  }
+
+  renderRules(snap) {
+    const badge = $("#rules-badge");
+    const r = snap.rules;
+    const show = !!r && !isDefaultRules(r);
+    badge.hidden = !show;
+    badge.textContent = show ? rulesLine(r) : "";
+    badge.title = show ? "Luật của trận này" : "";
+  }
+
   renderSeats(snap) {
     const h = snap.hand;
     const names = snap.names || SEAT_NAME;
-    for (const seat of SEATS) {
+    for (const seat of this.seats) {
       const root = $(`.seat[data-seat="${seat}"]`, this.table);
       if (!root) continue;
       $(".name", root).textContent = names[seat] || SEAT_NAME[seat];
@@ -73,13 +147,31 @@ export class TableView {
       root.classList.toggle("pass-target", passTarget);
       const hint = $(".seat-hint", root);
       if (hint) {
-        hint.textContent = passTarget ? "nhận 3 lá của bạn" : isTurn && seat !== "S" ? "đang đánh…" : "";
+        hint.textContent = passTarget ? `nhận ${h.pass_count} lá của bạn` : isTurn && seat !== this.me ? "đang đánh…" : "";
         hint.hidden = !hint.textContent;
       }
       const fan = $(".fan", root);
       if (fan) this.renderFan(fan, h.counts ? h.counts[seat] : 0);
       const cnt = $(".count", root);
       if (cnt) cnt.textContent = h.counts ? `${h.counts[seat]} lá` : "";
+      const label = $(`.slot[data-slot="${seat}"] .slot-name`, this.trickEl);
+      if (label) label.textContent = names[seat] || seat;
+    }
+    this.placeRing();
+  }
+
+  // Seats on the ellipse, each kept wholly inside the table (a plate near the edge
+  // slides in rather than hang over it).
+  placeRing() {
+    if (!this.ring) return;
+    const W = this.table.clientWidth, H = this.table.clientHeight;
+    if (!W || !H) return;
+    for (const root of this.table.querySelectorAll(".seat-ring")) {
+      const w = root.offsetWidth, h = root.offsetHeight;
+      const x = (Number(root.dataset.x) / 100) * W, y = (Number(root.dataset.y) / 100) * H;
+      const pad = 8;
+      root.style.left = `${Math.round(Math.min(Math.max(x, w / 2 + pad), W - w / 2 - pad))}px`;
+      root.style.top = `${Math.round(Math.min(Math.max(y, h / 2 + pad), H - h / 2 - pad))}px`;
     }
   }
 
@@ -136,11 +228,11 @@ export class TableView {
       let c = this.trickEl.querySelector(`.table-card[data-card="${p.card}"]:not(.leaving)`);
       if (!c) {
         c = tableCard(p.card, p.seat);
-        const slot = $(`.slot-${p.seat}`, this.trickEl);
-        slot.append(c);
+        const slot = $(`.slot[data-slot="${p.seat}"]`, this.trickEl);
+        slot.prepend(c);
         if (motion) {
           let from = null;
-          if (p.seat === "S" && handRects.has(p.card)) {
+          if (p.seat === this.me && handRects.has(p.card)) {
             const r = handRects.get(p.card);
             from = { x: r.left + r.width / 2, y: r.top + r.height / 2, s: r.width / c.getBoundingClientRect().width };
           } else {
@@ -159,14 +251,30 @@ export class TableView {
       c.classList.toggle("winner", !!winner && p.seat === winner);
       c.classList.toggle("loser", !!winner && p.seat !== winner);
     }
+    // At a table of 3, 5, 6 or 7 the trick lies in a row in play order, each card
+    // numbered and named by its seat; the empty places wait at the end of the row.
+    if (this.ring) {
+      const at = new Map(trick.map((p, i) => [p.seat, i]));
+      for (const slot of this.trickEl.querySelectorAll(".slot")) {
+        const i = at.has(slot.dataset.slot) ? at.get(slot.dataset.slot) : 99;
+        slot.style.order = String(i);
+        slot.classList.toggle("empty", i === 99);
+      }
+      trick.forEach((p, i) => {
+        const c = this.trickEl.querySelector(`.table-card[data-card="${p.card}"]:not(.leaving)`);
+        if (c) c.dataset.order = String(i + 1);
+      });
+    }
   }
 
   seatAnchor(seat) {
-    const el = seat === "S" ? this.handEl : $(`.seat[data-seat="${seat}"] .fan`, this.table);
+    const south = seat === this.me;
+    const root = $(`.seat[data-seat="${seat}"]`, this.table);
+    const el = south ? this.handEl : root && ($(".fan", root) || $(".plate", root));
     if (!el) return null;
     const r = el.getBoundingClientRect();
     if (!r.width && !r.height) return null;
-    return { x: r.left + r.width / 2, y: seat === "S" ? r.top + 40 : r.top + r.height / 2 };
+    return { x: r.left + r.width / 2, y: south ? r.top + 40 : r.top + r.height / 2 };
   }
 
   // ---- marks: hearts broken, Q♠ fallen -------------------------------------
@@ -206,7 +314,7 @@ export class TableView {
     $("#result-title").textContent = T.handPoints(snap.match.hand_number);
     const list = $("#result-points");
     list.replaceChildren();
-    for (const seat of SEATS) {
+    for (const seat of this.seats) {
       const li = document.createElement("li");
       li.dataset.seat = seat;
       const n = document.createElement("span");
@@ -214,7 +322,7 @@ export class TableView {
       n.textContent = names[seat];
       const p = document.createElement("span");
       p.className = "rp";
-      p.textContent = h.points[seat] > 0 ? `+${h.points[seat]}` : `${h.points[seat]}`;
+      p.textContent = signed(h.points[seat], true);
       const t = document.createElement("span");
       t.className = "rt";
       t.textContent = `= ${snap.match.totals[seat]}`;
@@ -230,7 +338,12 @@ export class TableView {
       big.textContent = T.moon(names[h.moon]);
       const small = document.createElement("div");
       small.className = "moon-sub";
-      small.textContent = `${names[h.moon]} 0 điểm, ba nhà kia mỗi nhà +26`;
+      const who = h.moon === this.me ? "bạn" : names[h.moon];
+      const chose = h.moon === this.me ? "Bạn chọn" : `${names[h.moon]} chọn`;
+      const how = h.moon_scoring === "subtract_from_self"
+        ? `trừ 26 cho ${who}, các nhà khác 0 điểm`
+        : `${names[h.moon]} 0 điểm, ${MOON_WORDS.add_to_others(this.seats.length - 1).replace("Cộng 26 cho ", "")} mỗi nhà +26`;
+      small.textContent = snap.rules && snap.rules.moon === "shooter_chooses" ? `${chose}: ${how}` : how;
       moon.append(big, small);
     }
     const auto = $("#result-auto");
@@ -256,10 +369,16 @@ export class TableView {
     ov.hidden = !open;
     if (!open) return;
     const names = snap.names || SEAT_NAME;
-    $("#last-trick-title").textContent = `Vòng ${tricks.length}: ${names[last.winner]} ăn` + (last.points ? `, ${last.points} điểm` : ", 0 điểm");
-    for (const seat of SEATS) {
-      const slot = $(`.lslot-${seat}`, ov);
-      slot.replaceChildren();
+    $("#last-trick-title").textContent = `Vòng ${tricks.length}: ${names[last.winner]} ăn, ${signed(last.points)} điểm`;
+    // At four the cards lie where the seats sit; otherwise in a row, in play order.
+    const grid = $(".lt-grid", ov);
+    grid.replaceChildren();
+    grid.classList.toggle("row", this.ring);
+    const order = this.ring ? last.cards.map((p) => p.seat) : this.seats;
+    for (const seat of order) {
+      const slot = document.createElement("div");
+      slot.className = `lslot lslot-${this.ring ? "row" : seat}`;
+      grid.append(slot);
       const p = last.cards.find((x) => x.seat === seat);
       if (!p) continue;
       const c = tableCard(p.card, p.seat);
@@ -268,6 +387,12 @@ export class TableView {
       c.dataset.lastCard = p.card;
       if (seat === last.winner) c.classList.add("winner");
       slot.append(c);
+      if (this.ring) {
+        const label = document.createElement("span");
+        label.className = "slot-name";
+        label.textContent = names[seat] || seat;
+        slot.append(label);
+      }
     }
   }
 
@@ -279,7 +404,7 @@ export class TableView {
     const received = new Set(h.mark_received && h.received ? h.received : []);
     const selected = ui.selected || new Set();
     const passing = h.phase === "pass" && !h.passed;
-    const myTurn = h.phase === "play" && h.turn === "S";
+    const myTurn = h.phase === "play" && h.turn === this.me;
     const keep = new Set(cards);
     const active = document.activeElement;
     let refocus = -1;
@@ -300,13 +425,14 @@ export class TableView {
       if (this.handEl.children[i] !== b) this.handEl.insertBefore(b, this.handEl.children[i] || null);
       const sel = passing && selected.has(card);
       let enabled = !ui.busy && legal.has(card);
-      if (passing && selected.size >= 3 && !sel) enabled = false;
+      const full = selected.size >= h.pass_count;
+      if (passing && full && !sel) enabled = false;
       b.setAttribute("aria-disabled", enabled ? "false" : "true");
       if (passing) b.setAttribute("aria-pressed", sel ? "true" : "false");
       else b.removeAttribute("aria-pressed");
       b.classList.toggle("selected", sel);
       b.classList.toggle("illegal", myTurn && !ui.busy && !legal.has(card));
-      b.classList.toggle("full", passing && selected.size >= 3 && !sel);
+      b.classList.toggle("full", passing && full && !sel);
       b.classList.toggle("received", received.has(card));
       const reason = h.illegal_reasons && h.illegal_reasons[card];
       b.title = myTurn && reason ? reason : "";
