@@ -205,7 +205,7 @@ def plant(db_url: str, token: str, game: Game) -> None:
             assert pid is not None
             loaded = store.load(conn, pid)
             store.bump_version(conn, pid, loaded.player.version)
-            store.new_match(conn, loaded, game)
+            store.new_match(conn, loaded, lambda _match_id: game)
             # Its earlier hands were "played" elsewhere: keep their scores, no records.
             loaded.results_saved = len(game.results)
             store.save(conn, loaded)

@@ -81,7 +81,16 @@ export class TableView {
       root.dataset.seat = seat;
       const plate = document.createElement("div");
       plate.className = "plate";
-      plate.innerHTML = '<span class="name"></span><span class="total" title="Tổng điểm">0</span><span class="taken" hidden></span>';
+      const name = document.createElement("span");
+      name.className = "name";
+      const total = document.createElement("span");
+      total.className = "total";
+      total.title = "Tổng điểm";
+      total.textContent = "0";
+      const taken = document.createElement("span");
+      taken.className = "taken";
+      taken.hidden = true;
+      plate.append(name, total, taken);
       if (k > 0) {
         const count = document.createElement("span");
         count.className = ring ? "count" : "count sr-only";
