@@ -260,7 +260,7 @@ def plant_moon(data_dir: Path, browser_token: str) -> None:
             assert pid is not None
             loaded = store.load(conn, pid)
             store.bump_version(conn, pid, loaded.player.version)
-            store.new_match(conn, loaded, Game(match=match, match_no=2))
+            store.new_match(conn, loaded, lambda key: Game(match=match, match_no=2, deal_key=key))
             loaded.results_saved = len(match.results)
             store.save(conn, loaded)
     finally:
