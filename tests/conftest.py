@@ -19,10 +19,16 @@ from __future__ import annotations
 
 import os
 import secrets
+import sys
 from collections.abc import Callable, Iterator
+from pathlib import Path
 
 import pytest
 import sqlalchemy as sa
+
+# Helpers shared by the test folders (processes.py) are importable from every test.
+if str(Path(__file__).resolve().parent) not in sys.path:
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 PG_URL_ENV = "HEARTS_TEST_PG_URL"
 

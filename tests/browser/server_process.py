@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
-import contextlib
 import os
 import queue
-import signal
 import subprocess
 import sys
 import threading
 from pathlib import Path
+
+from processes import stop_group
 
 START_TIMEOUT = 60.0  # seconds for the server to print its address (a loaded machine)
 
@@ -59,16 +59,7 @@ class HeartsServer:
         proc, self.proc = self.proc, None
         if proc is None:
             return
-        if proc.poll() is None:
-            os.killpg(proc.pid, signal.SIGTERM)
-            try:
-                proc.wait(timeout=15)
-            except subprocess.TimeoutExpired:
-                os.killpg(proc.pid, signal.SIGKILL)
-                proc.wait(timeout=15)
-        # spawned workers that outlived the server (same process group)
-        with contextlib.suppress(ProcessLookupError):
-            os.killpg(proc.pid, signal.SIGKILL)
+        stop_group(proc)
 
     @property
     def port(self) -> int:

@@ -7,12 +7,13 @@ import contextlib
 import os
 import queue
 import resource
-import signal
 import subprocess
 import sys
 import threading
 from collections.abc import Iterator
 from pathlib import Path
+
+from processes import stop_group
 
 START_TIMEOUT = 60.0  # seconds for the server to print its address (a loaded machine)
 
@@ -54,12 +55,4 @@ def hearts_serve(
             raise RuntimeError(f"hearts serve printed no address: {log.read_text()}") from None
         yield url
     finally:
-        if proc.poll() is None:
-            os.killpg(proc.pid, signal.SIGTERM)
-            try:
-                proc.wait(timeout=15)
-            except subprocess.TimeoutExpired:
-                os.killpg(proc.pid, signal.SIGKILL)
-                proc.wait(timeout=15)
-        with contextlib.suppress(ProcessLookupError):
-            os.killpg(proc.pid, signal.SIGKILL)
+        stop_group(proc)

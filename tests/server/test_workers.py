@@ -6,13 +6,13 @@ passing on new connections, all succeed."""
 from __future__ import annotations
 
 import os
-import signal
 import subprocess
 import sys
 from pathlib import Path
 
 import httpx
 import pytest
+from processes import stop_group
 
 DATABASES = ["sqlite"]
 if os.environ.get("HEARTS_TEST_DATABASE_URL"):
@@ -37,13 +37,7 @@ def serve(tmp_path: Path, *args: str, env: dict[str, str] | None = None) -> subp
 
 
 def stop(proc: subprocess.Popen[str]) -> None:
-    if proc.poll() is None:
-        os.killpg(proc.pid, signal.SIGTERM)
-        try:
-            proc.wait(timeout=30)
-        except subprocess.TimeoutExpired:
-            os.killpg(proc.pid, signal.SIGKILL)
-            proc.wait(timeout=30)
+    stop_group(proc, timeout=30)
 
 
 @pytest.mark.slow

@@ -42,24 +42,23 @@ def _int(low: int | None, high: int | None = None) -> Callable[[str], int]:
     return parse
 
 
-def _seconds(text: str) -> float:
-    try:
-        value = float(text.strip())
-    except ValueError:
-        raise ValueError(f"not a number of seconds: {text!r}") from None
-    if not value >= 0 or value == float("inf"):
-        raise ValueError(f"must be 0 or more seconds, not {text!r}")
-    return value
+def _amount(unit: str) -> Callable[[str], float]:
+    """A number of ``unit`` (seconds, days): 0 or more, finite."""
+
+    def parse(text: str) -> float:
+        try:
+            value = float(text.strip())
+        except ValueError:
+            raise ValueError(f"not a number of {unit}: {text!r}") from None
+        if not value >= 0 or value == float("inf"):
+            raise ValueError(f"must be 0 or more {unit}, not {text!r}")
+        return value
+
+    return parse
 
 
-def _days(text: str) -> float:
-    try:
-        value = float(text.strip())
-    except ValueError:
-        raise ValueError(f"not a number of days: {text!r}") from None
-    if not value >= 0 or value == float("inf"):
-        raise ValueError(f"must be 0 or more days, not {text!r}")
-    return value
+_seconds = _amount("seconds")
+_days = _amount("days")
 
 
 def _text(text: str) -> str:

@@ -1,0 +1,23 @@
+"""Stopping a ``hearts serve`` subprocess started in its own process group, for every
+test that starts one (browser, HTTP, workers, deploy)."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import signal
+import subprocess
+
+
+def stop_group(proc: subprocess.Popen[str], timeout: float = 15) -> None:
+    """SIGTERM the server's process group, SIGKILL it if it lingers, and then kill
+    whatever of the group outlived the server (spawned bot workers)."""
+    if proc.poll() is None:
+        os.killpg(proc.pid, signal.SIGTERM)
+        try:
+            proc.wait(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait(timeout=timeout)
+    with contextlib.suppress(ProcessLookupError):
+        os.killpg(proc.pid, signal.SIGKILL)
