@@ -2,7 +2,8 @@
 
 - ``matches.hints``: how many hints were answered in the match; 0 for every match
   played before.
-- ``meta.schema`` = "3".
+- ``meta.schema`` stays "2": it only keeps 0.1.0 servers (older than the
+  migrations) away; a server of 0002 refuses this database by its revision.
 
 Revision ID: 0003
 Revises: 0002
@@ -24,12 +25,8 @@ NO_REUSE = {"sqlite_autoincrement": True}
 def upgrade() -> None:
     with op.batch_alter_table("matches", table_kwargs=NO_REUSE) as batch:
         batch.add_column(sa.Column("hints", sa.Integer, nullable=False, server_default="0"))
-    meta = sa.table("meta", sa.column("key"), sa.column("value"))
-    op.execute(meta.update().where(meta.c.key == "schema").values(value="3"))
 
 
 def downgrade() -> None:
     with op.batch_alter_table("matches", table_kwargs=NO_REUSE) as batch:
         batch.drop_column("hints")
-    meta = sa.table("meta", sa.column("key"), sa.column("value"))
-    op.execute(meta.update().where(meta.c.key == "schema").values(value="2"))
