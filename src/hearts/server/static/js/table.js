@@ -443,6 +443,10 @@ export class TableView {
       b.classList.toggle("illegal", myTurn && !ui.busy && !legal.has(card));
       b.classList.toggle("full", passing && full && !sel);
       b.classList.toggle("received", received.has(card));
+      const hinted = !!ui.hinted && ui.hinted.has(card);
+      b.classList.toggle("hinted", hinted);
+      if (hinted) b.dataset.hinted = "true";
+      else delete b.dataset.hinted;
       const reason = h.illegal_reasons && h.illegal_reasons[card];
       b.title = myTurn && reason ? reason : "";
     });
