@@ -11,6 +11,18 @@ from hearts.cards import card_name, cards_of
 from hearts.view import PlayerView
 
 
+def _beside(name: str) -> Any:
+    """A test module of this folder (tests/server is not on sys.path)."""
+    import importlib.util
+    from pathlib import Path
+
+    spec = importlib.util.spec_from_file_location(name, Path(__file__).with_name(f"{name}.py"))
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
 def _view(south: Any) -> PlayerView:
     store = south.client.app.state.tables.store
     with store.read() as conn:
@@ -89,3 +101,41 @@ def test_no_hint_when_south_has_nothing_to_choose(south: Any) -> None:
     body = _hint(south, state, status=409)
     assert body["error"]["code"] == "wrong_phase"
     assert south.state()["match"]["hints"] == 0
+
+
+def test_hints_asked_together_share_one_search_and_hold_up_no_one(db_url: str) -> None:
+    """Eight hints at one version: one search in the workers (while it runs, another
+    player plays on), one hint counted and answered, the others 409 stale."""
+    import asyncio
+
+    import httpx
+
+    flight = _beside("test_single_flight")  # its gated workers and browsers
+    Browser, run_on_app, until = flight.Browser, flight.run_on_app, flight.until
+
+    async def scenario(c: httpx.AsyncClient, workers: Any) -> None:
+        asker = await Browser.new(c, "easy")
+        other = await Browser.new(c, "easy")
+        s = (await asker.call("GET", "/api/state")).json()
+        v = s["version"]
+        hints = [
+            asyncio.ensure_future(asker.call("POST", "/api/hint", {"version": v})) for _ in range(8)
+        ]
+        await until(lambda: workers.calls >= 1)
+        await asyncio.sleep(0.3)  # every hint has reached the search by now
+        w = await other.passed()  # not held up by the search in progress
+        r = await asyncio.wait_for(other.call("POST", "/api/step", {"version": w}), 30)
+        assert r.status_code == 200
+        workers.gate.set()
+        answers = await asyncio.gather(*hints)
+        codes = sorted(a.status_code for a in answers)
+        assert codes == [200] + [409] * 7, codes
+        assert workers.calls == 1
+        (ok,) = [a.json() for a in answers if a.status_code == 200]
+        assert len(ok["cards"]) == 3 and ok["state"]["match"]["hints"] == 1
+        for a in answers:
+            if a.status_code == 409:
+                assert a.json()["error"]["code"] == "stale"
+                assert a.json()["state"]["match"]["hints"] == 1
+
+    run_on_app(db_url, scenario)
