@@ -286,7 +286,9 @@ class HardBot:
         chosen is the same; an only candidate is searched too, for its points."""
         cands = candidates(view)
         tally = dict.fromkeys(cands, 0.0)
-        order, sums, counts = self._rank_play(view, cands, tally)
+        # An only candidate needs no comparing: a quarter of the budget for its points.
+        total = self.play_playouts(view) // (4 if len(cands) == 1 else 1)
+        order, sums, counts = self._rank_play(view, cands, tally, max(1, total))
         return Weighing(
             choice=order[0],
             options=tuple(order),
@@ -297,10 +299,14 @@ class HardBot:
         )
 
     def _rank_play(
-        self, view: PlayerView, cands: list[int], tally: dict[int, float] | None
+        self,
+        view: PlayerView,
+        cands: list[int],
+        tally: dict[int, float] | None,
+        total: int | None = None,
     ) -> tuple[list[int], dict[int, float], dict[int, int]]:
-        """The play search (:func:`halving_ranks`); each playout adds the seat's
-        points to ``tally`` if given."""
+        """The play search (:func:`halving_ranks`) over ``total`` playouts (Khó's
+        budget if None); each playout adds the seat's points to ``tally`` if given."""
         started = time.perf_counter()
         rng = random.Random(view.seed(self.seed))
         sampler: DealSampler | WeightedSampler
@@ -328,7 +334,7 @@ class HardBot:
             # Wall-clock budget, counted from the start of the decision.
             deadline = started + self.budget_ms / 1000.0
             return halving_ranks(cands, playout, 1_000_000, deadline)
-        return halving_ranks(cands, playout, self.play_playouts(view))
+        return halving_ranks(cands, playout, self.play_playouts(view) if total is None else total)
 
     def play_playouts(self, view: PlayerView) -> int:
         """The fixed playout budget for a play from ``view``."""

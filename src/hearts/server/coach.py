@@ -82,7 +82,7 @@ def _play_reasons(view: PlayerView, w: Weighing, names: dict[int, str]) -> list[
     out: list[str] = []
     card = w.choice
     if view.legal.bit_count() == 1:
-        out.append("Đây là lá duy nhất bạn được đánh.")
+        return ["Đây là lá duy nhất bạn được đánh."]
     trick = view.trick
     led = trick[0][1] // 13 if trick else -1
     qs_out = not (view.played | view.hand) & QS_BIT
