@@ -362,6 +362,10 @@ export class TableView {
     const m = snap.match;
     win.hidden = !m.over;
     if (m.over && m.winner) win.textContent = T.winner(names[m.winner], m.totals[m.winner]);
+    // The end of the match says how many hints were used (Gợi ý).
+    const hints = $("#result-hints");
+    hints.hidden = !m.over;
+    hints.textContent = m.hints ? `Đã dùng ${m.hints} lần gợi ý trong trận` : "Không dùng gợi ý nào trong trận";
     box.classList.toggle("over", !!m.over);
   }
 
