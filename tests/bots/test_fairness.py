@@ -108,3 +108,24 @@ def test_hard_at_its_default_budget_is_blind_to_the_hidden_cards() -> None:
         assert other.view(seat) == state.view(seat)
         assert _choose(bot, other, seat, hand_number) == want, f"position {i}: Khó changed"
     assert moved >= len(cases) - 3
+
+
+def test_the_hint_is_blind_to_the_hidden_cards() -> None:
+    """Gợi ý (hearts.server.coach) at the budget players get: its card or pass, the
+    estimates and the reasons stay the same when the hidden cards are re-dealt."""
+    from hearts.server.coach import hint
+
+    names = {0: "Bạn", 1: "Tây", 2: "Bắc", 3: "Đông"}
+    rng = random.Random(23)
+    moved = 0
+    cases = _khó_positions()[::3]  # a pass and plays from early to late tricks
+    assert {state.phase for state, _, _ in cases} == {"pass", "play"}
+    for i, (state, seat, hand_number) in enumerate(cases):
+        view = state.view(seat, hand_number=hand_number, totals=TOTALS)
+        want = hint(view, names)
+        other = redeal(state, seat, rng)
+        moved += hidden_differs(state, other, seat)
+        again = other.view(seat, hand_number=hand_number, totals=TOTALS)
+        assert again == view
+        assert hint(again, names) == want, f"position {i}: the hint changed when re-dealt"
+    assert moved >= len(cases) - 1

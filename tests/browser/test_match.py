@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import Page, expect
 from table_page import (
+    WAIT_MS,
     body,
     hand_cards,
     highest_legal,
@@ -24,6 +25,11 @@ NAMES = {"S": "Bạn", "W": "Tây", "N": "Bắc", "E": "Đông"}
 def test_whole_match_to_100_with_quick_play(page: Page) -> None:
     open_table(page, level="easy", quick=True)
     rows = page.locator("#score-table tbody tr")
+    # One hint (Gợi ý) in the first pass: the end of the match counts it.
+    wait_ready(page)
+    page.locator("#hint-button").click()
+    expect(page.locator("#hint-box")).to_be_visible(timeout=WAIT_MS)
+    wait_ready(page)
     # South keeps its high cards and plays them: it takes points, so the match
     # ends in fewer hands (a test-time choice only; any play would do)
     for number in range(1, 40):
@@ -55,6 +61,8 @@ def test_whole_match_to_100_with_quick_play(page: Page) -> None:
     expect(page.locator("#result-winner")).to_be_visible()
     expect(page.locator("#result-winner")).to_contain_text(f"{m['totals'][winner]} điểm")
     expect(page.locator("#result-winner")).to_contain_text(NAMES[winner])
+    assert m["hints"] == 1
+    expect(page.locator("#result-hints")).to_have_text("Đã dùng 1 lần gợi ý trong trận")
     expect(page.locator("#message")).to_contain_text("Trận đấu kết thúc")
     expect(page.locator("#stats-text")).to_contain_text("Đã chơi 1 trận")
 

@@ -26,6 +26,7 @@ ENDPOINTS = [
     ("POST", "/api/pass", {"version": 0, "cards": ["2C", "3C", "4C"]}),
     ("POST", "/api/play", {"version": 0, "card": "2C"}),
     ("POST", "/api/step", {"version": 0}),
+    ("POST", "/api/hint", {"version": 0}),
     ("POST", "/api/next-hand", {"version": 0}),
     ("POST", "/api/new-match", {"version": 0}),
     ("PUT", "/api/settings", {"level": "hard"}),
@@ -114,6 +115,7 @@ def test_first_state_deals_a_match_for_this_token(south) -> None:
         "hands": [],
         "over": False,
         "winner": None,
+        "hints": 0,
     }
     h = s["hand"]
     assert (h["phase"], h["pass_direction"], h["pass_to"], h["pass_from"]) == (

@@ -20,6 +20,7 @@ import math
 import random
 import time
 from collections.abc import Callable
+from dataclasses import dataclass
 
 from hearts.bots.medium import pass_cards as medium_pass
 from hearts.bots.playout import rollout
@@ -39,6 +40,11 @@ DEFAULT_PASS_ITERATIONS = 1500
 Utility = Callable[[list[int], int], float]
 
 
+def near_the_end(rules: Rules, totals: tuple[int, ...]) -> bool:
+    """Whether this hand may end the match: then Khó plays for the match's win."""
+    return max(totals) + 26 >= rules.target - 20
+
+
 def hand_utility(rules: Rules, totals: tuple[int, ...], me: int) -> Utility:
     """How good a finished hand is for ``me``: ``f(pen, jd_taker) -> float``.
 
@@ -50,7 +56,7 @@ def hand_utility(rules: Rules, totals: tuple[int, ...], me: int) -> Utility:
     """
     n = rules.players
     target = rules.target
-    near = max(totals) + 26 >= target - 20
+    near = near_the_end(rules, totals)
     score = rules.score
     chooses = rules.moon == "shooter_chooses"
 
@@ -85,6 +91,33 @@ def hand_utility(rules: Rules, totals: tuple[int, ...], me: int) -> Utility:
 
     # On the same footing as the linear value (points), so budgets compare.
     return lambda pen, jd: 100.0 * win_chance(pen, jd)
+
+
+def seat_points(rules: Rules, totals: tuple[int, ...], me: int) -> Callable[[list[int], int], int]:
+    """``f(pen, jd_taker)``: the points ``me`` scores for a finished hand (a moon
+    scored as the shooter would choose), what a coach calls expected points."""
+    chooses = rules.moon == "shooter_chooses"
+
+    def points(pen: list[int], jd: int) -> int:
+        return rules.score(pen, jd, rules.moon_choice(totals, pen, jd) if chooses else None)[me]
+
+    return points
+
+
+@dataclass(frozen=True, slots=True)
+class Weighing:
+    """Khó's search of one decision, as a coach reads it: ``choice`` (a card, or a
+    pass as a mask) is what Khó plays; ``options`` every candidate, best first in
+    Khó's judgement; per option the mean ``points`` the seat scores over the deals
+    it was tried on (``deals``), and Khó's own mean ``value`` (higher is better).
+    ``near``: the match may end this hand, so values are chances to win the match."""
+
+    choice: int
+    options: tuple[int, ...]
+    points: dict[int, float]
+    value: dict[int, float]
+    deals: dict[int, int]
+    near: bool
 
 
 def candidates(view: PlayerView) -> list[int]:
@@ -167,6 +200,34 @@ class HardBot:
         return cands[self._search_pass(view, cands, offset)]
 
     def _search_pass(self, view: PlayerView, cands: list[int], offset: int) -> int:
+        return self._rank_pass(view, cands, offset, None)[0][0]
+
+    def weigh_pass(self, view: PlayerView) -> Weighing:
+        """:meth:`choose_pass` with the search's findings (the passes searched, as
+        masks, with South's mean points): the pass chosen is the same."""
+        rules = view.rules
+        offset = rules.pass_offset(view.direction)
+        base = medium_pass(
+            view.hand, rules.pass_count, offset, view.n, True, rules.jd_bonus, rules.deck
+        )
+        cands = pass_candidates(view.hand, rules.pass_count, base, jd=rules.jd_bonus)
+        tally = [0.0] * len(cands)
+        order, sums, counts = self._rank_pass(view, cands, offset, tally)
+        choice = cands[order[0]] if self.passing == "search" else base
+        return Weighing(
+            choice=choice,
+            options=tuple(cands[i] for i in order),
+            points={cands[i]: tally[i] / counts[i] for i in order},
+            value={cands[i]: sums[i] / counts[i] for i in order},
+            deals={cands[i]: counts[i] for i in order},
+            near=near_the_end(rules, view.totals),
+        )
+
+    def _rank_pass(
+        self, view: PlayerView, cands: list[int], offset: int, tally: list[float] | None
+    ) -> tuple[list[int], dict[int, float], dict[int, int]]:
+        """The pass search over the indices of ``cands`` (:func:`halving_ranks`);
+        each playout adds the seat's points to ``tally`` if given."""
         rules = view.rules
         n = view.n
         me = view.seat
@@ -174,6 +235,7 @@ class HardBot:
         rng = random.Random(view.seed(self.seed))
         sampler = DealSampler(view)
         utility = hand_utility(rules, view.totals, me)
+        mine = seat_points(rules, view.totals, me)
         qs_breaks = rules.qs_breaks_hearts
         jd_rule = rules.jd_bonus
         lead = rules.lead_card
@@ -194,10 +256,12 @@ class HardBot:
             leader = next(s for s in range(n) if after[s] & lead_bit)
             pen = [0] * n
             jd = rollout(after, [], leader, 0, False, pen, -1, qs_breaks, lead)
+            if tally is not None:
+                tally[i] += mine(pen, jd)
             # Vừa's pass (first) gets a head start: leave it only for a clear gain.
             return utility(pen, jd) + (margin if i == 0 else 0.0)
 
-        return successive_halving(list(range(len(cands))), playout, self.pass_iterations)
+        return halving_ranks(list(range(len(cands))), playout, self.pass_iterations)
 
     # -- playing ------------------------------------------------------------------
     def choose_play(self, view: PlayerView) -> int:
@@ -214,6 +278,35 @@ class HardBot:
         return search(view, cands)
 
     def _search(self, view: PlayerView, cands: list[int]) -> int:
+        return self._rank_play(view, cands, None)[0][0]
+
+    def weigh_play(self, view: PlayerView) -> Weighing:
+        """:meth:`choose_play` with the search's findings: every candidate (one
+        card of each run of equal cards) with the seat's mean points.  The card
+        chosen is the same; an only candidate is searched too, for its points."""
+        cands = candidates(view)
+        tally = dict.fromkeys(cands, 0.0)
+        # An only candidate needs no comparing: a quarter of the budget for its points.
+        total = self.play_playouts(view) // (4 if len(cands) == 1 else 1)
+        order, sums, counts = self._rank_play(view, cands, tally, max(1, total))
+        return Weighing(
+            choice=order[0],
+            options=tuple(order),
+            points={c: tally[c] / counts[c] for c in order},
+            value={c: sums[c] / counts[c] for c in order},
+            deals={c: counts[c] for c in order},
+            near=near_the_end(view.rules, view.totals),
+        )
+
+    def _rank_play(
+        self,
+        view: PlayerView,
+        cands: list[int],
+        tally: dict[int, float] | None,
+        total: int | None = None,
+    ) -> tuple[list[int], dict[int, float], dict[int, int]]:
+        """The play search (:func:`halving_ranks`) over ``total`` playouts (Khó's
+        budget if None); each playout adds the seat's points to ``tally`` if given."""
         started = time.perf_counter()
         rng = random.Random(view.seed(self.seed))
         sampler: DealSampler | WeightedSampler
@@ -221,7 +314,9 @@ class HardBot:
             sampler = WeightedSampler(view, QUEEN_SPADES, queen_doubts(view, self.infer))
         else:
             sampler = DealSampler(view)
-        play_out = card_playout(view)
+        roll = card_rollout(view)
+        utility = hand_utility(view.rules, view.totals, view.seat)
+        mine = seat_points(view.rules, view.totals, view.seat)
         worlds: list[list[int]] = []
         seeds: list[int] = []
         eps = self.eps
@@ -230,13 +325,16 @@ class HardBot:
             while len(worlds) <= w:
                 worlds.append(sampler.draw(rng))
                 seeds.append(rng.getrandbits(32))
-            return play_out(worlds[w], card, random.Random(seeds[w]) if eps else None, eps)
+            pen, jd = roll(worlds[w], card, random.Random(seeds[w]) if eps else None, eps)
+            if tally is not None:
+                tally[card] += mine(pen, jd)
+            return utility(pen, jd)
 
         if self.budget_ms is not None:
             # Wall-clock budget, counted from the start of the decision.
             deadline = started + self.budget_ms / 1000.0
-            return successive_halving(cands, playout, 1_000_000, deadline)
-        return successive_halving(cands, playout, self.play_playouts(view))
+            return halving_ranks(cands, playout, 1_000_000, deadline)
+        return halving_ranks(cands, playout, self.play_playouts(view) if total is None else total)
 
     def play_playouts(self, view: PlayerView) -> int:
         """The fixed playout budget for a play from ``view``."""
@@ -254,10 +352,23 @@ def card_playout(view: PlayerView) -> WorldPlayout:
     ``card`` now when the seats hold ``hands`` (not changed), the rest of the hand
     played by the rollout policy (random legal moves with probability ``eps``
     drawn from ``noise``, when given)."""
+    roll = card_rollout(view)
+    utility = hand_utility(view.rules, view.totals, view.seat)
+
+    def play_out(world: list[int], card: int, noise: random.Random | None, eps: float) -> float:
+        return utility(*roll(world, card, noise, eps))
+
+    return play_out
+
+
+WorldRollout = Callable[[list[int], int, random.Random | None, float], tuple[list[int], int]]
+
+
+def card_rollout(view: PlayerView) -> WorldRollout:
+    """Like :func:`card_playout`, the finished hand itself: ``(pen, jd_taker)``."""
     me = view.seat
     n = view.n
     rules = view.rules
-    utility = hand_utility(rules, view.totals, me)
     trick = [c for _, c in view.trick]
     leader = view.leader
     played = len(view.plays)
@@ -272,7 +383,9 @@ def card_playout(view: PlayerView) -> WorldPlayout:
     lead_card = rules.lead_card
     voids = any_void(view)
 
-    def play_out(world: list[int], card: int, noise: random.Random | None, eps: float) -> float:
+    def roll(
+        world: list[int], card: int, noise: random.Random | None, eps: float
+    ) -> tuple[list[int], int]:
         hands = world[:]
         hands[me] &= ~(1 << card)
         t = [*trick, card]
@@ -292,9 +405,9 @@ def card_playout(view: PlayerView) -> WorldPlayout:
             eps,
             voids,
         )
-        return utility(pen, jd)
+        return pen, jd
 
-    return play_out
+    return roll
 
 
 def playouts_for(iterations: int, cards_left: int) -> int:
@@ -317,7 +430,20 @@ def successive_halving(
     ``deadline`` (``time.perf_counter()`` value) the rounds share the time left
     instead, and ``total`` only caps the playouts.
     """
+    return halving_ranks(cands, playout, total, deadline)[0][0]
+
+
+def halving_ranks(
+    cands: list[int],
+    playout: Callable[[int, int], float],
+    total: int,
+    deadline: float | None = None,
+) -> tuple[list[int], dict[int, float], dict[int, int]]:
+    """:func:`successive_halving`'s search with what it found: the candidates best
+    first (the survivors of the last round, then those dropped later before those
+    dropped earlier), and each one's sum of results and number of playouts."""
     alive = list(cands)
+    dropped: list[int] = []
     sums = dict.fromkeys(cands, 0.0)
     counts = dict.fromkeys(cands, 0)
     rounds = max(1, math.ceil(math.log2(len(cands))))
@@ -344,8 +470,10 @@ def successive_halving(
             counts[c] += done
         alive.sort(key=lambda c: (-sums[c] / counts[c], c))
         if len(alive) > 1 and r < rounds - 1:
-            alive = alive[: max(1, (len(alive) + 1) // 2)]
-    return alive[0]
+            keep = max(1, (len(alive) + 1) // 2)
+            dropped = alive[keep:] + dropped
+            alive = alive[:keep]
+    return alive + dropped, sums, counts
 
 
 def pass_scores(hand: int, jd: bool = False) -> dict[int, float]:

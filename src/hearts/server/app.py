@@ -33,6 +33,7 @@ from hearts.server.ratelimit import RATE_LIMITED_RESPONSE, limit_new_players
 from hearts.server.ratelimit import install as install_rate_limit
 from hearts.server.schema import (
     ERROR_RESPONSES,
+    Hint,
     MoonBody,
     NewMatchBody,
     PassBody,
@@ -210,6 +211,11 @@ def create_app(
     async def step(body: VersionBody, pid: PlayerId, response: Response) -> dict[str, Any]:
         """ONE computer action: the seat to play plays a card, or the computers pass."""
         return answer(await tables.step(pid, body.version), response)
+
+    @app.post("/api/hint", response_model=Hint, responses=ERROR_RESPONSES, tags=["api"])
+    async def hint(body: VersionBody, pid: PlayerId, response: Response) -> dict[str, Any]:
+        """Gợi ý: Khó's pass or card for South now, with why; counted in the match."""
+        return answer(await tables.hint(pid, body.version), response)
 
     @app.post("/api/next-hand", response_model=State, responses=ERROR_RESPONSES, tags=["api"])
     async def next_hand(body: VersionBody, pid: PlayerId, response: Response) -> dict[str, Any]:

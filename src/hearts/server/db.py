@@ -83,6 +83,8 @@ matches = sa.Table(
     sa.Column("status", sa.String(10), nullable=False, default="playing"),
     sa.Column("winner", sa.Integer, nullable=True),
     sa.Column("south_total", sa.Integer, nullable=True),
+    # hints South was given in the match (Gợi ý)
+    sa.Column("hints", sa.Integer, nullable=False, default=0, server_default="0"),
     sa.Column("started_at", sa.DateTime(timezone=True), nullable=False),
     sa.Column("updated_at", sa.DateTime(timezone=True), nullable=False),
     # ids are never reused (the deal seed mixes the match id in)
@@ -335,6 +337,7 @@ class Store:
             match_no=m["number"],
             auto_finished=bool(m["auto_finished"]),
             deal_key=m["id"],
+            hints=m["hints"],
         )
         return Loaded(player, game, len(results))
 
@@ -447,6 +450,7 @@ class Store:
                 status="over" if over else "playing",
                 winner=game.winner if over else None,
                 south_total=game.totals[0] if over else None,
+                hints=game.hints,
                 updated_at=now,
             )
         )

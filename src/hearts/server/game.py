@@ -154,6 +154,7 @@ class Game:
     match_no: int
     auto_finished: bool = False
     deal_key: int = 0  # the match's database id, mixed into seeded deals
+    hints: int = 0  # hints South was given in this match (Gợi ý)
 
     @classmethod
     def new(cls, rules: Rules, match_no: int, seed: int | None, deal_key: int) -> Game:
@@ -169,6 +170,7 @@ class Game:
             match_no=self.match_no,
             auto_finished=self.auto_finished,
             deal_key=self.deal_key,
+            hints=self.hints,
         )
 
     # -- persistence helpers ------------------------------------------------------
@@ -281,6 +283,22 @@ class Game:
             raise GameError("wrong_phase", "Ván này chưa xong")
         self.match.deal(deal_rng(seed, self.deal_key, self.hand_no + 1))
         self.auto_finished = False
+
+    def hint_view(self) -> PlayerView:
+        """South's view when South has a pass or a card to choose (a hint may be
+        asked for it); a :class:`GameError` otherwise."""
+        view = self.south_view()
+        if self.over or self.moon_pending or view.phase not in (PASS, PLAY):
+            raise GameError("wrong_phase", "Bây giờ không có gì để gợi ý")
+        if view.phase == PASS and view.passed:
+            raise GameError("wrong_phase", "Bạn đã chuyền bài rồi")
+        if view.phase == PLAY and view.turn != SOUTH:
+            raise GameError("not_your_turn")
+        return view
+
+    def seat_names_by_index(self) -> dict[int, str]:
+        names = seat_names(self.rules)
+        return {i: names[s] for i, s in enumerate(self.rules.seats)}
 
     # -- the computers' turns -----------------------------------------------------
     def computer_job(self) -> Job:
@@ -395,6 +413,7 @@ class Game:
             ],
             over=winner >= 0,
             winner=seat_or_none(winner),
+            hints=self.hints,
         )
         pending = self.moon_pending
         phase = "moon_choice" if pending else view.phase

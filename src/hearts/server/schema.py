@@ -98,6 +98,7 @@ class MatchInfo(BaseModel):
     hands: list[HandPoints]
     over: bool
     winner: str | None
+    hints: int = 0  # hints South was given in this match
 
 
 class Play(BaseModel):
@@ -179,6 +180,19 @@ class ErrorBody(BaseModel):
 class StaleBody(BaseModel):
     error: ErrorInfo
     state: State | None = Field(None, description="the current state (with code 'stale')")
+
+
+class Hint(BaseModel):
+    """Gợi ý: Khó's choice for South (``card`` in play, ``cards`` in the pass; the
+    other is null), the mean points of the options it weighed (a card, or a pass
+    as its cards space-separated), why in Vietnamese, and the State after the hint
+    was counted."""
+
+    card: str | None
+    cards: list[str] | None
+    estimates: dict[str, float]
+    reasons: list[str]
+    state: State
 
 
 ERROR_RESPONSES: dict[int | str, dict[str, Any]] = {

@@ -16,6 +16,7 @@ from typing import Any, TypeVar
 import anyio.to_thread
 
 from hearts.rules import Rules
+from hearts.server import coach
 from hearts.server.db import Loaded, PlayerGone, Stale, Store, token_hash
 from hearts.server.errors import ApiError
 from hearts.server.game import Game, GameError, Job, decide, warm_up
@@ -93,6 +94,8 @@ class Tables:
         # One costly decision per (player, version), shared by every step that
         # asks for it; dropped when made.
         self._thinking: dict[tuple[int, int], asyncio.Future[tuple[bool, dict[str, Any]]]] = {}
+        # One hint per (player, version), shared by the calls that ask for it.
+        self._hinting: dict[tuple[int, int], asyncio.Future[dict[str, Any] | None]] = {}
         # At most one costly decision of a player computed at a time.
         self._thinkers: weakref.WeakValueDictionary[int, asyncio.Lock] = (
             weakref.WeakValueDictionary()
@@ -284,6 +287,77 @@ class Tables:
         except Exception:
             log.exception("a %s bot failed: playing a plain legal card", level)
         return None
+
+    # -- Gợi ý ------------------------------------------------------------------
+    async def hint(self, player_id: int, version: int) -> dict[str, Any]:
+        """Khó's advice for South's pass or play at ``version``, counted in the match.
+
+        The hint is worked out in the workers from South's view alone, outside any
+        lock, one costly decision of a player at a time (like Khó's); hints asked
+        together at one version share it.  Counting it is an action on ``version``:
+        the answer carries the State after it, and the others 409 stale.
+        """
+
+        def look() -> tuple[Any, dict[int, str], int | None]:
+            with self.store.read() as conn:
+                loaded = self.store.load(conn, player_id)
+            if loaded.player.version != version:
+                raise Stale()
+            if loaded.game is None:
+                raise GameError("wrong_phase")
+            game = loaded.game
+            return game.hint_view(), game.seat_names_by_index(), loaded.player.match_id
+
+        try:
+            view, names, match_id = await self.run(player_id, look)
+        except Stale:
+            state = await self.run(player_id, functools.partial(self.state_now, player_id))
+            raise ApiError("stale", state=state) from None
+        key = (player_id, version)
+        shared = self._hinting.get(key)
+        if shared is None:
+            shared = asyncio.ensure_future(
+                self._work_out_hint(player_id, match_id, version, view, names)
+            )
+            self._hinting[key] = shared
+            shared.add_done_callback(lambda _done: self._hinting.pop(key, None))
+        found = await asyncio.shield(shared)
+        if found is None:
+            state = await self.run(player_id, functools.partial(self.state_now, player_id))
+            raise ApiError("stale", state=state)
+
+        def count(loaded: Loaded) -> None:
+            assert loaded.game is not None
+            loaded.game.hints += 1
+
+        state = await self.run(player_id, functools.partial(self.act, player_id, version, count))
+        return {"card": None, "cards": None, **found, "state": state}
+
+    async def _work_out_hint(
+        self, player_id: int, match_id: int | None, version: int, view: Any, names: dict[int, str]
+    ) -> dict[str, Any] | None:
+        """The hint from the workers (None: the game moved on while it waited)."""
+        thinker = self._thinkers.get(player_id)
+        if thinker is None:
+            thinker = self._thinkers[player_id] = asyncio.Lock()
+        waited = thinker.locked()
+        async with thinker:
+            if waited and not await anyio.to_thread.run_sync(
+                self._still_at, player_id, match_id, version
+            ):
+                return None
+            loop = asyncio.get_running_loop()
+            try:
+                found: dict[str, Any] = await loop.run_in_executor(
+                    self.executor, coach.hint, view, names
+                )
+            except BrokenExecutor:
+                log.exception("the bot workers died: starting new ones")
+                if self.executor_factory is not None:
+                    broken, self.executor = self.executor, self.executor_factory()
+                    broken.shutdown(wait=False, cancel_futures=True)
+                raise ApiError("internal") from None
+            return found
 
     def new_match(self, player_id: int, version: int, rules: Rules | None = None) -> dict[str, Any]:
         """A fresh match at the table ``rules`` (the server's own if None)."""

@@ -66,6 +66,7 @@ export const api = {
   pass: (version, cards) => call("POST", "/api/pass", { version, cards }),
   play: (version, card) => call("POST", "/api/play", { version, card }),
   step: (version) => call("POST", "/api/step", { version }),
+  hint: (version) => call("POST", "/api/hint", { version }),
   nextHand: (version) => call("POST", "/api/next-hand", { version }),
   newMatch: (version, rules) => call("POST", "/api/new-match", rules ? { version, rules } : { version }),
   moon: (version, choice) => call("POST", "/api/moon", { version, choice }),

@@ -19,6 +19,7 @@ let flash = null;       // {text, version, until}
 let showLastTrick = false;
 let lastCardAt = 0;
 let statsLoadedFor = null;
+let hint = null;        // {version, cards: Set, reasons}: Gợi ý for the position on screen
 
 const view = new TableView({ onCardTap });
 
@@ -60,7 +61,9 @@ function baseMessage(s) {
 function paint(s = shown) {
   if (!s) return;
   shown = s;
-  const ui = { selected, busy, showLastTrick };
+  // A hint belongs to the position it was given for: gone once anything moves.
+  if (hint && hint.version !== s.version) hint = null;
+  const ui = { selected, busy, showLastTrick, hinted: hint ? hint.cards : null };
   view.render(s, ui);
   renderTricks(s);
   renderScores(s);
@@ -89,6 +92,10 @@ function paint(s = shown) {
   // buttons
   const passBtn = $("#pass-button");
   const passing = h.phase === "pass" && !h.passed;
+  const choosing = !s.match.over && (passing || (h.phase === "play" && h.turn === me(s)));
+  $("#hint-button").hidden = !choosing;
+  $("#hint-button").disabled = busy || !!hint;
+  renderHint();
   passBtn.hidden = !passing;
   if (passing) passBtn.textContent = T.passButton(h.pass_direction);
   passBtn.disabled = !(passing && selected.size === passCount(s) && !busy);
@@ -315,6 +322,29 @@ function onCardTap(card) {
   showFlash(h.phase === "done" ? T.handDone : T.notYourTurn, "info");
 }
 
+// Gợi ý: the server's Khó marks its card(s) on the hand and says why.
+function doHint() {
+  if (busy || hint) return;
+  run(async () => {
+    const got = await api.hint(server.version);
+    server = got.state;
+    const cards = got.card ? [got.card] : got.cards || [];
+    hint = { version: got.state.version, cards: new Set(cards), reasons: got.reasons || [] };
+    await present(shown, got.state);
+  });
+}
+
+function renderHint() {
+  const box = $("#hint-box");
+  const lines = hint ? hint.reasons : [];
+  box.replaceChildren(...lines.map((line) => {
+    const p = document.createElement("p");
+    p.textContent = line;
+    return p;
+  }));
+  box.hidden = !lines.length;
+}
+
 function doPass() {
   if (busy || selected.size !== passCount(server)) return;
   const cards = [...selected];
@@ -424,6 +454,7 @@ async function loadStats() {
 // ---------------------------------------------------------------- wiring
 function wire() {
   $("#pass-button").addEventListener("click", doPass);
+  $("#hint-button").addEventListener("click", doHint);
   $("#next-hand").addEventListener("click", doNextHand);
   $("#new-match").addEventListener("click", () => newMatchDialog.open());
   $("#retry").addEventListener("click", () => run(async () => { server = await api.state(); paint(server); }));

@@ -362,6 +362,10 @@ export class TableView {
     const m = snap.match;
     win.hidden = !m.over;
     if (m.over && m.winner) win.textContent = T.winner(names[m.winner], m.totals[m.winner]);
+    // The end of the match says how many hints were used (Gợi ý).
+    const hints = $("#result-hints");
+    hints.hidden = !m.over;
+    hints.textContent = m.hints ? `Đã dùng ${m.hints} lần gợi ý trong trận` : "Không dùng gợi ý nào trong trận";
     box.classList.toggle("over", !!m.over);
   }
 
@@ -443,6 +447,10 @@ export class TableView {
       b.classList.toggle("illegal", myTurn && !ui.busy && !legal.has(card));
       b.classList.toggle("full", passing && full && !sel);
       b.classList.toggle("received", received.has(card));
+      const hinted = !!ui.hinted && ui.hinted.has(card);
+      b.classList.toggle("hinted", hinted);
+      if (hinted) b.dataset.hinted = "true";
+      else delete b.dataset.hinted;
       const reason = h.illegal_reasons && h.illegal_reasons[card];
       b.title = myTurn && reason ? reason : "";
     });
