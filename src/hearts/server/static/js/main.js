@@ -312,7 +312,7 @@ function onCardTap(card) {
     }
     return;
   }
-  showFlash(h.phase === "done" ? T.handDone : T.notYourTurn, "info");
+  showFlash(server.match.over ? T.matchDone : h.phase === "done" ? T.handDone : T.notYourTurn, "info");
 }
 
 function doPass() {

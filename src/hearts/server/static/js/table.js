@@ -302,7 +302,8 @@ export class TableView {
     qs.hidden = !fell;
     const names = snap.names || SEAT_NAME;
     qs.querySelector(".txt").textContent = qsTrick ? T.queenTaken(names[qsTrick.winner]) : T.queenFell;
-    qs.querySelector(".short").textContent = qsTrick ? `: ${names[qsTrick.winner]} ăn` : " đã ra";
+    // the phone's short form reads as a sentence: "Bạn ăn Q♠", "Q♠ đã ra"
+    qs.querySelector(".short").textContent = qsTrick ? T.queenTakenShort(names[qsTrick.winner]) : T.queenFellShort;
   }
 
   pulse(el) {
