@@ -250,3 +250,34 @@ def small_text(page: Page, min_px: float = 13) -> list[Any]:
     """The text on screen set smaller than ``min_px`` (text, its element's class, size)."""
     found: list[Any] = page.evaluate(SMALL_TEXT_JS, min_px)
     return found
+
+
+# Records what the page shows at every change of the message or the table: the
+# message, the cards of the trick (seat, card) and the seat whose card wins. Added as
+# an init script, it sees the page from its first paint (a reload included).
+RECORDER_JS = """(() => {
+    window.__shown = [];
+    const take = () => {
+        const msg = document.getElementById('message');
+        const cards = [...document.querySelectorAll('#trick .table-card[data-card]')]
+            .map(c => c.dataset.seat + ':' + c.dataset.card).sort().join(' ');
+        const win = document.querySelector('#trick .table-card.winner[data-card]');
+        const now = {message: msg ? msg.textContent : '', cards,
+                     winner: win ? win.dataset.seat : ''};
+        const last = window.__shown[window.__shown.length - 1];
+        if (!last || JSON.stringify(last) !== JSON.stringify(now)) window.__shown.push(now);
+    };
+    new MutationObserver(take).observe(document, {subtree: true, childList: true,
+        characterData: true, attributes: true, attributeFilter: ['class']});
+})();"""
+
+
+def recorded(page: Page) -> list[dict[str, str]]:
+    """What the page showed since the recorder was added (see RECORDER_JS)."""
+    got: list[dict[str, str]] = page.evaluate("window.__shown || []")
+    return got
+
+
+def trick_key(trick: dict[str, Any]) -> str:
+    """A finished trick as RECORDER_JS writes its cards."""
+    return " ".join(sorted(f"{p['seat']}:{p['card']}" for p in trick["cards"]))

@@ -48,6 +48,8 @@ function baseMessage(s) {
   }
   if (h.phase === "moon_choice") return { text: T.moonChoose, kind: "turn" };
   if (h.phase === "done") return { text: T.handDone };
+  // the hold after a trick: who took it, before anyone leads the next
+  if (h.trick_winner && (h.tricks || []).length) return { text: T.tookTrick(n[h.trick_winner], h.tricks[h.tricks.length - 1].points) };
   if (h.turn === me(s)) {
     const fresh = !(h.tricks || []).length && !(h.trick || []).length;
     const lead = fresh && (h.legal || []).length === 1 && LEAD_CARDS.includes(h.legal[0]) ? h.legal[0] : null;
@@ -163,7 +165,8 @@ function intermediate(prev, next, seq, k, cleared) {
       cards,
       legal: [],
       illegal_reasons: {},
-      turn: later.length ? later[0].seat : (nh.phase === "play" ? nh.turn : null),
+      // nobody is to play while a finished trick is held on the table
+      turn: complete && !cleared ? null : later.length ? later[0].seat : (nh.phase === "play" ? nh.turn : null),
       trick,
       trick_winner: complete && !cleared && tricks[ti] ? tricks[ti].winner : null,
       tricks,
@@ -459,6 +462,16 @@ function measureTopbar() {
   document.documentElement.style.setProperty("--topbar-h", `${h}px`);
 }
 
+// Loaded right after a trick was taken (nobody has led the next one): the trick is
+// held on the table as if it had just been played, then cleared.
+async function holdAfterReload(s) {
+  const h = s.hand;
+  if (h.phase !== "play" || (h.trick || []).length || !(h.tricks || []).length) return;
+  const seq = playedSeq(s);
+  paint(intermediate(s, s, seq, seq.length, false));
+  await sleep(holdMs());
+}
+
 async function init() {
   wire();
   measureTopbar();
@@ -473,6 +486,7 @@ async function init() {
       await sleep(Math.min(5000, 500 * 2 ** attempt));
     }
   }
+  await holdAfterReload(server);
   paint(server);
   loadStats();
   busy = false;
