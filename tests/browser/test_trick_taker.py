@@ -53,9 +53,11 @@ def test_a_reload_during_the_hold_shows_the_trick_just_taken(page: Page) -> None
     # the server just finished the third trick; nobody has led the fourth yet
     s = play_by_api(
         page,
-        lambda s: s["hand"]["phase"] == "play"
-        and len(s["hand"]["tricks"]) == 3
-        and not s["hand"]["trick"],
+        lambda s: (
+            s["hand"]["phase"] == "play"
+            and len(s["hand"]["tricks"]) == 3
+            and not s["hand"]["trick"]
+        ),
     )
     last = s["hand"]["tricks"][-1]
     page.add_init_script(RECORDER_JS)
