@@ -64,6 +64,7 @@ export const T = {
   yourLead: (card) => `Đến lượt bạn: mở vòng đầu bằng ${cardSpoken(card)}`,
   moonChoose: "Bạn bắn trăng! Chọn cách tính điểm.",
   isPlaying: (name) => `${name} đang đánh…`,
+  played: (name, card) => `${name} đánh ${cardSpoken(card)}`,
   tookTrick: (name, pts) => `${name} ăn vòng` + (pts ? ` (${signed(pts, true)})` : ""),
   handDone: "Hết ván. Bấm «Chia ván mới» để đánh tiếp.",
   matchDone: "Trận đấu kết thúc.",

@@ -117,6 +117,34 @@ function paint(s = shown) {
   if (s.match.over && statsLoadedFor !== s.version) { statsLoadedFor = s.version; loadStats(); }
 }
 
+// One line per event in the polite live region (the last few kept: a screen reader
+// reads each new line; replacing one text could drop plays that come quickly).
+function announce(text) {
+  const box = $("#announce");
+  const line = document.createElement("div");
+  line.textContent = text;
+  box.append(line);
+  while (box.childElementCount > 8) box.firstElementChild.remove();
+}
+
+// Where the next action is, when focus was lost (the button pressed is gone, or the
+// card played): the first card that may be played or chosen, or the button that
+// deals the next hand or starts a new match. Focus elsewhere is left alone.
+function placeFocus(s) {
+  const a = document.activeElement;
+  const lost = !a || a === document.body || a.hidden || a.closest("[hidden]") || a.disabled ||
+    a.matches("#hand button.hand-card");
+  if (!lost || document.querySelector("dialog[open]")) return;
+  const h = s.hand;
+  let target = null;
+  if (h.phase === "done") target = s.match.over ? $("#new-match") : $("#next-hand");
+  else if ((h.phase === "play" && h.turn === me(s)) || (h.phase === "pass" && !h.passed)) {
+    target = view.focusFirstLegal();
+    return;
+  }
+  if (target && !target.hidden) target.focus({ preventScroll: true });
+}
+
 function setBusy(b) {
   busy = b;
   document.body.dataset.busy = b ? "true" : "false";
@@ -202,8 +230,11 @@ async function present(prev, next) {
       if (wait > 0) await sleep(wait);
     }
     paint(intermediate(base, next, b, k, false));
+    announce(T.played(names(next)[fresh[i].seat], fresh[i].card));
     lastCardAt = now();
     if (k % seatCount(next) === 0) {
+      const t = next.hand.tricks[k / seatCount(next) - 1];
+      if (t) announce(T.tookTrick(names(next)[t.winner], t.points));
       await sleep(holdMs());
       if (i < fresh.length - 1 || next.hand.phase !== "done") {
         paint(intermediate(base, next, b, k, true));
@@ -284,6 +315,7 @@ async function run(action) {
   } finally {
     flash = flash && flash.version === server.version ? flash : null;
     setBusy(false);
+    if (action) placeFocus(server);
     // never leave the table hanging: if computers still have to move, try again
     if (needsStep(server)) setTimeout(() => run(null), retryVisible ? 5000 : 1200);
   }

@@ -237,6 +237,7 @@ export class TableView {
       let c = this.trickEl.querySelector(`.table-card[data-card="${p.card}"]:not(.leaving)`);
       if (!c) {
         c = tableCard(p.card, p.seat);
+        c.setAttribute("aria-label", T.played((snap.names || SEAT_NAME)[p.seat] || p.seat, p.card));
         const slot = $(`.slot[data-slot="${p.seat}"]`, this.trickEl);
         slot.prepend(c);
         if (motion) {
@@ -460,6 +461,18 @@ export class TableView {
     this.handEl.classList.toggle("passing", passing);
     this.handEl.classList.toggle("my-turn", myTurn && !ui.busy);
     this.layoutHand();
+  }
+
+  // Focus on the hand's first card that may be played (or chosen to pass), unless a
+  // card of the hand has the focus already.
+  focusFirstLegal() {
+    if (this.handEl.contains(document.activeElement)) return document.activeElement;
+    const btns = [...this.handEl.querySelectorAll("button.hand-card")];
+    const b = btns.find((x) => x.getAttribute("aria-disabled") === "false");
+    if (!b) return null;
+    for (const x of btns) x.tabIndex = x === b ? 0 : -1;
+    b.focus({ preventScroll: true });
+    return b;
   }
 
   layoutHand() {
