@@ -322,8 +322,10 @@ export class TableView {
     box.hidden = !show;
     if (!show) return;
     const names = snap.names || SEAT_NAME;
-    $("#result-title").textContent = T.handPoints(snap.match.hand_number);
+    $("#result-title").textContent = snap.match.over ? T.matchOverTitle : T.handPoints(snap.match.hand_number);
+    this.renderMatchEnd(snap);
     const list = $("#result-points");
+    list.hidden = !!snap.match.over;
     list.replaceChildren();
     for (const seat of this.seats) {
       const li = document.createElement("li");
@@ -367,6 +369,53 @@ export class TableView {
     box.classList.toggle("over", !!m.over);
   }
 
+  // The end of a match: the ranking by totals (the lowest first, ties share a place),
+  // the hands played, the moons, South's best and worst hand.
+  renderMatchEnd(snap) {
+    const m = snap.match;
+    const ranking = $("#result-ranking"), summary = $("#result-summary");
+    ranking.hidden = summary.hidden = !m.over;
+    $("#result").classList.toggle("won", !!m.over && m.winner === this.me);
+    if (!m.over) { ranking.replaceChildren(); summary.replaceChildren(); return; }
+    const names = snap.names || SEAT_NAME;
+    const seats = [...this.seats].sort((a, b) => m.totals[a] - m.totals[b]);
+    ranking.replaceChildren();
+    seats.forEach((seat) => {
+      const place = 1 + seats.filter((s) => m.totals[s] < m.totals[seat]).length;
+      const li = document.createElement("li");
+      li.dataset.seat = seat;
+      li.dataset.place = String(place);
+      if (place === 1) li.classList.add("first");
+      const p = document.createElement("span");
+      p.className = "rk";
+      p.textContent = `${place}.`;
+      const n = document.createElement("span");
+      n.className = "rn";
+      n.textContent = names[seat];
+      const t = document.createElement("span");
+      t.className = "rp";
+      t.textContent = signed(m.totals[seat]);
+      li.append(p, n, t);
+      ranking.append(li);
+    });
+    const hands = m.hands || [];
+    const lines = [T.handsPlayed(hands.length)];
+    const moons = hands.map((hd, i) => (hd.moon ? `${names[hd.moon]} (ván ${i + 1})` : null)).filter(Boolean);
+    if (moons.length) lines.push(T.moons(moons.join(", ")));
+    if (hands.length) {
+      const mine = hands.map((hd, i) => ({ i, p: hd.points[this.me] }));
+      const best = mine.reduce((a, b) => (b.p < a.p ? b : a));
+      const worst = mine.reduce((a, b) => (b.p > a.p ? b : a));
+      const say = (x) => `ván ${x.i + 1} (${signed(x.p, true)})`;
+      lines.push(T.bestWorst(say(best), say(worst)));
+    }
+    summary.replaceChildren(...lines.map((text) => {
+      const d = document.createElement("div");
+      d.textContent = text;
+      return d;
+    }));
+  }
+
   // ---- last trick on demand -------------------------------------------------
   renderLastTrick(snap, ui) {
     const h = snap.hand;
@@ -393,6 +442,7 @@ export class TableView {
       const p = last.cards.find((x) => x.seat === seat);
       if (!p) continue;
       const c = tableCard(p.card, p.seat);
+      c.setAttribute("aria-label", T.played(names[seat] || seat, p.card));
       c.removeAttribute("data-card");
       c.removeAttribute("data-seat");
       c.dataset.lastCard = p.card;
