@@ -179,26 +179,105 @@ def token(page: Page) -> str:
     return str(page.evaluate("localStorage.getItem('hearts-token')"))
 
 
-def finish_hand_by_api(page: Page) -> None:
-    """Play the rest of the hand through the JSON API with the page's token (a
-    shortcut to an end-of-hand table), then reload the page to show it."""
+def play_by_api(page: Page, until: Any) -> dict[str, Any]:
+    """Pass and play through the JSON API with the page's token (South's lowest
+    cards to pass, its first legal card to play, the computers by ``/api/step``)
+    until ``until(state)`` holds; return that state. The page is not reloaded."""
     headers = {"Authorization": f"Bearer {token(page)}"}
     api = page.request
-    for _ in range(300):
-        s = api.get("/api/state", headers=headers).json()
+    for _ in range(400):
+        s: dict[str, Any] = api.get("/api/state", headers=headers).json()
         hand, version = s["hand"], s["version"]
+        if until(s):
+            return s
         if hand["phase"] == "done":
-            break
+            raise AssertionError("the hand is over")
         if hand["phase"] == "pass" and hand["passed"] is None:
-            cards = sorted(hand["cards"], key=rank)[:3]
+            cards = sorted(hand["cards"], key=rank)[: hand["pass_count"]]
             r = api.post("/api/pass", headers=headers, data={"version": version, "cards": cards})
-        elif hand["turn"] == "S":
+        elif hand["turn"] == s["seats"][0]:
             body = {"version": version, "card": hand["legal"][0]}
             r = api.post("/api/play", headers=headers, data=body)
         else:
             r = api.post("/api/step", headers=headers, data={"version": version})
         assert r.ok or r.status == 409, (r.status, r.text())
-    else:
-        raise AssertionError("the hand did not finish")
+    raise AssertionError("the condition never held")
+
+
+def finish_hand_by_api(page: Page) -> None:
+    """Play the rest of the hand through the JSON API with the page's token (a
+    shortcut to an end-of-hand table), then reload the page to show it."""
+    play_by_api(page, lambda s: s["hand"]["phase"] == "done")
     page.reload()
     wait_ready(page)
+
+
+def new_match_by_api(page: Page, rules: dict[str, Any]) -> None:
+    """Start a match at ``rules`` through the JSON API with the page's token, then
+    reload the page to show it."""
+    headers = {"Authorization": f"Bearer {token(page)}"}
+    version = page.request.get("/api/state", headers=headers).json()["version"]
+    body = {"version": version, "rules": rules}
+    r = page.request.post("/api/new-match", headers=headers, data=body)
+    assert r.ok, (r.status, r.text())
+    page.reload()
+    wait_ready(page)
+
+
+SMALL_TEXT_JS = """min => {
+    const small = [];
+    const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+    for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+        const el = n.parentElement;
+        if (!n.textContent.trim() || !el) continue;
+        // card faces are pictures (aria-hidden, named by their card); sr-only is unseen
+        if (el.closest('.face, .sr-only')) continue;
+        if (!el.getClientRects().length) continue;
+        const cs = getComputedStyle(el);
+        if (cs.visibility !== 'visible') continue;
+        const size = parseFloat(cs.fontSize);
+        if (size < min) small.push([n.textContent.trim().slice(0, 40), el.className, size]);
+    }
+    for (const c of document.querySelectorAll('.table-card[data-order]')) {
+        const size = parseFloat(getComputedStyle(c, '::after').fontSize);
+        if (size < min) small.push([c.dataset.order, 'order badge', size]);
+    }
+    return small;
+}"""
+
+
+def small_text(page: Page, min_px: float = 13) -> list[Any]:
+    """The text on screen set smaller than ``min_px`` (text, its element's class, size)."""
+    found: list[Any] = page.evaluate(SMALL_TEXT_JS, min_px)
+    return found
+
+
+# Records what the page shows at every change of the message or the table: the
+# message, the cards of the trick (seat, card) and the seat whose card wins. Added as
+# an init script, it sees the page from its first paint (a reload included).
+RECORDER_JS = """(() => {
+    window.__shown = [];
+    const take = () => {
+        const msg = document.getElementById('message');
+        const cards = [...document.querySelectorAll('#trick .table-card[data-card]')]
+            .map(c => c.dataset.seat + ':' + c.dataset.card).sort().join(' ');
+        const win = document.querySelector('#trick .table-card.winner[data-card]');
+        const now = {message: msg ? msg.textContent : '', cards,
+                     winner: win ? win.dataset.seat : ''};
+        const last = window.__shown[window.__shown.length - 1];
+        if (!last || JSON.stringify(last) !== JSON.stringify(now)) window.__shown.push(now);
+    };
+    new MutationObserver(take).observe(document, {subtree: true, childList: true,
+        characterData: true, attributes: true, attributeFilter: ['class']});
+})();"""
+
+
+def recorded(page: Page) -> list[dict[str, str]]:
+    """What the page showed since the recorder was added (see RECORDER_JS)."""
+    got: list[dict[str, str]] = page.evaluate("window.__shown || []")
+    return got
+
+
+def trick_key(trick: dict[str, Any]) -> str:
+    """A finished trick as RECORDER_JS writes its cards."""
+    return " ".join(sorted(f"{p['seat']}:{p['card']}" for p in trick["cards"]))

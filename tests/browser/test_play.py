@@ -30,11 +30,11 @@ pytestmark = pytest.mark.browser
 NAMES = {"S": "Bạn", "W": "Tây", "N": "Bắc", "E": "Đông"}
 SUIT = {"C": "♣", "D": "♦", "S": "♠", "H": "♥"}
 REASONS = {
-    "Phải theo chất Nhép",
-    "Phải theo chất Rô",
-    "Phải theo chất Bích",
-    "Phải theo chất Cơ",
-    "Chưa phá cơ",
+    "Phải ra lá nhép",
+    "Phải ra lá rô",
+    "Phải ra lá bích",
+    "Phải ra lá cơ",
+    "Cơ chưa bị phá, chưa được ra cơ",
     "Vòng đầu không được đánh cơ hay đầm bích",
     "Phải đánh 2 nhép mở vòng đầu",
 }

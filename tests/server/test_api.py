@@ -265,8 +265,8 @@ def test_card_not_in_hand_is_refused(south) -> None:
 
 
 REASONS = {
-    "must_follow_suit": "Phải theo chất ",
-    "hearts_not_broken": "Chưa phá cơ",
+    "must_follow_suit": "Phải ra lá ",
+    "hearts_not_broken": "Cơ chưa bị phá, chưa được ra cơ",
     "first_trick_points": "Vòng đầu không được đánh cơ hay đầm bích",
     "must_lead_lead_card": "Phải đánh 2 nhép mở vòng đầu",
 }
@@ -294,8 +294,8 @@ def test_illegal_cards_have_a_vietnamese_reason_and_are_refused_with_it(south) -
                     assert body["error"]["message"] == reason
                     if code == "must_follow_suit":
                         led = h["trick"][0]["card"][1]
-                        names = {"C": "Nhép", "D": "Rô", "S": "Bích", "H": "Cơ"}
-                        assert reason == f"Phải theo chất {names[led]}"
+                        names = {"C": "nhép", "D": "rô", "S": "bích", "H": "cơ"}
+                        assert reason == f"Phải ra lá {names[led]}"
                     seen.add(code)
                 if h["illegal_reasons"]:
                     unchanged(south, s)

@@ -28,8 +28,8 @@ ERRORS: dict[str, tuple[int, str]] = {
     "not_your_turn": (409, "Chưa đến lượt bạn"),
     "wrong_phase": (409, "Không làm được việc này lúc này"),
     "match_over": (409, "Trận đã kết thúc"),
-    "must_follow_suit": (422, "Phải theo chất"),
-    "hearts_not_broken": (422, "Chưa phá cơ"),
+    "must_follow_suit": (422, "Phải ra lá cùng chất"),
+    "hearts_not_broken": (422, "Cơ chưa bị phá, chưa được ra cơ"),
     "first_trick_points": (422, "Vòng đầu không được đánh cơ hay đầm bích"),
     "must_lead_lead_card": (422, "Phải đánh 2 nhép mở vòng đầu"),
     "bad_pass": (400, "Hãy chọn đúng số lá khác nhau cần chuyền"),
@@ -89,7 +89,8 @@ def illegal_reason(view: PlayerView, card: int) -> Reason | None:
     code = err.code
     if code == "must_follow_suit":
         led = view.trick[0][1] // 13
-        return Reason(code, f"Phải theo chất {suit_name_vi(led)}")
+        # the suit in lower case: it stands mid-sentence ("Phải ra lá bích")
+        return Reason(code, f"Phải ra lá {suit_name_vi(led).lower()}")
     if code == "must_lead_lead_card":
         return Reason(code, f"Phải đánh {card_name_vi(view.rules.lead_card)} mở vòng đầu")
     return Reason(code, error_message(code))

@@ -49,6 +49,8 @@ function baseMessage(s) {
   }
   if (h.phase === "moon_choice") return { text: T.moonChoose, kind: "turn" };
   if (h.phase === "done") return { text: T.handDone };
+  // the hold after a trick: who took it, before anyone leads the next
+  if (h.trick_winner && (h.tricks || []).length) return { text: T.tookTrick(n[h.trick_winner], h.tricks[h.tricks.length - 1].points) };
   if (h.turn === me(s)) {
     const fresh = !(h.tricks || []).length && !(h.trick || []).length;
     const lead = fresh && (h.legal || []).length === 1 && LEAD_CARDS.includes(h.legal[0]) ? h.legal[0] : null;
@@ -122,6 +124,34 @@ function paint(s = shown) {
   if (s.match.over && statsLoadedFor !== s.version) { statsLoadedFor = s.version; loadStats(); }
 }
 
+// One line per event in the polite live region (the last few kept: a screen reader
+// reads each new line; replacing one text could drop plays that come quickly).
+function announce(text) {
+  const box = $("#announce");
+  const line = document.createElement("div");
+  line.textContent = text;
+  box.append(line);
+  while (box.childElementCount > 8) box.firstElementChild.remove();
+}
+
+// Where the next action is, when focus was lost (the button pressed is gone, or the
+// card played): the first card that may be played or chosen, or the button that
+// deals the next hand or starts a new match. Focus elsewhere is left alone.
+function placeFocus(s) {
+  const a = document.activeElement;
+  const lost = !a || a === document.body || a.hidden || a.closest("[hidden]") || a.disabled ||
+    a.matches("#hand button.hand-card");
+  if (!lost || document.querySelector("dialog[open]")) return;
+  const h = s.hand;
+  let target = null;
+  if (h.phase === "done") target = s.match.over ? $("#new-match") : $("#next-hand");
+  else if ((h.phase === "play" && h.turn === me(s)) || (h.phase === "pass" && !h.passed)) {
+    target = view.focusFirstLegal();
+    return;
+  }
+  if (target && !target.hidden) target.focus({ preventScroll: true });
+}
+
 function setBusy(b) {
   busy = b;
   document.body.dataset.busy = b ? "true" : "false";
@@ -170,7 +200,8 @@ function intermediate(prev, next, seq, k, cleared) {
       cards,
       legal: [],
       illegal_reasons: {},
-      turn: later.length ? later[0].seat : (nh.phase === "play" ? nh.turn : null),
+      // nobody is to play while a finished trick is held on the table
+      turn: complete && !cleared ? null : later.length ? later[0].seat : (nh.phase === "play" ? nh.turn : null),
       trick,
       trick_winner: complete && !cleared && tricks[ti] ? tricks[ti].winner : null,
       tricks,
@@ -206,8 +237,11 @@ async function present(prev, next) {
       if (wait > 0) await sleep(wait);
     }
     paint(intermediate(base, next, b, k, false));
+    announce(T.played(names(next)[fresh[i].seat], fresh[i].card));
     lastCardAt = now();
     if (k % seatCount(next) === 0) {
+      const t = next.hand.tricks[k / seatCount(next) - 1];
+      if (t) announce(T.tookTrick(names(next)[t.winner], t.points));
       await sleep(holdMs());
       if (i < fresh.length - 1 || next.hand.phase !== "done") {
         paint(intermediate(base, next, b, k, true));
@@ -288,6 +322,7 @@ async function run(action) {
   } finally {
     flash = flash && flash.version === server.version ? flash : null;
     setBusy(false);
+    if (action) placeFocus(server);
     // never leave the table hanging: if computers still have to move, try again
     if (needsStep(server)) setTimeout(() => run(null), retryVisible ? 5000 : 1200);
   }
@@ -319,7 +354,7 @@ function onCardTap(card) {
     }
     return;
   }
-  showFlash(h.phase === "done" ? T.handDone : T.notYourTurn, "info");
+  showFlash(server.match.over ? T.matchDone : h.phase === "done" ? T.handDone : T.notYourTurn, "info");
 }
 
 // Gợi ý: the server's Khó marks its card(s) on the hand and says why.
@@ -490,6 +525,16 @@ function measureTopbar() {
   document.documentElement.style.setProperty("--topbar-h", `${h}px`);
 }
 
+// Loaded right after a trick was taken (nobody has led the next one): the trick is
+// held on the table as if it had just been played, then cleared.
+async function holdAfterReload(s) {
+  const h = s.hand;
+  if (h.phase !== "play" || (h.trick || []).length || !(h.tricks || []).length) return;
+  const seq = playedSeq(s);
+  paint(intermediate(s, s, seq, seq.length, false));
+  await sleep(holdMs());
+}
+
 async function init() {
   wire();
   measureTopbar();
@@ -504,6 +549,7 @@ async function init() {
       await sleep(Math.min(5000, 500 * 2 ** attempt));
     }
   }
+  await holdAfterReload(server);
   paint(server);
   loadStats();
   busy = false;

@@ -123,5 +123,6 @@ export function renderStats(stats) {
   box.hidden = false;
   const best = stats.best === null || stats.best === undefined ? "–" : String(stats.best);
   document.getElementById("stats-text").textContent =
-    `Đã chơi ${stats.played} trận, thắng ${stats.won} · ${stats.hands} ván · bắn trăng ${stats.moons} lần · tổng thấp nhất một trận ${best}`;
+    `Đã chơi ${stats.played} trận, thắng ${stats.won} · ${stats.hands} ván · bắn trăng ${stats.moons} lần`;
+  document.getElementById("stats-best").textContent = `Điểm thấp nhất khi kết thúc trận: ${best}`;
 }

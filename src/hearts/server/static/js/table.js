@@ -237,6 +237,7 @@ export class TableView {
       let c = this.trickEl.querySelector(`.table-card[data-card="${p.card}"]:not(.leaving)`);
       if (!c) {
         c = tableCard(p.card, p.seat);
+        c.setAttribute("aria-label", T.played((snap.names || SEAT_NAME)[p.seat] || p.seat, p.card));
         const slot = $(`.slot[data-slot="${p.seat}"]`, this.trickEl);
         slot.prepend(c);
         if (motion) {
@@ -302,7 +303,8 @@ export class TableView {
     qs.hidden = !fell;
     const names = snap.names || SEAT_NAME;
     qs.querySelector(".txt").textContent = qsTrick ? T.queenTaken(names[qsTrick.winner]) : T.queenFell;
-    qs.querySelector(".short").textContent = qsTrick ? `: ${names[qsTrick.winner]} ăn` : " đã ra";
+    // the phone's short form reads as a sentence: "Bạn ăn Q♠", "Q♠ đã ra"
+    qs.querySelector(".short").textContent = qsTrick ? T.queenTakenShort(names[qsTrick.winner]) : T.queenFellShort;
   }
 
   pulse(el) {
@@ -320,8 +322,10 @@ export class TableView {
     box.hidden = !show;
     if (!show) return;
     const names = snap.names || SEAT_NAME;
-    $("#result-title").textContent = T.handPoints(snap.match.hand_number);
+    $("#result-title").textContent = snap.match.over ? T.matchOverTitle : T.handPoints(snap.match.hand_number);
+    this.renderMatchEnd(snap);
     const list = $("#result-points");
+    list.hidden = !!snap.match.over;
     list.replaceChildren();
     for (const seat of this.seats) {
       const li = document.createElement("li");
@@ -369,6 +373,53 @@ export class TableView {
     box.classList.toggle("over", !!m.over);
   }
 
+  // The end of a match: the ranking by totals (the lowest first, ties share a place),
+  // the hands played, the moons, South's best and worst hand.
+  renderMatchEnd(snap) {
+    const m = snap.match;
+    const ranking = $("#result-ranking"), summary = $("#result-summary");
+    ranking.hidden = summary.hidden = !m.over;
+    $("#result").classList.toggle("won", !!m.over && m.winner === this.me);
+    if (!m.over) { ranking.replaceChildren(); summary.replaceChildren(); return; }
+    const names = snap.names || SEAT_NAME;
+    const seats = [...this.seats].sort((a, b) => m.totals[a] - m.totals[b]);
+    ranking.replaceChildren();
+    seats.forEach((seat) => {
+      const place = 1 + seats.filter((s) => m.totals[s] < m.totals[seat]).length;
+      const li = document.createElement("li");
+      li.dataset.seat = seat;
+      li.dataset.place = String(place);
+      if (place === 1) li.classList.add("first");
+      const p = document.createElement("span");
+      p.className = "rk";
+      p.textContent = `${place}.`;
+      const n = document.createElement("span");
+      n.className = "rn";
+      n.textContent = names[seat];
+      const t = document.createElement("span");
+      t.className = "rp";
+      t.textContent = signed(m.totals[seat]);
+      li.append(p, n, t);
+      ranking.append(li);
+    });
+    const hands = m.hands || [];
+    const lines = [T.handsPlayed(hands.length)];
+    const moons = hands.map((hd, i) => (hd.moon ? `${names[hd.moon]} (ván ${i + 1})` : null)).filter(Boolean);
+    if (moons.length) lines.push(T.moons(moons.join(", ")));
+    if (hands.length) {
+      const mine = hands.map((hd, i) => ({ i, p: hd.points[this.me] }));
+      const best = mine.reduce((a, b) => (b.p < a.p ? b : a));
+      const worst = mine.reduce((a, b) => (b.p > a.p ? b : a));
+      const say = (x) => `ván ${x.i + 1} (${signed(x.p, true)})`;
+      lines.push(T.bestWorst(say(best), say(worst)));
+    }
+    summary.replaceChildren(...lines.map((text) => {
+      const d = document.createElement("div");
+      d.textContent = text;
+      return d;
+    }));
+  }
+
   // ---- last trick on demand -------------------------------------------------
   renderLastTrick(snap, ui) {
     const h = snap.hand;
@@ -395,6 +446,7 @@ export class TableView {
       const p = last.cards.find((x) => x.seat === seat);
       if (!p) continue;
       const c = tableCard(p.card, p.seat);
+      c.setAttribute("aria-label", T.played(names[seat] || seat, p.card));
       c.removeAttribute("data-card");
       c.removeAttribute("data-seat");
       c.dataset.lastCard = p.card;
@@ -467,6 +519,18 @@ export class TableView {
     this.handEl.classList.toggle("passing", passing);
     this.handEl.classList.toggle("my-turn", myTurn && !ui.busy);
     this.layoutHand();
+  }
+
+  // Focus on the hand's first card that may be played (or chosen to pass), unless a
+  // card of the hand has the focus already.
+  focusFirstLegal() {
+    if (this.handEl.contains(document.activeElement)) return document.activeElement;
+    const btns = [...this.handEl.querySelectorAll("button.hand-card")];
+    const b = btns.find((x) => x.getAttribute("aria-disabled") === "false");
+    if (!b) return null;
+    for (const x of btns) x.tabIndex = x === b ? 0 : -1;
+    b.focus({ preventScroll: true });
+    return b;
   }
 
   layoutHand() {

@@ -1,0 +1,69 @@
+"""The end of a match (issue 10, item 3): the ranking with totals, a short summary
+and "Trận mới", on a desktop and a phone. The match is played to 50 points through
+the API (a few hands) and shown by a reload."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+from playwright.sync_api import Page, expect
+from table_page import DESKTOP, PHONE, new_match_by_api, open_table, play_by_api, token
+
+pytestmark = pytest.mark.browser
+
+NAMES = {"S": "Bạn", "W": "Tây", "N": "Bắc", "E": "Đông"}
+SIZES = {"desktop": DESKTOP, "phone": PHONE}
+
+
+def finish_match_by_api(page: Page) -> dict[str, Any]:
+    headers = {"Authorization": f"Bearer {token(page)}"}
+    for _ in range(40):
+        s = play_by_api(page, lambda s: s["hand"]["phase"] == "done")
+        if s["match"]["over"]:
+            page.reload()
+            return s
+        r = page.request.post("/api/next-hand", headers=headers, data={"version": s["version"]})
+        assert r.ok, r.text()
+    raise AssertionError("the match did not end")
+
+
+@pytest.mark.parametrize("size", sorted(SIZES))
+def test_end_of_match_screen(size: str, make_context: Any, artifacts: Path) -> None:
+    page = make_context(**SIZES[size]).new_page()
+    open_table(page)
+    new_match_by_api(page, {"target": 50})
+    s = finish_match_by_api(page)
+    m = s["match"]
+    result = page.locator("#result")
+    expect(result).to_be_visible()
+    expect(page.locator("#result-title")).to_have_text("Kết thúc trận")
+    # the ranking: every seat, the lowest total first, with its place and total
+    rows = page.locator("#result-ranking li")
+    expect(rows).to_have_count(4)
+    seats = [str(x) for x in rows.evaluate_all("ls => ls.map(l => l.dataset.seat)")]
+    totals = [m["totals"][seat] for seat in seats]
+    assert sorted(seats) == sorted(NAMES) and totals == sorted(totals)
+    for i, seat in enumerate(seats):
+        place = 1 + sum(t < m["totals"][seat] for t in totals)
+        expect(rows.nth(i).locator(".rk")).to_have_text(f"{place}.")
+        expect(rows.nth(i).locator(".rn")).to_have_text(NAMES[seat])
+        expect(rows.nth(i).locator(".rp")).to_have_text(str(m["totals"][seat]).replace("-", "−"))
+    assert seats[0] == m["winner"]
+    expect(page.locator("#result-points")).to_be_hidden()
+    # the summary: hands played, South's best and worst hand; the winner's line
+    summary = page.locator("#result-summary")
+    expect(summary).to_contain_text(f"{len(m['hands'])} ván")
+    mine = [h["points"]["S"] for h in m["hands"]]
+    best = mine.index(min(mine)) + 1
+    expect(summary).to_contain_text(f"Ván tốt nhất của bạn: ván {best} ")
+    expect(page.locator("#result-winner")).to_be_visible()
+    if m["winner"] == "S":
+        expect(result).to_contain_class("won")
+    page.screenshot(path=artifacts / f"{size}-match-end.png")
+    # one "Trận mới", in the action bar; it opens the new-match dialog
+    expect(page.locator("#new-match-open")).to_be_hidden()
+    expect(page.locator("#next-hand")).to_be_hidden()
+    page.locator("#new-match").click()
+    expect(page.locator("#new-match-dialog")).to_be_visible()
