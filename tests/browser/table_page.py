@@ -66,6 +66,31 @@ def card(page: Page, name: str) -> Locator:
     return page.locator(f'#hand button.hand-card[data-card="{name}"]')
 
 
+_VISIBLE_POINT_JS = """(el) => {
+    const r = el.getBoundingClientRect();
+    for (const fy of [0.5, 0.25, 0.12, 0.75, 0.9])
+      for (const fx of [0.5, 0.25, 0.12, 0.75, 0.9]) {
+        const x = r.left + r.width * fx, y = r.top + r.height * fy;
+        const hit = document.elementFromPoint(x, y);
+        if (hit && (hit === el || el.contains(hit))) return {x, y};
+      }
+    return null;
+}"""
+
+
+def press_card(page: Page, name: str, touch: bool = False) -> None:
+    """Tap (or click) South's card where a player sees it: a raised neighbour may
+    cover the card's middle in a tight fan, so the first point of it on top."""
+    target = card(page, name)
+    target.scroll_into_view_if_needed()
+    point = target.evaluate(_VISIBLE_POINT_JS)
+    assert point is not None, f"{name}: no visible part to tap"
+    if touch:
+        page.touchscreen.tap(point["x"], point["y"])
+    else:
+        page.mouse.click(point["x"], point["y"])
+
+
 def open_table(page: Page, url: str = "/", level: str = "easy", quick: bool = True) -> None:
     """Open the page, wait for the table, and choose the level and quick play."""
     page.goto(url)

@@ -22,6 +22,7 @@ from table_page import (
     open_table,
     phase,
     play_until,
+    press_card,
     table_cards,
     wait_ready,
 )
@@ -33,10 +34,7 @@ MIN_TAP = 44  # px, the usual smallest comfortable target for a finger
 
 
 def tap(page: Page, name: str, touch: bool) -> None:
-    if touch:
-        card(page, name).tap()
-    else:
-        card(page, name).click()
+    press_card(page, name, touch)
 
 
 @pytest.mark.parametrize("size", sorted(SIZES))

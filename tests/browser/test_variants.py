@@ -22,6 +22,7 @@ from table_page import (
     hand_cards,
     open_table,
     phase,
+    press_card,
     rank,
     state,
     token,
@@ -72,7 +73,7 @@ def pass_cards(page: Page) -> None:
     count = state(page)["hand"]["pass_count"]
     chosen = sorted(hand_cards(page), key=rank)[-count:]
     for c in chosen:
-        card(page, c).click()
+        press_card(page, c)
     button = page.locator("#pass-button")
     expect(button).to_be_enabled()
     button.click()
