@@ -4,12 +4,13 @@ the computers' decisions (Dễ and Vừa in the action's transaction, Khó in wo
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import functools
 import logging
 import multiprocessing
 import time
 import weakref
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
 from concurrent.futures import BrokenExecutor, Executor, ProcessPoolExecutor
 from typing import Any, TypeVar
 
@@ -263,16 +264,33 @@ class Tables:
         self, player_id: int, match_id: int | None, version: int, level: str, job: Job
     ) -> Choices | _MovedOn:
         """The decision, made when no other of this player's is being made."""
+        async with self._costly_turn(player_id, match_id, version) as current:
+            if not current:
+                return MOVED_ON
+            return await self._decide(level, job)
+
+    @contextlib.asynccontextmanager
+    async def _costly_turn(
+        self, player_id: int, match_id: int | None, version: int
+    ) -> AsyncIterator[bool]:
+        """Hold the player's one slot for costly work (Khó's decision, a hint); yields
+        whether the game is still at ``version`` when the turn comes (False: it moved
+        on while this waited, so the work would be thrown away)."""
         thinker = self._thinkers.get(player_id)
         if thinker is None:
             thinker = self._thinkers[player_id] = asyncio.Lock()
         waited = thinker.locked()
         async with thinker:
-            if waited and not await anyio.to_thread.run_sync(
+            yield not waited or await anyio.to_thread.run_sync(
                 self._still_at, player_id, match_id, version
-            ):
-                return MOVED_ON
-            return await self._decide(level, job)
+            )
+
+    def _renew_workers(self) -> None:
+        """The bot workers died: start new ones (where a factory makes them)."""
+        log.exception("the bot workers died: starting new ones")
+        if self.executor_factory is not None:
+            broken, self.executor = self.executor, self.executor_factory()
+            broken.shutdown(wait=False, cancel_futures=True)
 
     async def _decide(self, level: str, job: Job) -> Choices:
         """The decision of the workers (None: play a plain legal card instead)."""
@@ -280,10 +298,7 @@ class Tables:
             loop = asyncio.get_running_loop()
             return await loop.run_in_executor(self.executor, decide, level, job)
         except BrokenExecutor:
-            log.exception("the bot workers died: starting new ones")
-            if self.executor_factory is not None:
-                broken, self.executor = self.executor, self.executor_factory()
-                broken.shutdown(wait=False, cancel_futures=True)
+            self._renew_workers()
         except Exception:
             log.exception("a %s bot failed: playing a plain legal card", level)
         return None
@@ -337,14 +352,8 @@ class Tables:
         self, player_id: int, match_id: int | None, version: int, view: Any, names: dict[int, str]
     ) -> dict[str, Any] | None:
         """The hint from the workers (None: the game moved on while it waited)."""
-        thinker = self._thinkers.get(player_id)
-        if thinker is None:
-            thinker = self._thinkers[player_id] = asyncio.Lock()
-        waited = thinker.locked()
-        async with thinker:
-            if waited and not await anyio.to_thread.run_sync(
-                self._still_at, player_id, match_id, version
-            ):
+        async with self._costly_turn(player_id, match_id, version) as current:
+            if not current:
                 return None
             loop = asyncio.get_running_loop()
             try:
@@ -352,10 +361,7 @@ class Tables:
                     self.executor, coach.hint, view, names
                 )
             except BrokenExecutor:
-                log.exception("the bot workers died: starting new ones")
-                if self.executor_factory is not None:
-                    broken, self.executor = self.executor, self.executor_factory()
-                    broken.shutdown(wait=False, cancel_futures=True)
+                self._renew_workers()
                 raise ApiError("internal") from None
             return found
 
