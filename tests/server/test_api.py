@@ -107,7 +107,7 @@ def test_first_state_deals_a_match_for_this_token(south) -> None:
     s = south.state()
     assert s["seats"] == ["S", "W", "N", "E"]
     assert s["names"] == {"S": "Bạn", "W": "Tây", "N": "Bắc", "E": "Đông"}
-    assert s["settings"] == {"level": "easy", "quick": False}
+    assert s["settings"] == {"level": "easy", "quick": False, "take_back": True}
     assert s["match"] == {
         "hand_number": 1,
         "target": 100,
@@ -116,6 +116,7 @@ def test_first_state_deals_a_match_for_this_token(south) -> None:
         "over": False,
         "winner": None,
         "hints": 0,
+        "take_backs": 0,
     }
     h = s["hand"]
     assert (h["phase"], h["pass_direction"], h["pass_to"], h["pass_from"]) == (
@@ -421,12 +422,12 @@ def test_new_match_at_any_time(south) -> None:
 def test_settings_are_kept_and_need_no_version(south) -> None:
     s = south.state()
     out = south.call("PUT", "/api/settings", {"level": "medium", "quick": True})
-    assert out["settings"] == {"level": "medium", "quick": True}
+    assert out["settings"] == {"level": "medium", "quick": True, "take_back": True}
     assert out["version"] == s["version"] and out["hand"] == s["hand"]
     out = south.call("PUT", "/api/settings", {"quick": False})
-    assert out["settings"] == {"level": "medium", "quick": False}
+    assert out["settings"] == {"level": "medium", "quick": False, "take_back": True}
     out = south.call("PUT", "/api/settings", {})
-    assert south.state()["settings"] == {"level": "medium", "quick": False}
+    assert south.state()["settings"] == {"level": "medium", "quick": False, "take_back": True}
 
 
 def test_stats_start_empty(south) -> None:
@@ -436,6 +437,7 @@ def test_stats_start_empty(south) -> None:
         "moons": 0,
         "best": None,
         "hands": 0,
+        "take_back_matches": 0,
         "tables": [],
     }
 

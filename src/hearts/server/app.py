@@ -217,6 +217,12 @@ def create_app(
         """Gợi ý: Khó's pass or card for South now, with why; counted in the match."""
         return answer(await tables.hint(pid, body.version), response)
 
+    @app.post("/api/take-back", response_model=State, responses=ERROR_RESPONSES, tags=["api"])
+    async def take_back(body: VersionBody, pid: PlayerId, response: Response) -> dict[str, Any]:
+        """Đi lại: take back South's last card of the hand and the computers' after it."""
+        state = await tables.run(pid, functools.partial(tables.take_back, pid, body.version))
+        return answer(state, response)
+
     @app.post("/api/next-hand", response_model=State, responses=ERROR_RESPONSES, tags=["api"])
     async def next_hand(body: VersionBody, pid: PlayerId, response: Response) -> dict[str, Any]:
         """Deal the next hand (the hand is over and the match is not)."""
@@ -248,7 +254,7 @@ def create_app(
         """Difficulty (from the next decision) and quick play; no version needed."""
 
         def change() -> dict[str, Any]:
-            store.set_settings(pid, body.level, body.quick)
+            store.set_settings(pid, body.level, body.quick, body.take_back)
             return tables.state_now(pid)
 
         return answer(await tables.run(pid, change), response)

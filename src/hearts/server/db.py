@@ -56,6 +56,8 @@ players = sa.Table(
     sa.Column("token_hash", sa.String(64), nullable=False, unique=True),
     sa.Column("level", sa.String(8), nullable=False, default="medium"),
     sa.Column("quick", sa.Boolean, nullable=False, default=False),
+    # South may take back its last card (Đi lại)
+    sa.Column("take_back", sa.Boolean, nullable=False, default=True, server_default=sa.true()),
     # 64-bit: the API takes versions up to 2^53
     sa.Column("version", sa.BigInteger, nullable=False, default=0),
     sa.Column("match_id", sa.Integer, nullable=True),
@@ -85,6 +87,8 @@ matches = sa.Table(
     sa.Column("south_total", sa.Integer, nullable=True),
     # hints South was given in the match (Gợi ý)
     sa.Column("hints", sa.Integer, nullable=False, default=0, server_default="0"),
+    # cards South took back in the match (Đi lại)
+    sa.Column("take_backs", sa.Integer, nullable=False, default=0, server_default="0"),
     sa.Column("started_at", sa.DateTime(timezone=True), nullable=False),
     sa.Column("updated_at", sa.DateTime(timezone=True), nullable=False),
     # ids are never reused (the deal seed mixes the match id in)
@@ -133,6 +137,7 @@ class Player:
     version: int
     match_id: int | None
     matches_started: int
+    take_back: bool = True
 
 
 @dataclass
@@ -289,12 +294,16 @@ class Store:
             assert row is not None
             return row[0]
 
-    def set_settings(self, player_id: int, level: str | None, quick: bool | None) -> None:
+    def set_settings(
+        self, player_id: int, level: str | None, quick: bool | None, take_back: bool | None = None
+    ) -> None:
         values: dict[str, Any] = {}
         if level is not None:
             values["level"] = level
         if quick is not None:
             values["quick"] = quick
+        if take_back is not None:
+            values["take_back"] = take_back
         if values:
             with self.write() as conn:
                 conn.execute(players.update().where(players.c.id == player_id).values(**values))
@@ -317,6 +326,7 @@ class Store:
             version=row["version"],
             match_id=row["match_id"],
             matches_started=row["matches_started"],
+            take_back=bool(row["take_back"]),
         )
         if player.match_id is None:
             return Loaded(player, None, 0)
@@ -338,6 +348,7 @@ class Store:
             auto_finished=bool(m["auto_finished"]),
             deal_key=m["id"],
             hints=m["hints"],
+            take_backs=m["take_backs"],
         )
         return Loaded(player, game, len(results))
 
@@ -451,6 +462,7 @@ class Store:
                 winner=game.winner if over else None,
                 south_total=game.totals[0] if over else None,
                 hints=game.hints,
+                take_backs=game.take_backs,
                 updated_at=now,
             )
         )
@@ -459,11 +471,15 @@ class Store:
     def stats(self, player_id: int) -> dict[str, int | None]:
         with self.read() as conn:
             over = sa.and_(matches.c.player_id == player_id, matches.c.status == "over")
-            played, won, best = conn.execute(
+            played, won, best, taken_back = conn.execute(
                 sa.select(
                     sa.func.count(),
                     sa.func.coalesce(sa.func.sum(sa.case((matches.c.winner == 0, 1), else_=0)), 0),
                     sa.func.min(matches.c.south_total),
+                    # matches with a take-back (Đi lại): marked in the statistics
+                    sa.func.coalesce(
+                        sa.func.sum(sa.case((matches.c.take_backs > 0, 1), else_=0)), 0
+                    ),
                 ).where(over)
             ).one()
             hands_played, moons = conn.execute(
@@ -478,4 +494,5 @@ class Store:
             "moons": int(moons),
             "best": None if best is None else int(best),
             "hands": int(hands_played),
+            "take_back_matches": int(taken_back),
         }

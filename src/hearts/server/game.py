@@ -155,6 +155,7 @@ class Game:
     auto_finished: bool = False
     deal_key: int = 0  # the match's database id, mixed into seeded deals
     hints: int = 0  # hints South was given in this match (Gợi ý)
+    take_backs: int = 0  # cards South took back in this match (Đi lại)
 
     @classmethod
     def new(cls, rules: Rules, match_no: int, seed: int | None, deal_key: int) -> Game:
@@ -171,6 +172,7 @@ class Game:
             auto_finished=self.auto_finished,
             deal_key=self.deal_key,
             hints=self.hints,
+            take_backs=self.take_backs,
         )
 
     # -- persistence helpers ------------------------------------------------------
@@ -296,6 +298,31 @@ class Game:
             raise GameError("not_your_turn")
         return view
 
+    def take_back_from(self) -> int | None:
+        """Where a take-back would cut the hand's plays: the index of South's last
+        card, while the hand is being played (None: nothing to take back).  Every
+        card since, the computers' replies, goes back with it; the pass never does
+        (the others have the cards), nor anything once the hand is over."""
+        hand = self.hand
+        if self.over or hand.phase != PLAY:
+            return None
+        for i in range(len(hand.plays) - 1, -1, -1):
+            if hand.seat_of_play(i) == SOUTH:
+                return i
+        return None
+
+    def south_take_back(self) -> None:
+        """Đi lại: take back South's last card and the computers' cards after it;
+        South is to play that card's turn again.  The computers decide from their
+        views alone, so the same card again brings the same replies."""
+        start = self.take_back_from()
+        if start is None:
+            raise GameError("nothing_to_take_back")
+        hand = self.hand
+        while len(hand.plays) > start:
+            hand.undo()
+        self.take_backs += 1
+
     def seat_names_by_index(self) -> dict[int, str]:
         names = seat_names(self.rules)
         return {i: names[s] for i, s in enumerate(self.rules.seats)}
@@ -382,7 +409,9 @@ class Game:
         """The hand on the table as South sees it: all the server tells South of it."""
         return self.match.view(SOUTH)
 
-    def state(self, version: int, level: str, quick: bool) -> dict[str, Any]:
+    def state(
+        self, version: int, level: str, quick: bool, take_back: bool = True
+    ) -> dict[str, Any]:
         """The State of docs/api.md (its one schema: :class:`schema.State`):
         everything South may know, nothing more.
 
@@ -414,6 +443,7 @@ class Game:
             over=winner >= 0,
             winner=seat_or_none(winner),
             hints=self.hints,
+            take_backs=self.take_backs,
         )
         pending = self.moon_pending
         phase = "moon_choice" if pending else view.phase
@@ -476,10 +506,15 @@ class Game:
             # Whether the table played the last tricks out itself: a public fact of
             # the match (every seat saw the cards go), kept by the game, not the hand.
             auto_finished=self.auto_finished,
+            can_take_back=take_back and self.take_back_from() is not None,
         )
         state = schema.State(
             version=version,
-            settings=schema.Settings(level=level, quick=quick),  # type: ignore[arg-type]
+            settings=schema.Settings(
+                level=level,  # type: ignore[arg-type]
+                quick=quick,
+                take_back=take_back,
+            ),
             rules=schema.RulesInfo(**rules_json(rules)),
             seats=list(seats),
             names=seat_names(rules),

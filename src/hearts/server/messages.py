@@ -41,6 +41,8 @@ ERRORS: dict[str, tuple[int, str]] = {
     "not_found": (404, "Không tìm thấy"),
     "method_not_allowed": (405, "Không hỗ trợ cách gọi này"),
     "rate_limited": (429, "Tạo phiên chơi quá nhanh, hãy thử lại sau ít phút"),
+    "nothing_to_take_back": (409, "Không có lá nào để đi lại"),
+    "take_back_off": (409, "Đi lại đang tắt trong cài đặt"),
     "internal": (500, "Lỗi máy chủ, hãy thử lại"),
 }
 

@@ -56,6 +56,7 @@ class PlayBody(VersionBody):
 class SettingsBody(_Body):
     level: Literal["easy", "medium", "hard"] | None = None
     quick: StrictBool | None = None
+    take_back: StrictBool | None = None
 
 
 class Token(BaseModel):
@@ -65,6 +66,7 @@ class Token(BaseModel):
 class Settings(BaseModel):
     level: Literal["easy", "medium", "hard"]
     quick: bool
+    take_back: bool = Field(True, description="South may take back its last card (Đi lại)")
 
 
 MoonScoring = Literal["add_to_others", "subtract_from_self"]
@@ -99,6 +101,7 @@ class MatchInfo(BaseModel):
     over: bool
     winner: str | None
     hints: int = 0  # hints South was given in this match
+    take_backs: int = 0  # cards South took back in this match (Đi lại)
 
 
 class Play(BaseModel):
@@ -138,6 +141,9 @@ class HandInfo(BaseModel):
         description="both outcomes while South, who shot the moon, chooses"
     )
     auto_finished: bool
+    can_take_back: bool = Field(
+        False, description="POST /api/take-back would take back South's last card now"
+    )
 
 
 class State(BaseModel):
@@ -163,6 +169,7 @@ class Stats(BaseModel):
     moons: int
     best: int | None
     hands: int
+    take_back_matches: int = Field(0, description="finished matches with a take-back (Đi lại)")
     tables: list[TableStats] = Field(
         default_factory=list, description="finished matches by the rules they were played with"
     )

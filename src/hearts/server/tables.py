@@ -136,7 +136,7 @@ class Tables:
     def _state(loaded: Loaded, version: int) -> dict[str, Any]:
         assert loaded.game is not None
         p = loaded.player
-        return loaded.game.state(version, p.level, p.quick)
+        return loaded.game.state(version, p.level, p.quick, p.take_back)
 
     def act(self, player_id: int, version: int, action: Callable[[Loaded], None]) -> dict[str, Any]:
         """Apply ``action`` made on ``version`` and commit it, or change nothing."""
@@ -364,6 +364,18 @@ class Tables:
                 self._renew_workers()
                 raise ApiError("internal") from None
             return found
+
+    def take_back(self, player_id: int, version: int) -> dict[str, Any]:
+        """Đi lại at ``version``: South's last card and the replies after it go back
+        (409 ``take_back_off`` when the player turned it off)."""
+
+        def undo(loaded: Loaded) -> None:
+            assert loaded.game is not None
+            if not loaded.player.take_back:
+                raise GameError("take_back_off")
+            loaded.game.south_take_back()
+
+        return self.act(player_id, version, undo)
 
     def new_match(self, player_id: int, version: int, rules: Rules | None = None) -> dict[str, Any]:
         """A fresh match at the table ``rules`` (the server's own if None)."""

@@ -5,6 +5,7 @@ import { api } from "./api.js";
 import { TableView } from "./table.js";
 import { renderTricks, renderScores, renderStats } from "./panels.js";
 import { NewMatchDialog } from "./newmatch.js";
+import { ReviewDialog } from "./review.js";
 import { T, SEAT_NAME, MOON_WORDS, cardShort, signed } from "./i18n.js";
 
 const $ = (sel) => document.querySelector(sel);
@@ -97,6 +98,9 @@ function paint(s = shown) {
   const choosing = !s.match.over && (passing || (h.phase === "play" && h.turn === me(s)));
   $("#hint-button").hidden = !choosing;
   $("#hint-button").disabled = busy || !!hint;
+  // Đi lại: the server says when South's last card may be taken back.
+  $("#take-back-button").hidden = !(h.can_take_back && !s.match.over && (s.settings || {}).take_back !== false);
+  $("#take-back-button").disabled = busy;
   renderHint();
   passBtn.hidden = !passing;
   if (passing) passBtn.textContent = T.passButton(h.pass_direction);
@@ -114,6 +118,7 @@ function paint(s = shown) {
   const st = s.settings || {};
   for (const r of document.querySelectorAll('input[name="level"]')) r.checked = r.value === st.level;
   $("#quick").checked = !!st.quick;
+  $("#take-back-setting").checked = st.take_back !== false;
 
   document.body.dataset.phase = h.phase;
   document.body.dataset.turn = h.turn || "";
@@ -369,6 +374,17 @@ function doHint() {
   });
 }
 
+// Đi lại: South's last card and the computers' replies go back; the table is
+// painted as the server has it again.
+function doTakeBack() {
+  run(async () => {
+    server = await api.takeBack(server.version);
+    showLastTrick = false;
+    paint(server);
+    announce("Đã đi lại");
+  });
+}
+
 function renderHint() {
   const box = $("#hint-box");
   const lines = hint ? hint.reasons : [];
@@ -417,6 +433,8 @@ function underWay(s) {
   const h = s.hand;
   return s.match.hand_number > 1 || !!h.passed || (h.tricks || []).length > 0 || (h.trick || []).length > 0;
 }
+
+const reviewDialog = new ReviewDialog({ current: () => server });
 
 const newMatchDialog = new NewMatchDialog({
   current: () => server,
@@ -490,6 +508,9 @@ async function loadStats() {
 function wire() {
   $("#pass-button").addEventListener("click", doPass);
   $("#hint-button").addEventListener("click", doHint);
+  $("#take-back-button").addEventListener("click", doTakeBack);
+  $("#take-back-setting").addEventListener("change", (e) => sendSettings({ take_back: e.target.checked }));
+  $("#review-open").addEventListener("click", () => reviewDialog.open());
   $("#next-hand").addEventListener("click", doNextHand);
   $("#new-match").addEventListener("click", () => newMatchDialog.open());
   $("#retry").addEventListener("click", () => run(async () => { server = await api.state(); paint(server); }));
