@@ -46,9 +46,10 @@ def test_a_take_back_restores_the_table_and_the_same_card_brings_the_same_replie
     card = before["hand"]["legal"][-1]
     replies = _play_until_south(south, south.play(before, card))
     assert replies["hand"]["can_take_back"] is True
-    assert len(replies["hand"]["tricks"]) > len(before["hand"]["tricks"]) or replies["hand"][
-        "trick"
-    ] != before["hand"]["trick"]
+    assert (
+        len(replies["hand"]["tricks"]) > len(before["hand"]["tricks"])
+        or replies["hand"]["trick"] != before["hand"]["trick"]
+    )
 
     back = _take_back(south, replies)
     assert _table(back) == _table(before)

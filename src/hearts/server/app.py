@@ -23,7 +23,7 @@ from fastapi import Depends, FastAPI, Request
 from fastapi.responses import HTMLResponse, Response
 
 from hearts.rules import Rules
-from hearts.server import history, retention
+from hearts.server import history, retention, review
 from hearts.server.config import Config
 from hearts.server.db import Loaded, Store
 from hearts.server.errors import ApiError, error_response, install_error_handlers
@@ -38,6 +38,7 @@ from hearts.server.schema import (
     NewMatchBody,
     PassBody,
     PlayBody,
+    RecordBody,
     SettingsBody,
     State,
     Stats,
@@ -248,6 +249,13 @@ def create_app(
             raise ApiError("not_found", "Ván này chưa xong hoặc không có")
         response.headers.update(no_store)
         return record
+
+    @app.post("/api/records/check", responses=ERROR_RESPONSES, tags=["api"])
+    async def check_record(body: RecordBody, _pid: PlayerId, response: Response) -> dict[str, Any]:
+        """Xem lại ván: a hearts-hand/1 record checked by the rules and laid out trick
+        by trick (400 bad_record naming the first illegal step)."""
+        response.headers.update(no_store)
+        return await anyio.to_thread.run_sync(review.replay, body.record)
 
     @app.put("/api/settings", response_model=State, responses=ERROR_RESPONSES, tags=["api"])
     async def settings(body: SettingsBody, pid: PlayerId, response: Response) -> dict[str, Any]:

@@ -43,6 +43,7 @@ ERRORS: dict[str, tuple[int, str]] = {
     "rate_limited": (429, "Tạo phiên chơi quá nhanh, hãy thử lại sau ít phút"),
     "nothing_to_take_back": (409, "Không có lá nào để đi lại"),
     "take_back_off": (409, "Đi lại đang tắt trong cài đặt"),
+    "bad_record": (400, "Tệp không phải ván bài hearts-hand/1 hợp lệ"),
     "internal": (500, "Lỗi máy chủ, hãy thử lại"),
 }
 

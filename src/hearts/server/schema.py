@@ -53,6 +53,11 @@ class PlayBody(VersionBody):
     card: StrictStr = Field(description="the card South plays, e.g. '5C'")
 
 
+class RecordBody(_Body):
+    # Checked by the rules (400 bad_record with a Vietnamese message), not here.
+    record: Any = Field(description="a hearts-hand/1 record: the object or its JSON text")
+
+
 class SettingsBody(_Body):
     level: Literal["easy", "medium", "hard"] | None = None
     quick: StrictBool | None = None

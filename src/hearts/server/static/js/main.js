@@ -106,6 +106,7 @@ function paint(s = shown) {
   if (passing) passBtn.textContent = T.passButton(h.pass_direction);
   passBtn.disabled = !(passing && selected.size === passCount(s) && !busy);
   $("#next-hand").hidden = !(h.phase === "done" && !s.match.over);
+  $("#review-open").hidden = h.phase !== "done";
   $("#next-hand").disabled = busy;
   $("#new-match").hidden = !s.match.over;
   $("#new-match").disabled = busy;
@@ -511,6 +512,7 @@ function wire() {
   $("#take-back-button").addEventListener("click", doTakeBack);
   $("#take-back-setting").addEventListener("change", (e) => sendSettings({ take_back: e.target.checked }));
   $("#review-open").addEventListener("click", () => reviewDialog.open());
+  $("#review-file").addEventListener("click", () => reviewDialog.open());
   $("#next-hand").addEventListener("click", doNextHand);
   $("#new-match").addEventListener("click", () => newMatchDialog.open());
   $("#retry").addEventListener("click", () => run(async () => { server = await api.state(); paint(server); }));

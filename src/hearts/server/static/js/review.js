@@ -1,5 +1,358 @@
-// Xem lại ván (review): a finished hand replayed trick by trick. Filled in below.
+// Xem lại ván (review): a finished hand replayed trick by trick, every hand face
+// up; download it as a hearts-hand/1 file, open such a file; Phân tích (Khó's look
+// at South's decisions). The server checks every record and lays it out
+// (POST /api/records/check): the page only shows what it is sent.
+import { api } from "./api.js";
+import { SEAT_NAME, PASS_DIR, cardShort, cardSpoken, isRed, signed } from "./i18n.js";
+
+const $ = (sel, root = document) => root.querySelector(sel);
+const POLL_MS = 400;
+
+function el(tag, cls, text) {
+  const e = document.createElement(tag);
+  if (cls) e.className = cls;
+  if (text !== undefined) e.textContent = text;
+  return e;
+}
+
+function cardEl(card, seat) {
+  const c = el("span", "rv-card" + (isRed(card) ? " red" : ""), cardShort(card));
+  c.dataset.card = card;
+  if (seat) c.dataset.seat = seat;
+  c.setAttribute("aria-label", cardSpoken(card));
+  return c;
+}
+
+function cardsText(cards) { return cards.map(cardShort).join(" "); }
+// Points with one decimal and a decimal comma, as the hint says them.
+function num(x) { return x.toFixed(1).replace(".", ",").replace("-0,0", "0,0"); }
+
 export class ReviewDialog {
-  constructor({ current }) { this.current = current; }
-  open() {}
+  // current(): the State on screen (its finished hands can be reviewed).
+  constructor({ current }) {
+    this.current = current;
+    this.dialog = $("#review");
+    this.replay = null;    // the server's layout of the record on screen
+    this.step = 0;         // 0: the pass; k: after trick k
+    this.source = null;    // {hand: n} for a hand of the match on the table, or null (a file)
+    this.analysis = null;
+    this.poll = null;
+    this.dialog.addEventListener("close", () => this.closed());
+    this.dialog.addEventListener("click", (e) => { if (e.target === this.dialog) this.close(); });
+    this.dialog.addEventListener("keydown", (e) => {
+      if (!this.replay || e.target.matches("select, input")) return;
+      if (e.key === "ArrowRight") { this.go(this.step + 1); e.preventDefault(); }
+      if (e.key === "ArrowLeft") { this.go(this.step - 1); e.preventDefault(); }
+    });
+  }
+
+  // ------------------------------------------------------------ the frame
+  open() {
+    this.opener = document.activeElement;
+    const d = this.dialog;
+    d.replaceChildren();
+    const top = el("div", "help-top");
+    top.append(el("h2", "", "Xem lại ván"));
+    top.firstChild.id = "rv-h";
+    const close = el("button", "ghost", "Đóng");
+    close.type = "button";
+    close.id = "rv-close";
+    close.addEventListener("click", () => this.close());
+    top.append(close);
+
+    const source = el("div", "rv-source");
+    const pick = el("select");
+    pick.id = "rv-hand";
+    pick.setAttribute("aria-label", "Chọn ván của trận này");
+    const s = this.current();
+    const done = s ? (s.match.hands || []).length : 0;
+    for (let n = 1; n <= done; n++) {
+      const o = el("option", "", `Ván ${n}`);
+      o.value = String(n);
+      pick.append(o);
+    }
+    pick.hidden = !done;
+    pick.addEventListener("change", () => this.loadHand(Number(pick.value)));
+    const file = el("label", "ghost rv-file");
+    const input = el("input");
+    input.type = "file";
+    input.id = "rv-file";
+    input.accept = ".json,application/json";
+    input.addEventListener("change", () => { if (input.files && input.files[0]) this.loadFile(input.files[0]); input.value = ""; });
+    file.append(el("span", "", "Mở tệp ván bài"), input);
+    const save = el("button", "ghost", "Tải về");
+    save.type = "button";
+    save.id = "rv-download";
+    save.disabled = true;
+    save.addEventListener("click", () => this.download());
+    source.append(pick, file, save);
+
+    const error = el("p", "nm-error");
+    error.id = "rv-error";
+    error.setAttribute("role", "alert");
+    error.hidden = true;
+    const body = el("div", "rv-body");
+    body.id = "rv-body";
+    body.append(el("p", "muted", done ? "" : "Chưa xong ván nào trong trận này. Mở một tệp ván bài (hearts-hand/1) để xem lại."));
+    d.append(top, source, error, body);
+    if (d.showModal) d.showModal(); else d.setAttribute("open", "");
+    close.focus();
+    if (done) { pick.value = String(done); this.loadHand(done); }
+  }
+
+  close() {
+    if (this.dialog.close) this.dialog.close(); else { this.dialog.removeAttribute("open"); this.closed(); }
+  }
+
+  closed() {
+    clearTimeout(this.poll);
+    this.poll = null;
+    this.dialog.replaceChildren();
+    this.replay = null;
+    const back = this.opener;
+    if (back && back.focus && !back.closest("[hidden]")) back.focus();
+  }
+
+  showError(text) {
+    const e = $("#rv-error", this.dialog);
+    if (!e) return;
+    e.textContent = text || "";
+    e.hidden = !text;
+  }
+
+  // ------------------------------------------------------------ loading
+  async loadHand(n) {
+    try {
+      const record = await api.hand(n);
+      this.show(await api.checkRecord(record), { hand: n });
+    } catch (e) {
+      this.showError(e.message || "Không tải được ván này");
+    }
+  }
+
+  async loadFile(file) {
+    let text;
+    try { text = await file.text(); } catch { this.showError("Không đọc được tệp"); return; }
+    try {
+      this.show(await api.checkRecord(text), null);
+    } catch (e) {
+      this.showError(e.message || "Tệp không hợp lệ");
+    }
+  }
+
+  show(replay, source) {
+    clearTimeout(this.poll);
+    this.poll = null;
+    this.replay = replay;
+    this.source = source;
+    this.analysis = null;
+    this.showError("");
+    $("#rv-download", this.dialog).disabled = false;
+    const pick = $("#rv-hand", this.dialog);
+    if (!source && pick) pick.selectedIndex = -1;
+    this.build();
+    this.go(replay.tricks.length);
+    if (source) this.resumeAnalysis();
+  }
+
+  download() {
+    if (!this.replay) return;
+    const text = JSON.stringify(this.replay.record, null, 2) + "\n";
+    const url = URL.createObjectURL(new Blob([text], { type: "application/json" }));
+    const a = el("a");
+    a.href = url;
+    a.download = `hearts-van-${this.replay.hand}.json`;
+    document.body.append(a);
+    a.click();
+    a.remove();
+    setTimeout(() => URL.revokeObjectURL(url), 1000);
+  }
+
+  // ------------------------------------------------------------ the board
+  build() {
+    const r = this.replay;
+    const body = $("#rv-body", this.dialog);
+    body.replaceChildren();
+    const title = el("p", "rv-title");
+    title.id = "rv-title";
+    const seats = el("div", "rv-seats");
+    seats.id = "rv-seats";
+    const table = el("div", "rv-table");
+    table.id = "rv-table";
+    const caption = el("p", "rv-caption");
+    caption.id = "rv-caption";
+    caption.setAttribute("aria-live", "polite");
+
+    const nav = el("div", "rv-nav");
+    const button = (id, text, label, to) => {
+      const b = el("button", "ghost", text);
+      b.type = "button";
+      b.id = id;
+      b.setAttribute("aria-label", label);
+      b.addEventListener("click", () => this.go(to()));
+      return b;
+    };
+    nav.append(
+      button("rv-first", "« Đầu", "Về đầu ván", () => 0),
+      button("rv-prev", "◀ Trước", "Vòng trước", () => this.step - 1),
+      button("rv-next", "Sau ▶", "Vòng sau", () => this.step + 1),
+      button("rv-last", "Cuối »", "Đến cuối ván", () => r.tricks.length),
+    );
+    const strip = el("div", "rv-strip");
+    strip.id = "rv-strip";
+    strip.setAttribute("role", "group");
+    strip.setAttribute("aria-label", "Đến vòng");
+    for (let k = 0; k <= r.tricks.length; k++) {
+      const b = el("button", "rv-step", k === 0 ? "Chuyền" : String(k));
+      b.type = "button";
+      b.dataset.step = String(k);
+      b.setAttribute("aria-label", k === 0 ? "Đầu ván: chuyền bài" : `Vòng ${k}`);
+      b.addEventListener("click", () => this.go(k));
+      strip.append(b);
+    }
+
+    const analysis = el("section", "rv-analysis");
+    analysis.id = "rv-analysis";
+    body.append(title, seats, table, caption, nav, strip, analysis);
+    const names = r.names || SEAT_NAME;
+    const pts = r.points ? " · " + r.seats.map((s) => `${names[s]} ${signed(r.points[s])}`).join(", ") : " · chưa xong";
+    title.textContent = `Ván ${r.hand}` + (r.pass_direction !== "none" ? ` · chuyền ${PASS_DIR[r.pass_direction]}` : " · không chuyền") + pts;
+    this.renderAnalysis();
+  }
+
+  // Step k: the hands after trick k (all face up), trick k on the table.
+  go(k) {
+    const r = this.replay;
+    if (!r) return;
+    k = Math.max(0, Math.min(r.tricks.length, k));
+    this.step = k;
+    const names = r.names || SEAT_NAME;
+    const gone = new Set(r.tricks.slice(0, k).flatMap((t) => t.cards.map((p) => p.card)));
+    const trick = k > 0 ? r.tricks[k - 1] : null;
+    const taken = trick ? trick.taken : Object.fromEntries(r.seats.map((s) => [s, 0]));
+
+    const seats = $("#rv-seats", this.dialog);
+    seats.replaceChildren();
+    for (const seat of r.seats) {
+      const row = el("div", "rv-seat");
+      row.dataset.reviewSeat = seat;
+      const head = el("div", "rv-seat-head");
+      head.append(el("span", "rv-name", names[seat]), el("span", "rv-taken", `${signed(taken[seat])} điểm`));
+      const cards = el("div", "rv-hand");
+      const held = k === 0 && r.pass_direction !== "none" ? r.deal[seat] : r.start[seat];
+      for (const c of held.filter((c) => !gone.has(c))) cards.append(cardEl(c));
+      row.append(head, cards);
+      if (k === 0 && r.passes[seat]) {
+        row.append(el("div", "rv-pass", `Chuyền cho ${names[r.pass_to[seat]]}: ${cardsText(r.passes[seat])}`));
+      }
+      seats.append(row);
+    }
+
+    const table = $("#rv-table", this.dialog);
+    table.replaceChildren();
+    const caption = $("#rv-caption", this.dialog);
+    if (trick) {
+      for (const p of trick.cards) {
+        const slot = el("div", "rv-play" + (p.seat === trick.winner ? " won" : ""));
+        slot.append(el("span", "rv-who", names[p.seat]), cardEl(p.card, p.seat));
+        table.append(slot);
+      }
+      caption.textContent = `Vòng ${k}: ${names[trick.leader]} đánh trước` +
+        (trick.winner ? ` · ${names[trick.winner]} ăn vòng (${signed(trick.points)} điểm)` : " · chưa xong");
+    } else {
+      caption.textContent = r.pass_direction === "none" ? "Đầu ván: ván này không chuyền bài." : "Đầu ván: bài chia và các lá chuyền.";
+    }
+    this.dialog.dataset.reviewStep = String(k);
+    for (const b of this.dialog.querySelectorAll(".rv-step")) b.setAttribute("aria-current", b.dataset.step === String(k) ? "step" : "false");
+    $("#rv-first", this.dialog).disabled = $("#rv-prev", this.dialog).disabled = k === 0;
+    $("#rv-next", this.dialog).disabled = $("#rv-last", this.dialog).disabled = k === r.tricks.length;
+  }
+
+  // ------------------------------------------------------------ Phân tích
+  renderAnalysis() {
+    const box = $("#rv-analysis", this.dialog);
+    if (!box) return;
+    box.replaceChildren();
+    for (const b of this.dialog.querySelectorAll(".rv-step")) delete b.dataset.costly;
+    if (!this.source) return;  // only the hands of the match on the table
+    const a = this.analysis;
+    if (!a || a.status === "cancelled" || a.status === "failed") {
+      const b = el("button", "ghost", "Phân tích");
+      b.type = "button";
+      b.id = "rv-analyse";
+      b.addEventListener("click", () => this.startAnalysis());
+      box.append(b, el("span", "muted small", " Khó xem lại từng quyết định của bạn, chỉ với những gì bạn biết lúc đó."));
+      if (a && a.status === "failed") box.append(el("p", "nm-error", "Phân tích bị lỗi, hãy thử lại."));
+      return;
+    }
+    if (a.status === "running") {
+      const bar = el("progress");
+      bar.id = "rv-progress";
+      bar.max = a.total || 1;
+      bar.value = a.done;
+      bar.setAttribute("aria-label", "Đang phân tích");
+      box.append(el("span", "", `Khó đang phân tích… ${a.done}/${a.total}`), bar);
+      return;
+    }
+    const list = el("ol", "rv-findings");
+    list.id = "rv-findings";
+    if (!a.decisions.length) box.append(el("p", "", `Khó đồng ý với cả ${a.total} quyết định của bạn.`));
+    else box.append(el("p", "", `Khó chọn khác bạn ở ${a.decisions.length}/${a.total} quyết định:`));
+    for (const d of a.decisions) {
+      const li = el("li", "rv-finding" + (d.costly ? " costly" : ""));
+      li.dataset.costly = d.costly ? "true" : "false";
+      li.dataset.step = String(d.trick);
+      const what = d.kind === "pass"
+        ? `Chuyền: bạn chuyền ${cardsText(d.played)}, Khó chuyền ${cardsText(d.best)}`
+        : `Vòng ${d.trick}: bạn đánh ${cardShort(d.played)}, Khó đánh ${cardShort(d.best)}`;
+      const cost = d.cost > 0 ? `thêm ${num(d.cost)} điểm` : `không tốn thêm điểm (${num(d.cost)})`;
+      const b = el("button", "rv-jump", `${what} · ${cost}`);
+      b.type = "button";
+      b.addEventListener("click", () => this.go(d.trick));
+      li.append(b);
+      list.append(li);
+      if (d.costly) {
+        const step = this.dialog.querySelector(`.rv-step[data-step="${d.trick}"]`);
+        if (step) step.dataset.costly = "true";
+      }
+    }
+    box.append(list);
+  }
+
+  async startAnalysis() {
+    if (!this.source) return;
+    try {
+      this.analysis = await api.startAnalysis(this.source.hand);
+    } catch (e) {
+      this.showError(e.message || "Không phân tích được");
+      return;
+    }
+    this.renderAnalysis();
+    this.follow();
+  }
+
+  // An analysis already asked for this hand (the dialog was closed meanwhile).
+  async resumeAnalysis() {
+    const hand = this.source.hand;
+    try {
+      const a = await api.analysis(hand);
+      if (this.source && this.source.hand === hand) { this.analysis = a; this.renderAnalysis(); this.follow(); }
+    } catch { /* none yet */ }
+  }
+
+  follow() {
+    clearTimeout(this.poll);
+    const a = this.analysis;
+    if (!a || a.status !== "running") return;
+    const hand = a.hand;
+    this.poll = setTimeout(async () => {
+      try {
+        const next = await api.analysis(hand);
+        if (!this.replay || !this.source || this.source.hand !== hand) return;
+        this.analysis = next;
+        this.renderAnalysis();
+      } catch { /* try again */ }
+      this.follow();
+    }, POLL_MS);
+  }
 }

@@ -1,0 +1,127 @@
+"""Xem lại ván on the page (issue 11): a whole hand reviewed trick by trick forward
+and back with every hand face up; downloaded as a hearts-hand/1 file and opened
+again from it; a spoiled file is refused with the server's message."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from playwright.sync_api import Page, expect
+from table_page import open_table, play_until, state
+
+pytestmark = pytest.mark.browser
+
+DIALOG = "dialog#review"
+
+
+def _step(page: Page) -> int:
+    return int(page.locator(DIALOG).get_attribute("data-review-step") or "-1")
+
+
+def _on_table(page: Page) -> list[tuple[str, str]]:
+    found = page.locator("#rv-table .rv-card").evaluate_all(
+        "cs => cs.map(c => [c.dataset.seat, c.dataset.card])"
+    )
+    return [(str(s), str(c)) for s, c in found]
+
+
+def _held(page: Page) -> dict[str, list[str]]:
+    rows = page.locator("#rv-seats .rv-seat").evaluate_all(
+        "rs => rs.map(r => [r.dataset.reviewSeat,"
+        " [...r.querySelectorAll('.rv-hand .rv-card')].map(c => c.dataset.card)])"
+    )
+    return {str(seat): list(cards) for seat, cards in rows}
+
+
+def _walk(page: Page, tricks: list[Any], start: dict[str, list[str]]) -> None:
+    """Step back from the end to the pass and forward again, checking each trick
+    on the table and the hands face up after it."""
+    count = len(tricks)
+    assert _step(page) == count
+    for k in range(count, -1, -1):
+        expect(page.locator(DIALOG)).to_have_attribute("data-review-step", str(k))
+        gone = {c["card"] for t in tricks[:k] for c in t["cards"]}
+        if k:
+            want = [(c["seat"], c["card"]) for c in tricks[k - 1]["cards"]]
+            assert _on_table(page) == want
+            held = _held(page)
+            assert {s: sorted(v) for s, v in held.items()} == {
+                s: sorted(c for c in cards if c not in gone) for s, cards in start.items()
+            }
+            page.locator("#rv-prev").click()
+    assert _on_table(page) == []
+    expect(page.locator("#rv-prev")).to_be_disabled()
+    for k in range(1, count + 1):
+        page.locator("#rv-next").click()
+        expect(page.locator(DIALOG)).to_have_attribute("data-review-step", str(k))
+        assert _on_table(page) == [(c["seat"], c["card"]) for c in tricks[k - 1]["cards"]]
+    expect(page.locator("#rv-next")).to_be_disabled()
+    page.locator('.rv-step[data-step="3"]').click()  # straight to a trick
+    assert _on_table(page) == [(c["seat"], c["card"]) for c in tricks[2]["cards"]]
+
+
+def test_a_hand_reviewed_forward_and_back_downloaded_and_opened_again(
+    page: Page, tmp_path: Path
+) -> None:
+    open_table(page)
+    play_until(page)
+    s = state(page)
+    tricks = s["hand"]["tricks"]
+    page.locator("#review-open").click()
+    expect(page.locator(DIALOG)).to_be_visible()
+    expect(page.locator("#rv-title")).to_contain_text("Ván 1")
+    expect(page.locator(DIALOG)).to_have_attribute("data-review-step", str(len(tricks)))
+    # the pass: what each seat passed, to whom
+    page.locator("#rv-first").click()
+    passes = page.locator("#rv-seats .rv-pass").all_inner_texts()
+    assert len(passes) == 4 and all(p.startswith("Chuyền cho ") for p in passes)
+    deal = _held(page)
+    assert sorted(c for cards in deal.values() for c in cards) == sorted(
+        c for cards in json_record(page)["deal"].values() for c in cards
+    )
+    page.locator("#rv-last").click()
+    start = {
+        seat: [c for t in tricks for p in t["cards"] if p["seat"] == seat for c in [p["card"]]]
+        for seat in s["seats"]
+    }
+    _walk(page, tricks, start)
+
+    with page.expect_download() as got:
+        page.locator("#rv-download").click()
+    path = tmp_path / got.value.suggested_filename
+    got.value.save_as(path)
+    assert path.name == "hearts-van-1.json"
+    record = json.loads(path.read_text())
+    assert record == json_record(page)
+
+    # Opened again from the file: the same hand, trick by trick.
+    page.locator("#rv-first").click()
+    page.locator("#rv-file").set_input_files(str(path))
+    expect(page.locator(DIALOG)).to_have_attribute("data-review-step", str(len(tricks)))
+    expect(page.locator("#rv-analyse")).to_have_count(0)  # a file: no analysis
+    _walk(page, tricks, start)
+
+    # A spoiled file: the server's Vietnamese message, the review kept.
+    spoiled = dict(record, points={seat: 0 for seat in record["points"]})
+    bad = tmp_path / "bad.json"
+    bad.write_text(json.dumps(spoiled))
+    page.locator("#rv-file").set_input_files(str(bad))
+    expect(page.locator("#rv-error")).to_have_text(
+        "Điểm ghi trong tệp không khớp với các vòng đã đánh"
+    )
+    page.locator("#rv-close").click()
+    expect(page.locator(DIALOG)).to_be_hidden()
+
+
+def json_record(page: Page) -> dict[str, Any]:
+    got: dict[str, Any] = page.evaluate(
+        """async () => {
+            const t = localStorage.getItem('hearts-token');
+            const r = await fetch('/api/hands/1', {headers: {Authorization: 'Bearer ' + t}});
+            return await r.json();
+        }"""
+    )
+    return got
