@@ -33,6 +33,8 @@ from hearts.server.ratelimit import RATE_LIMITED_RESPONSE, limit_new_players
 from hearts.server.ratelimit import install as install_rate_limit
 from hearts.server.schema import (
     ERROR_RESPONSES,
+    Analysis,
+    AnalysisBody,
     Hint,
     MoonBody,
     NewMatchBody,
@@ -227,12 +229,14 @@ def create_app(
     @app.post("/api/next-hand", response_model=State, responses=ERROR_RESPONSES, tags=["api"])
     async def next_hand(body: VersionBody, pid: PlayerId, response: Response) -> dict[str, Any]:
         """Deal the next hand (the hand is over and the match is not)."""
+        tables.drop_analysis(pid)  # the player moves on: its analysis stops
         return await act(pid, body.version, lambda game: game.next_hand(tables.seed), response)
 
     @app.post("/api/new-match", response_model=State, responses=ERROR_RESPONSES, tags=["api"])
     async def new_match(body: NewMatchBody, pid: PlayerId, response: Response) -> dict[str, Any]:
         """A fresh match (allowed at any time), at the table ``rules`` if given."""
         rules = rules_from_api(body.rules, tables.rules)  # bad_rules before anything changes
+        tables.drop_analysis(pid)
         state = await tables.run(pid, functools.partial(tables.new_match, pid, body.version, rules))
         return answer(state, response)
 
@@ -256,6 +260,19 @@ def create_app(
         by trick (400 bad_record naming the first illegal step)."""
         response.headers.update(no_store)
         return await anyio.to_thread.run_sync(review.replay, body.record)
+
+    @app.post("/api/analysis", response_model=Analysis, responses=ERROR_RESPONSES, tags=["api"])
+    async def start_analysis(body: AnalysisBody, pid: PlayerId, response: Response) -> Any:
+        """Phân tích: Khó weighs South's decisions in finished hand ``hand`` in the
+        background; poll GET /api/analysis/{hand}."""
+        return answer(await tables.start_analysis(pid, body.hand), response)
+
+    @app.get(
+        "/api/analysis/{hand}", response_model=Analysis, responses=ERROR_RESPONSES, tags=["api"]
+    )
+    async def get_analysis(hand: int, pid: PlayerId, response: Response) -> Any:
+        """The analysis of ``hand`` as far as it went (progress, then the findings)."""
+        return answer(await tables.analysis_now(pid, hand), response)
 
     @app.put("/api/settings", response_model=State, responses=ERROR_RESPONSES, tags=["api"])
     async def settings(body: SettingsBody, pid: PlayerId, response: Response) -> dict[str, Any]:

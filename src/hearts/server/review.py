@@ -123,4 +123,3 @@ def _layout(record: dict[str, Any], state: HandState, number: int) -> dict[str, 
         "points": given,
         "moon": seats[state.shooter()] if state.shooter() >= 0 else None,
     }
-

@@ -58,6 +58,10 @@ class RecordBody(_Body):
     record: Any = Field(description="a hearts-hand/1 record: the object or its JSON text")
 
 
+class AnalysisBody(_Body):
+    hand: int = Field(strict=True, ge=1, le=10_000, description="a finished hand of the match")
+
+
 class SettingsBody(_Body):
     level: Literal["easy", "medium", "hard"] | None = None
     quick: StrictBool | None = None
@@ -205,6 +209,29 @@ class Hint(BaseModel):
     estimates: dict[str, float]
     reasons: list[str]
     state: State
+
+
+class Finding(BaseModel):
+    """A decision of South's where Khó chose otherwise."""
+
+    kind: Literal["pass", "play"]
+    index: int | None = Field(description="the play's index in the hand (null: the pass)")
+    trick: int = Field(description="the trick (1-13; 0: the pass)")
+    played: str | list[str] = Field(description="South's card (or passed cards)")
+    best: str | list[str] = Field(description="Khó's card (or cards)")
+    cost: float = Field(description="South's expected points minus Khó's choice's")
+    points: dict[str, float] = Field(description="'played' and 'best': expected points")
+    costly: bool = Field(description="one of the three costliest (a positive cost)")
+
+
+class Analysis(BaseModel):
+    """Phân tích of a finished hand: how far it went and what Khó found."""
+
+    hand: int
+    status: Literal["running", "done", "cancelled", "failed"]
+    done: int = Field(description="decisions weighed so far")
+    total: int = Field(description="South's decisions in the hand")
+    decisions: list[Finding]
 
 
 ERROR_RESPONSES: dict[int | str, dict[str, Any]] = {

@@ -17,7 +17,7 @@ from typing import Any, TypeVar
 import anyio.to_thread
 
 from hearts.rules import Rules
-from hearts.server import coach
+from hearts.server import analysis, coach, history
 from hearts.server.db import Loaded, PlayerGone, Stale, Store, token_hash
 from hearts.server.errors import ApiError
 from hearts.server.game import Game, GameError, Job, decide, warm_up
@@ -101,6 +101,9 @@ class Tables:
         self._thinkers: weakref.WeakValueDictionary[int, asyncio.Lock] = (
             weakref.WeakValueDictionary()
         )
+        # Phân tích: each player's one analysis (the last asked for) and its task.
+        self._analyses: dict[int, tuple[analysis.Analysis, asyncio.Task[None]]] = {}
+        self.analysis_iterations = analysis.ITERATIONS
 
     def lock(self, player_id: int) -> asyncio.Lock:
         lock = self._locks.get(player_id)
@@ -276,14 +279,20 @@ class Tables:
         """Hold the player's one slot for costly work (Khó's decision, a hint); yields
         whether the game is still at ``version`` when the turn comes (False: it moved
         on while this waited, so the work would be thrown away)."""
+        async with self._costly_slot(player_id) as waited:
+            yield not waited or await anyio.to_thread.run_sync(
+                self._still_at, player_id, match_id, version
+            )
+
+    @contextlib.asynccontextmanager
+    async def _costly_slot(self, player_id: int) -> AsyncIterator[bool]:
+        """The player's one slot for costly work; yields whether it had to wait."""
         thinker = self._thinkers.get(player_id)
         if thinker is None:
             thinker = self._thinkers[player_id] = asyncio.Lock()
         waited = thinker.locked()
         async with thinker:
-            yield not waited or await anyio.to_thread.run_sync(
-                self._still_at, player_id, match_id, version
-            )
+            yield waited
 
     def _renew_workers(self) -> None:
         """The bot workers died: start new ones (where a factory makes them)."""
@@ -376,6 +385,95 @@ class Tables:
             loaded.game.south_take_back()
 
         return self.act(player_id, version, undo)
+
+    # -- Phân tích --------------------------------------------------------------
+    def _on_table(self, player_id: int) -> tuple[int | None, int, list[tuple[int, ...]]]:
+        """(match id, number of the hand on the table, the match's finished hands'
+        points per seat) of the player now."""
+        with self.store.read() as conn:
+            loaded = self.store.load(conn, player_id)
+        game = loaded.game
+        if game is None:
+            return None, 0, []
+        return loaded.player.match_id, game.hand_no, [r.points for r in game.results]
+
+    async def start_analysis(self, player_id: int, hand: int) -> dict[str, Any]:
+        """Start (or find) the analysis of finished hand ``hand`` of the match on the
+        table; the player's analysis of another hand, if any, is dropped."""
+        match_id, on_table, results = await self.run(
+            player_id, functools.partial(self._on_table, player_id)
+        )
+        current = self._analyses.get(player_id)
+        if current is not None:
+            found, task = current
+            if (found.match_id, found.hand, found.on_table) == (match_id, hand, on_table) and (
+                found.status in ("running", "done")
+            ):
+                return found.to_json()
+            task.cancel()
+        record = await anyio.to_thread.run_sync(history.hand_record, self.store, player_id, hand)
+        if record is None or match_id is None:
+            raise ApiError("not_found", "Ván này chưa xong hoặc không có")
+        n = len(record["deal"])
+        totals = tuple(sum(r[s] for r in results[: hand - 1]) for s in range(n))
+        steps = await anyio.to_thread.run_sync(analysis.decisions, record, totals)
+        found = analysis.Analysis(hand, match_id, on_table, total=len(steps))
+        task = asyncio.ensure_future(self._analyse(player_id, found, steps))
+        self._analyses[player_id] = (found, task)
+        return found.to_json()
+
+    async def analysis_now(self, player_id: int, hand: int) -> dict[str, Any]:
+        """The player's analysis of ``hand`` as far as it went (404 if none)."""
+        current = self._analyses.get(player_id)
+        if current is None or current[0].hand != hand:
+            raise ApiError("not_found", "Chưa phân tích ván này")
+        found, task = current
+        if found.status == "running" and await self._moved_on(player_id, found):
+            task.cancel()
+            found.status = "cancelled"
+        return found.to_json()
+
+    async def _moved_on(self, player_id: int, found: analysis.Analysis) -> bool:
+        match_id, on_table, _ = await anyio.to_thread.run_sync(self._on_table, player_id)
+        return (match_id, on_table) != (found.match_id, found.on_table)
+
+    async def _analyse(
+        self, player_id: int, found: analysis.Analysis, steps: list[analysis.Decision]
+    ) -> None:
+        """Weigh South's decisions one by one in the workers, each in the player's
+        slot for costly work (the player's own Khó goes between them); stop when
+        the player moves on (a next hand, a new match)."""
+        loop = asyncio.get_running_loop()
+        iterations = self.analysis_iterations
+        try:
+            for step in steps:
+                if await self._moved_on(player_id, found):
+                    found.status = "cancelled"
+                    return
+                async with self._costly_slot(player_id):
+                    result = await loop.run_in_executor(
+                        self.executor, analysis.weigh, step.view, step.chosen, iterations
+                    )
+                if result is not None:
+                    found.found.append(result)
+                found.done += 1
+            found.status = "done"
+        except asyncio.CancelledError:
+            found.status = "cancelled"
+            raise
+        except BrokenExecutor:
+            self._renew_workers()
+            found.status = "failed"
+        except Exception:
+            log.exception("an analysis failed")
+            found.status = "failed"
+
+    def drop_analysis(self, player_id: int) -> None:
+        """The player moved on: its analysis stops now."""
+        current = self._analyses.get(player_id)
+        if current is not None and current[0].status == "running":
+            current[1].cancel()
+            current[0].status = "cancelled"
 
     def new_match(self, player_id: int, version: int, rules: Rules | None = None) -> dict[str, Any]:
         """A fresh match at the table ``rules`` (the server's own if None)."""

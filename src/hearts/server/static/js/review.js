@@ -305,7 +305,9 @@ export class ReviewDialog {
       const what = d.kind === "pass"
         ? `Chuyền: bạn chuyền ${cardsText(d.played)}, Khó chuyền ${cardsText(d.best)}`
         : `Vòng ${d.trick}: bạn đánh ${cardShort(d.played)}, Khó đánh ${cardShort(d.best)}`;
-      const cost = d.cost > 0 ? `thêm ${num(d.cost)} điểm` : `không tốn thêm điểm (${num(d.cost)})`;
+      // A negative cost: fewer points for South, yet Khó weighs the others' points and moons too.
+      const cost = d.cost > 0 ? `thêm ${num(d.cost)} điểm`
+        : d.cost < 0 ? `ít hơn ${num(-d.cost)} điểm, nhưng Khó tính cả điểm nhà khác` : "điểm như nhau";
       const b = el("button", "rv-jump", `${what} · ${cost}`);
       b.type = "button";
       b.addEventListener("click", () => this.go(d.trick));

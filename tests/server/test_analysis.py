@@ -1,0 +1,107 @@
+"""Phân tích (POST /api/analysis, GET /api/analysis/{hand}): after a hand Khó weighs
+each of South's decisions from South's view then, in the background, and lists
+where it differs with the cost in points; the three costliest are marked; it
+stops when the player moves on."""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+from hearts.cards import card_name, parse_card
+from hearts.server import analysis
+
+SMALL = 48  # playouts: a quick analysis for the tests
+
+
+def _highest(state: Any) -> Any:
+    return max(state["hand"]["legal"], key=lambda c: "23456789TJQKA".index(c[0]))
+
+
+def _careless_hand(south: Any) -> Any:
+    """A hand where South passes its lowest cards and plays its highest legal card."""
+    state = south.state()
+    state = south.pass_cards(state, state["hand"]["cards"][:3])
+    while state["hand"]["phase"] != "done":
+        state = (
+            south.play(state, _highest(state))
+            if state["hand"]["turn"] == "S"
+            else (south.step(state))
+        )
+    return state
+
+
+def _wait(south: Any, hand: int, until: str = "done") -> Any:
+    deadline = time.monotonic() + 60  # liveness only
+    while time.monotonic() < deadline:
+        got = south.call("GET", f"/api/analysis/{hand}")
+        if got["status"] != "running":
+            assert got["status"] == until, got
+            return got
+        time.sleep(0.05)
+    raise AssertionError("the analysis never finished")
+
+
+def test_the_analysis_lists_where_khó_differs_with_the_cost(south: Any) -> None:
+    south.client.app.state.tables.analysis_iterations = SMALL
+    _careless_hand(south)
+    record = south.call("GET", "/api/hands/1")
+    started = south.call("POST", "/api/analysis", {"hand": 1})
+    assert started["hand"] == 1 and started["total"] == 14  # the pass and 13 cards
+    got = _wait(south, 1)
+    assert got["done"] == got["total"] == 14
+    steps = analysis.decisions(record, (0, 0, 0, 0))
+    by_index = {s.index: s for s in steps}
+    found = got["decisions"]
+    assert found, "a careless hand has decisions Khó makes otherwise"
+    for d in found:
+        step = by_index[d["index"]]
+        # South's own choice, against Khó's, from South's view then
+        if d["kind"] == "play":
+            assert d["played"] == record["plays"][d["index"]] and d["played"] != d["best"]
+            assert step.view.legal >> parse_card(d["best"]) & 1
+            assert d["trick"] == d["index"] // 4 + 1
+        else:
+            assert sorted(d["played"]) == sorted(record["passes"]["S"]) and d["trick"] == 0
+        assert abs(d["cost"] - (d["points"]["played"] - d["points"]["best"])) < 0.011
+        # deterministic: the same as Khó's weighing of that view now
+        again = analysis.weigh(step.view, step.chosen, SMALL)
+        assert again is not None and {**again, "costly": d["costly"]} == d
+    # the three costliest with a positive cost are marked, no other
+    positive = sorted((d["cost"] for d in found if d["cost"] > 0), reverse=True)
+    marked = sorted((d["cost"] for d in found if d["costly"]), reverse=True)
+    assert marked == positive[:3]
+    # in the hand's order
+    order = [-1 if d["index"] is None else d["index"] for d in found]
+    assert order == sorted(order)
+    # asking again finds the same analysis (no second run)
+    assert south.call("POST", "/api/analysis", {"hand": 1}) == got
+    assert [card_name(s.chosen) for s in steps if s.kind == "play"] == [
+        c for i, c in enumerate(record["plays"]) if i in by_index
+    ]
+
+
+def test_only_finished_hands_are_analysed(south: Any) -> None:
+    body = south.call("POST", "/api/analysis", {"hand": 1}, status=404)
+    assert body["error"]["code"] == "not_found"
+    assert south.call("GET", "/api/analysis/1", status=404)["error"]["code"] == "not_found"
+    assert south.call("POST", "/api/analysis", {"hand": 0}, status=400)["error"]["code"] == (
+        "bad_request"
+    )
+
+
+def test_the_analysis_stops_when_the_player_moves_on(south: Any) -> None:
+    tables = south.client.app.state.tables
+    tables.analysis_iterations = 4000  # seconds of work: still running when the deal comes
+    state = _careless_hand(south)
+    started = south.call("POST", "/api/analysis", {"hand": 1})
+    assert started["status"] == "running"
+    south.call("POST", "/api/next-hand", {"version": state["version"]})
+    got = south.call("GET", "/api/analysis/1")
+    assert got["status"] == "cancelled" and got["done"] < got["total"]
+    time.sleep(0.5)
+    assert south.call("GET", "/api/analysis/1")["done"] == got["done"]
+    # a new one can start on the hand (still hand 1 of this match)
+    tables.analysis_iterations = SMALL
+    assert south.call("POST", "/api/analysis", {"hand": 1})["status"] == "running"
+    _wait(south, 1)
