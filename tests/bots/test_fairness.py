@@ -15,6 +15,7 @@ import pytest
 from redeal import hidden_differs, positions, redeal
 
 from hearts.bots.base import Bot, get_bot
+from hearts.cards import card_name, cards_of
 from hearts.hand import HandState
 from hearts.rules import Rules
 
@@ -129,3 +130,105 @@ def test_the_hint_is_blind_to_the_hidden_cards() -> None:
         assert again == view
         assert hint(again, names) == want, f"position {i}: the hint changed when re-dealt"
     assert moved >= len(cases) - 1
+
+
+def test_the_analysis_is_blind_to_the_hidden_cards() -> None:
+    """Phân tích (hearts.server.analysis) weighs a decision from the deciding seat's
+    view alone: Khó's choice, South's, the costs stay the same when the hidden cards
+    are re-dealt (a small budget: the search is the same at any)."""
+    from hearts.hand import PASS
+    from hearts.server.analysis import weigh
+
+    rng = random.Random(29)
+    moved = differs = 0
+    cases = _khó_positions()[::2]
+    assert {state.phase for state, _, _ in cases} == {"pass", "play"}
+    for i, (state, seat, hand_number) in enumerate(cases):
+        view = state.view(seat, hand_number=hand_number, totals=TOTALS)
+        # a choice Khó would not make: the highest cards
+        count = state.rules.pass_count if view.phase == PASS else 1
+        chosen = sum(1 << c for c in sorted(cards_of(view.legal), key=lambda c: c % 13)[-count:])
+        chosen = chosen if view.phase == PASS else chosen.bit_length() - 1
+        want = weigh(view, chosen, 160)
+        differs += want is not None
+        other = redeal(state, seat, rng)
+        moved += hidden_differs(state, other, seat)
+        again = other.view(seat, hand_number=hand_number, totals=TOTALS)
+        assert again == view
+        assert weigh(again, chosen, 160) == want, f"position {i}: the analysis changed"
+    assert moved >= len(cases) - 1 and differs >= len(cases) // 2
+
+
+def test_the_analysis_rebuilds_south_s_own_views_from_the_record() -> None:
+    """The views the analysis weighs, rebuilt from a finished hand's record, are
+    exactly the views South had at its decisions (nothing more is in them)."""
+    from hearts.record import write_record
+    from hearts.server.analysis import decisions
+
+    players = [get_bot("medium"), get_bot("easy"), get_bot("medium"), get_bot("easy")]
+    rng = random.Random(31)
+    for hand_number in (1, 4):  # a pass, and none
+        state = HandState.deal(Rules(), hand_number, rng)
+        seen = []
+        if state.phase == "pass":
+            seen.append(state.view(0, hand_number=hand_number, totals=TOTALS))
+            for s in range(4):
+                state.pass_cards(s, players[s].choose_pass(state.view(s, hand_number=hand_number)))
+        while not state.is_terminal():
+            seat = state.turn
+            view = state.view(seat, hand_number=hand_number, totals=TOTALS)
+            if seat == 0:
+                seen.append(view)
+            state.play(players[seat].choose_play(view))
+        steps = decisions(write_record(state, hand_number), TOTALS)
+        assert [s.view for s in steps] == seen
+        assert [s.chosen for s in steps if s.kind == "play"] == [
+            c for i, c in enumerate(state.plays) if state.seat_of_play(i) == 0
+        ]
+
+
+@pytest.mark.parametrize("level", ["easy", "medium", "hard"])
+def test_a_take_back_and_the_same_card_bring_the_same_replies(level: str) -> None:
+    """Đi lại (hearts.server.game): taking back South's card restores the hand
+    exactly, and the computers, deciding from their views alone, answer the same
+    card again with the same cards."""
+    from hearts.server.game import Game, decide
+
+    def replies(game: Game) -> list[int]:
+        hand = game.hand
+        start = len(hand.plays)
+        while not game.over and hand.phase != "done" and hand.turn != 0:
+            job = game.computer_job()
+            game.apply_computer(job, decide(level, job))
+        return hand.plays[start:]
+
+    def snapshot(game: Game) -> tuple[object, ...]:
+        h = game.hand
+        return (h.plays[:], h.hands[:], h.trick[:], h.taken[:], h.winners[:], h.broken, h.turn)
+
+    game = Game.new(Rules(), 1, seed=7, deal_key=int.from_bytes(level.encode(), "big"))
+    south = get_bot("medium")
+    hand = game.hand
+    game.south_pass([card_name(c) for c in cards_of(south.choose_pass(game.south_view()))])
+    job = game.computer_job()
+    game.apply_computer(job, decide(level, job))
+    replies(game)
+    checked = 0
+    most = 3 if level == "hard" else 13  # Khó at the budget players meet: a few
+    while hand.phase == "play" and hand.turn == 0 and checked < most:
+        before = snapshot(game)
+        card = card_name(max(cards_of(game.south_view().legal), key=lambda c: c % 13))
+        game.south_play(card)
+        first = replies(game)
+        if hand.phase == "done":
+            break
+        game.south_take_back()
+        assert snapshot(game) == before
+        game.south_play(card)
+        assert replies(game) == first
+        checked += 1
+        game.south_play(card_name(south.choose_play(game.south_view())))
+        game.south_take_back()  # and the card chosen afterwards may be another
+        game.south_play(card_name(south.choose_play(game.south_view())))
+        replies(game)
+    assert checked >= min(most, 5) and game.take_backs == 2 * checked
