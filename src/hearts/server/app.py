@@ -123,6 +123,7 @@ def create_app(
         executor = executor_factory()
     workers = executor or ThreadPoolExecutor(max_workers=2, thread_name_prefix="hearts-bot")
     tables = Tables(store, table_rules, seed, workers, executor_factory)
+    tables.analysis_iterations = config.analysis_iterations
     policy = retention.Policy(
         unused_days=config.unused_days if unused_days is None else unused_days,
         keep_days=config.keep_days if keep_days is None else keep_days,

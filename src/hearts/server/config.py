@@ -124,6 +124,11 @@ SETTINGS: tuple[Setting, ...] = (
         _int(1),
         "Khó decision processes in all, shared out among the workers (default: the cores)",
     ),
+    Setting(
+        "analysis_iterations",
+        _int(1, 100_000),
+        "Khó's playouts per decision when it analyses a player's hand (Phân tích)",
+    ),
     Setting("seed", _int(None), "reproducible deals: for tests only, never on a public server"),
     Setting(
         "trusted_proxy",
@@ -183,6 +188,7 @@ class Config:
     data_dir: Path | None = None
     workers: int = 1
     bot_processes: int | None = None
+    analysis_iterations: int = 4000
     seed: int | None = None
     trusted_proxy: tuple[Network, ...] = ()
     new_player_burst: int = 20

@@ -1,0 +1,59 @@
+"""Phân tích on the page (issue 11): after a hand the review's 'Phân tích' shows a
+progress bar, then the decisions where Khó chose otherwise with their cost, the
+three costliest marked on the list and on their tricks."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from playwright.sync_api import Page, expect
+from server_process import HeartsServer
+from table_page import WAIT_MS, highest_legal, open_table, play_until
+
+pytestmark = pytest.mark.browser
+
+
+@pytest.fixture()
+def quick_analysis(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    """A small analysis budget for the server this test starts."""
+    monkeypatch.setenv("HEARTS_ANALYSIS_ITERATIONS", "600")
+    yield
+
+
+def _analysis(page: Page) -> dict[str, Any]:
+    got: dict[str, Any] = page.evaluate(
+        """async () => {
+            const t = localStorage.getItem('hearts-token');
+            const r = await fetch('/api/analysis/1', {headers: {Authorization: 'Bearer ' + t}});
+            return await r.json();
+        }"""
+    )
+    return got
+
+
+def test_the_analysis_lists_and_marks_the_costliest_decisions(
+    quick_analysis: None, own_server: HeartsServer, page: Page
+) -> None:
+    open_table(page, url=own_server.url)
+    play_until(page, pick=highest_legal)  # careless play: Khó differs somewhere
+    page.locator("#review-open").click()
+    page.locator("#rv-analyse").click()
+    findings = page.locator("#rv-findings > li")
+    expect(findings.first).to_be_visible(timeout=WAIT_MS)
+    got = _analysis(page)
+    assert got["status"] == "done" and got["done"] == got["total"]
+    assert findings.count() == len(got["decisions"])
+    costly = [d for d in got["decisions"] if d["costly"]]
+    assert 1 <= len(costly) <= 3, got
+    expect(page.locator('#rv-findings > li[data-costly="true"]')).to_have_count(len(costly))
+    marked = page.locator('.rv-step[data-costly="true"]').evaluate_all(
+        "bs => bs.map(b => Number(b.dataset.step))"
+    )
+    assert sorted(set(marked)) == sorted({d["trick"] for d in costly})
+    # a finding takes the review to its trick
+    first = page.locator('#rv-findings > li[data-costly="true"] button').first
+    first.click()
+    step = page.locator('#rv-findings > li[data-costly="true"]').first.get_attribute("data-step")
+    expect(page.locator("dialog#review")).to_have_attribute("data-review-step", str(step))
