@@ -419,6 +419,8 @@ class Tables:
         steps = await anyio.to_thread.run_sync(analysis.decisions, record, totals)
         found = analysis.Analysis(hand, match_id, on_table, total=len(steps))
         task = asyncio.ensure_future(self._analyse(player_id, found, steps))
+        if len(self._analyses) > 10_000:  # keep the ones under way, forget the others
+            self._analyses = {k: v for k, v in self._analyses.items() if not v[1].done()}
         self._analyses[player_id] = (found, task)
         return found.to_json()
 

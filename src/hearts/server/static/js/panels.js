@@ -123,6 +123,7 @@ export function renderStats(stats) {
   box.hidden = false;
   const best = stats.best === null || stats.best === undefined ? "–" : String(stats.best);
   document.getElementById("stats-text").textContent =
-    `Đã chơi ${stats.played} trận, thắng ${stats.won} · ${stats.hands} ván · bắn trăng ${stats.moons} lần`;
+    `Đã chơi ${stats.played} trận, thắng ${stats.won} · ${stats.hands} ván · bắn trăng ${stats.moons} lần` +
+    (stats.take_back_matches ? ` · ${stats.take_back_matches} trận có đi lại` : "");
   document.getElementById("stats-best").textContent = `Điểm thấp nhất khi kết thúc trận: ${best}`;
 }

@@ -353,7 +353,10 @@ export class ReviewDialog {
         if (!this.replay || !this.source || this.source.hand !== hand) return;
         this.analysis = next;
         this.renderAnalysis();
-      } catch { /* try again */ }
+      } catch (e) {
+        // Gone (another server process, or the server restarted): offer to start again.
+        if (e.status === 404 && this.analysis) { this.analysis = { ...this.analysis, status: "failed" }; this.renderAnalysis(); return; }
+      }
       this.follow();
     }, POLL_MS);
   }
