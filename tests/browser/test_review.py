@@ -15,6 +15,7 @@ from table_page import open_table, play_until, state
 pytestmark = pytest.mark.browser
 
 DIALOG = "dialog#review"
+NAMES = {"S": "Bạn", "W": "Tây", "N": "Bắc", "E": "Đông"}
 
 
 def _step(page: Page) -> int:
@@ -51,6 +52,14 @@ def _walk(page: Page, tricks: list[Any], start: dict[str, list[str]]) -> None:
             assert {s: sorted(v) for s, v in held.items()} == {
                 s: sorted(c for c in cards if c not in gone) for s, cards in start.items()
             }
+            # who took the trick, and the points each seat took so far
+            trick = tricks[k - 1]
+            expect(page.locator("#rv-caption")).to_contain_text(f"{NAMES[trick['winner']]} ăn vòng")
+            taken = dict.fromkeys(start, 0)
+            for t in tricks[:k]:
+                taken[t["winner"]] += t["points"]
+            shown = page.locator("#rv-seats .rv-taken").all_inner_texts()
+            assert shown == [f"{taken[s]} điểm" for s in start]
             page.locator("#rv-prev").click()
     assert _on_table(page) == []
     expect(page.locator("#rv-prev")).to_be_disabled()
