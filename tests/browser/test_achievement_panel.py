@@ -37,6 +37,8 @@ def test_the_panel_lists_every_goal_locked_or_unlocked(page: Page, artifacts: Pa
     page.set_viewport_size(DESKTOP["viewport"])
     open_table(page)
     goals = listed(page)["achievements"]
+    # one element per goal on the whole page (the hook of SPEC §4), all in the panel
+    expect(page.locator("[data-achievement]")).to_have_count(len(goals))
     items = page.locator("#achievements-panel [data-achievement]")
     expect(items).to_have_count(len(goals))
     assert len(goals) >= 15
@@ -96,10 +98,11 @@ def test_a_toast_and_the_end_of_match_lines_when_a_match_ends_in_play(
         assert r.ok
     else:
         raise AssertionError("the match did not end")
-    toast = page.locator('#toasts .toast[data-achievement="first_match"]')
+    toast = page.locator('#toasts .toast[data-toast="first_match"]')
     expect(toast).to_be_visible()
     expect(toast).to_contain_text("Trận đầu tiên")
     page.screenshot(path=artifacts / "phone-achievement-toast.png")
+    expect(page.locator("[data-achievement]:not([data-unlocked])")).to_have_count(0)
     data = listed(page)
     queens = data["match"]["queens"]
     most = max(queens.values())
@@ -107,8 +110,10 @@ def test_a_toast_and_the_end_of_match_lines_when_a_match_ends_in_play(
     expect(page.locator("#result-queen")).to_have_text(f"Ăn Q♠ nhiều nhất: {who} ({most} lần)")
     unlocked = page.locator("#result-unlocked")
     for gid in data["match"]["unlocked"]:
-        expect(unlocked.locator(f'[data-achievement="{gid}"]')).to_be_visible()
-    expect(unlocked.locator('[data-achievement="first_match"]')).to_contain_text("Trận đầu tiên")
+        expect(unlocked.locator(f'[data-match-achievement="{gid}"]')).to_be_visible()
+    expect(unlocked.locator('[data-match-achievement="first_match"]')).to_contain_text(
+        "Trận đầu tiên"
+    )
     item = page.locator('#achievements-panel [data-achievement="first_match"]')
     expect(item).to_have_attribute("data-unlocked", "true")
     expect(page.locator('#achievements-panel [data-achievement="matches_10"]')).to_contain_text(
@@ -118,6 +123,6 @@ def test_a_toast_and_the_end_of_match_lines_when_a_match_ends_in_play(
     page.reload()
     wait_ready(page)
     expect(page.locator("#result-queen")).to_be_visible()
-    expect(unlocked.locator('[data-achievement="first_match"]')).to_be_visible()
+    expect(unlocked.locator('[data-match-achievement="first_match"]')).to_be_visible()
     expect(page.locator("#toasts .toast")).to_have_count(0)
     page.locator("#result").screenshot(path=artifacts / "phone-match-end-achievements.png")

@@ -89,8 +89,9 @@ function toast(list) {
   for (const a of list) {
     if (seen.has(a.id)) continue;
     seen.add(a.id);
+    // data-achievement is the panel's hook alone (SPEC §4): the toast names its goal apart
     const t = el("div", "toast");
-    t.dataset.achievement = a.id;
+    t.dataset.toast = a.id;
     const icon = el("span", "toast-icon", a.icon);
     icon.setAttribute("aria-hidden", "true");
     const text = el("div", "toast-text");
@@ -128,7 +129,7 @@ function renderMatchEnd(snap) {
   const list = el("ul", "ru-list");
   for (const a of got) {
     const li = el("li", "", `${a.icon} ${a.name}`);
-    li.dataset.achievement = a.id;
+    li.dataset.matchAchievement = a.id;
     list.append(li);
   }
   unlocked.append(list);
