@@ -19,7 +19,7 @@ import pytest
 import sqlalchemy as sa
 from fastapi.testclient import TestClient
 
-from hearts.cards import QUEEN_SPADES, lowest
+from hearts.cards import QUEEN_SPADES, cards_of, lowest
 from hearts.hand import HandState
 from hearts.match import HandResult
 from hearts.record import read_record
@@ -28,6 +28,7 @@ from hearts.server import achievements as ach
 from hearts.server import retention
 from hearts.server.app import create_app
 from hearts.server.db import Store, achievements
+from hearts.server.game import Game
 
 RELEASE_DB = Path(__file__).parent.parent / "data" / "release-0.1.0.db"
 
@@ -292,23 +293,57 @@ def test_stats_give_points_per_hand_by_difficulty(south: Any) -> None:
     assert stats["levels"]["hard"]["hands"] == 0
 
 
-def test_a_record_only_looks_at_a_hand_once(db_url: str) -> None:
-    """Unlocking is idempotent: the same goal met twice inserts nothing more."""
+def test_a_goal_met_again_is_not_unlocked_again(db_url: str) -> None:
+    """At the store: a hand (seeded: a clean hand at Khó) that ends a match (target
+    1) unlocks its goals in the saving transaction; looking at it again, or at the
+    next match meeting them again, inserts nothing."""
     store = Store(db_url)
+
+    def played(seed: int) -> Callable[[int], Game]:
+        def deal(_match_id: int) -> Game:
+            game = Game.new(Rules(target=1), 1, seed, 1)
+            hand = game.hand
+            for seat in range(4):
+                if hand.phase == "pass":
+                    hand.pass_cards(seat, sum(1 << c for c in list(cards_of(hand.hands[seat]))[:3]))
+            while not hand.is_terminal():
+                hand.push(lowest(hand.legal_mask()))
+            game.match.finish_hand()
+            return game
+
+        return deal
+
     try:
         pid = store.player_for("ab" * 32, create=True)
         assert pid is not None
-        now = dt.datetime.now(dt.UTC)
-        with store.write() as conn:
-            conn.execute(
-                achievements.insert().values(
-                    player_id=pid, achievement="moon", unlocked_at=now, match_id=None, hand=None
-                )
-            )
-            assert ach.unlocked_ids(conn, pid) == {"moon"}
+        store.set_settings(pid, "hard", None)
+        got = []
+        for version in (0, 1):
+            with store.write() as conn:
+                store.bump_version(conn, pid, version)
+                loaded = store.load(conn, pid, version)
+                store.new_match(conn, loaded, played(2))
+                store.save(conn, loaded)
+                got.append([u["id"] for u in ach.record(conn, loaded, 0)])
+                assert ach.record(conn, loaded, 0) == []  # looked at again
+        assert got[0] == [
+            "clean_hand",
+            "clean_hand_hard",
+            "first_match",
+            "first_win",
+            "win_hard",
+            "no_hints_win",
+        ]
+        assert got[1] == []
+        with store.read() as conn:
+            count = conn.execute(
+                sa.select(sa.func.count()).where(achievements.c.player_id == pid)
+            ).scalar_one()
+        assert count == 6
         listed = ach.listing(store, pid)
-        assert [a["id"] for a in listed["achievements"] if a["unlocked"]] == ["moon"]
-        assert listed["match"] == {"queens": {"S": 0, "W": 0, "N": 0, "E": 0}, "unlocked": []}
+        assert [a["id"] for a in listed["achievements"] if a["unlocked"]] == got[0]
+        assert listed["match"]["unlocked"] == []  # all of them in the first match
+        assert sum(listed["match"]["queens"].values()) == 1
     finally:
         store.close()
 
