@@ -13,7 +13,9 @@ const TOAST_MS = 4500;
 
 let data = null;       // the last GET /api/achievements
 let loadedFor = null;  // the finished-hand key it was loaded for
-let loading = null;
+let loading = null;    // the look on its way, for loadingKey
+let loadingKey;
+let wanted = null;     // the latest finished hand asked for while a load ran
 
 function el(tag, cls, text) {
   const e = document.createElement(tag);
@@ -141,10 +143,10 @@ function handKey(s) {
   return s && s.hand.phase === "done" ? `${s.match.hand_number}:${(s.match.hands || []).length}:${s.match.over}` : null;
 }
 
-let wanted = null;     // the latest finished hand asked for while a load ran
-
 export async function load(snap = null, onStats = null) {
   const key = handKey(snap);
+  if (loading && loadingKey === key) return loading; // the same look already on its way
+  loadingKey = key;
   const run = (async () => {
     const [list, stats] = await Promise.all([api.achievements(), api.stats().catch(() => null)]);
     data = list;
