@@ -5,6 +5,7 @@ the end-of-match lines (who took Q♠ most, what the match unlocked)."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Any
 
@@ -130,6 +131,8 @@ def test_a_toast_and_the_end_of_match_lines_when_a_match_ends_in_play(
     )
     item = page.locator('#achievements-panel [data-achievement="first_match"]')
     expect(item).to_have_attribute("data-unlocked", "true")
+    expect(item.locator(".achv-state")).to_contain_text("Đã mở")
+    expect(item.locator(".achv-when")).to_have_text(re.compile(r"\d{1,2}/\d{1,2}/\d{4}"))
     expect(page.locator('#achievements-panel [data-achievement="matches_10"]')).to_contain_text(
         "1/10"
     )

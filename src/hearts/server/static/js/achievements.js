@@ -56,7 +56,11 @@ function renderPanel() {
       text.append(row);
     }
     const state = el("span", "achv-state", a.unlocked ? "Đã mở" : "Chưa mở");
-    if (a.unlocked && a.unlocked_at) state.title = new Date(a.unlocked_at).toLocaleString("vi-VN");
+    if (a.unlocked && a.unlocked_at) {
+      const when = new Date(a.unlocked_at);
+      state.append(el("span", "achv-when", when.toLocaleDateString("vi-VN")));
+      state.title = when.toLocaleString("vi-VN");
+    }
     li.append(icon, text, state);
     return li;
   }));
