@@ -80,7 +80,7 @@ export function renderLevelStats(stats) {
   const rows = LEVELS.map(([level, word]) => {
     const s = (stats.levels || {})[level] || { hands: 0, average: null };
     const avg = s.average === null || s.average === undefined ? "–" : String(s.average).replace(".", ",");
-    const row = el("div", "st-row", `${word}: ${s.hands} ván, trung bình ${avg} điểm/ván`);
+    const row = el("div", "st-row", s.hands ? `${word}: ${s.hands} ván, trung bình ${avg} điểm/ván` : `${word}: 0 ván`);
     row.dataset.level = level;
     return row;
   });
