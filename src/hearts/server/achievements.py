@@ -65,7 +65,7 @@ GOALS: tuple[Goal, ...] = (
     ),
     Goal("clean_hand", "Sạch bóng", "Hết một ván không ăn lá cơ nào, không ăn đầm bích", "🫧"),
     Goal("clean_hand_hard", "Né cả máy Khó", "Một ván sạch (không cơ, không đầm) ở mức Khó", "🥷"),
-    Goal("queen_giver", "Gửi đầm", "Tự tay đánh đầm bích vào vòng của nhà khác", "💌"),
+    Goal("queen_giver", "Gửi đầm", "Đánh đầm bích vào một vòng mà nhà khác ăn", "💌"),
     Goal("jack_taker", "Bắt bồi rô", "Ăn J♦ trong trận có luật J♦ trừ 10 điểm", "💎"),
     # -- one match -----------------------------------------------------------------
     Goal("first_match", "Trận đầu tiên", "Chơi trọn một trận đến khi có người thắng", "🎴"),
