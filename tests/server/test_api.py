@@ -31,6 +31,7 @@ ENDPOINTS = [
     ("POST", "/api/new-match", {"version": 0}),
     ("PUT", "/api/settings", {"level": "hard"}),
     ("GET", "/api/stats", None),
+    ("GET", "/api/achievements", None),
 ]
 
 
@@ -439,6 +440,10 @@ def test_stats_start_empty(south) -> None:
         "hands": 0,
         "take_back_matches": 0,
         "tables": [],
+        "levels": {
+            level: {"hands": 0, "points": 0, "average": None}
+            for level in ("easy", "medium", "hard")
+        },
     }
 
 
@@ -456,6 +461,7 @@ def test_openapi_describes_the_calls_and_the_state(client) -> None:
         "/api/stats",
         "/api/moon",
         "/api/hands/{number}",
+        "/api/achievements",
     ):
         assert path in schema["paths"]
     state = schema["components"]["schemas"]["State"]
@@ -467,6 +473,7 @@ def test_openapi_describes_the_calls_and_the_state(client) -> None:
         "names",
         "match",
         "hand",
+        "unlocked",
     }
     hand = schema["components"]["schemas"]["HandInfo"]["properties"]
     assert {"legal", "illegal_reasons", "mark_received", "auto_finished", "pass_count"} <= set(

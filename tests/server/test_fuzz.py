@@ -61,7 +61,16 @@ def test_any_body_gets_a_state_or_a_4xx_error(south, call: Any, body: Any, raw: 
     data = r.json()
     assert r.status_code < 500, data
     if r.status_code == 200:
-        assert set(data) == {"version", "settings", "rules", "seats", "names", "match", "hand"}
+        assert set(data) == {
+            "version",
+            "settings",
+            "rules",
+            "seats",
+            "names",
+            "match",
+            "hand",
+            "unlocked",
+        }
         if path == "/api/new-match":
             south.call("PUT", "/api/settings", {"level": "easy"})
     else:

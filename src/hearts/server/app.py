@@ -23,7 +23,7 @@ from fastapi import Depends, FastAPI, Request
 from fastapi.responses import HTMLResponse, Response
 
 from hearts.rules import Rules
-from hearts.server import history, retention, review
+from hearts.server import achievements, history, retention, review
 from hearts.server.config import Config
 from hearts.server.db import Loaded, Store
 from hearts.server.errors import ApiError, error_response, install_error_handlers
@@ -33,6 +33,7 @@ from hearts.server.ratelimit import RATE_LIMITED_RESPONSE, limit_new_players
 from hearts.server.ratelimit import install as install_rate_limit
 from hearts.server.schema import (
     ERROR_RESPONSES,
+    Achievements,
     Analysis,
     AnalysisBody,
     Hint,
@@ -292,7 +293,17 @@ def create_app(
         response.headers.update(no_store)
         found: dict[str, Any] = dict(await anyio.to_thread.run_sync(store.stats, pid))
         found["tables"] = await anyio.to_thread.run_sync(history.stats_by_rules, store, pid)
+        found["levels"] = await anyio.to_thread.run_sync(achievements.levels, store, pid)
         return found
+
+    @app.get(
+        "/api/achievements", response_model=Achievements, responses=ERROR_RESPONSES, tags=["api"]
+    )
+    async def achievement_list(pid: PlayerId, response: Response) -> dict[str, Any]:
+        """Every achievement, locked or unlocked, with progress; and the match on the
+        table's Q♠ takers and achievements."""
+        response.headers.update(no_store)
+        return await anyio.to_thread.run_sync(achievements.listing, store, pid)
 
     # Versioned static URLs: an upgrade changes the version, so a browser never runs a
     # cached script of the release before; an unknown version is 404.

@@ -11,6 +11,7 @@ Tables:
 - ``matches``: every match a player started: rules, totals, hand results, the
   hand on the table as a ``hearts-hand/1`` record, and how it ended.
 - ``hands``: every finished hand as a complete ``hearts-hand/1`` record.
+- ``achievements``: the goals a player unlocked (``achievements.py``), once each.
 - ``meta``: ``schema`` (the schema's number, for servers older than the migrations)
   and ``token_secret`` (the key that signs the tokens, see ``tokens.py``).
 
@@ -106,6 +107,20 @@ hands = sa.Table(
     sa.Column("south_points", sa.Integer, nullable=False),
     sa.Column("shooter", sa.Integer, nullable=True),
     sa.Column("finished_at", sa.DateTime(timezone=True), nullable=False),
+    # the difficulty set when the hand ended (None: hands of servers before 0005)
+    sa.Column("level", sa.String(8), nullable=True),
+)
+
+achievements = sa.Table(
+    "achievements",
+    metadata,
+    sa.Column("player_id", sa.Integer, sa.ForeignKey("players.id"), primary_key=True),
+    sa.Column("achievement", sa.String(32), primary_key=True),
+    sa.Column("unlocked_at", sa.DateTime(timezone=True), nullable=False),
+    # the match and hand it was unlocked at (the end of the match lists those; the
+    # State of that finished hand names them)
+    sa.Column("match_id", sa.Integer, nullable=True),
+    sa.Column("hand", sa.Integer, nullable=True),
 )
 
 
@@ -443,6 +458,7 @@ class Store:
                     south_points=result.points[0],
                     shooter=result.shooter if result.shooter >= 0 else None,
                     finished_at=now,
+                    level=loaded.player.level,
                 )
             )
         loaded.results_saved = len(game.results)

@@ -25,7 +25,7 @@ import sqlalchemy as sa
 from sqlalchemy.engine import Connection
 
 from hearts.server import migrate
-from hearts.server.db import Store, hands, matches, players
+from hearts.server.db import Store, achievements, hands, matches, players
 
 log = logging.getLogger("hearts.server")
 
@@ -97,6 +97,7 @@ def prune(
             pruned.hands += _count(conn, hands, hands.c.player_id.in_(ids))
             pruned.matches += _count(conn, matches, matches.c.player_id.in_(ids))
             if not dry_run:
+                conn.execute(achievements.delete().where(achievements.c.player_id.in_(ids)))
                 conn.execute(hands.delete().where(hands.c.player_id.in_(ids)))
                 conn.execute(matches.delete().where(matches.c.player_id.in_(ids)))
                 conn.execute(players.delete().where(players.c.id.in_(ids)))

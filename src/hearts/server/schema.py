@@ -155,6 +155,16 @@ class HandInfo(BaseModel):
     )
 
 
+class Unlock(BaseModel):
+    """An achievement (server/achievements.py): its stable id, Vietnamese name,
+    one-line condition and icon."""
+
+    id: str
+    name: str
+    condition: str
+    icon: str
+
+
 class State(BaseModel):
     version: int
     settings: Settings
@@ -163,6 +173,28 @@ class State(BaseModel):
     names: dict[str, str]
     match: MatchInfo
     hand: HandInfo
+    unlocked: list[Unlock] = Field(
+        default_factory=list,
+        description="the achievements unlocked when the finished hand on the table ended"
+        " (empty while a hand is being played)",
+    )
+
+
+class AchievementInfo(Unlock):
+    unlocked: bool
+    unlocked_at: str | None = Field(description="when (ISO 8601, UTC), null while locked")
+    progress: int | None = Field(description="the count so far (up to goal) of a counted goal")
+    goal: int | None = Field(description="the count a counted goal needs; null for the others")
+
+
+class MatchAchievements(BaseModel):
+    queens: dict[str, int] = Field(description="per seat, the hands of this match it took Q♠ in")
+    unlocked: list[str] = Field(description="ids of the achievements unlocked in this match")
+
+
+class Achievements(BaseModel):
+    achievements: list[AchievementInfo]
+    match: MatchAchievements
 
 
 class TableStats(BaseModel):
@@ -172,6 +204,12 @@ class TableStats(BaseModel):
     best: int | None
 
 
+class LevelStats(BaseModel):
+    hands: int
+    points: int
+    average: float | None = Field(description="South's points per hand at this difficulty")
+
+
 class Stats(BaseModel):
     played: int
     won: int
@@ -179,6 +217,9 @@ class Stats(BaseModel):
     best: int | None
     hands: int
     take_back_matches: int = Field(0, description="finished matches with a take-back (Đi lại)")
+    levels: dict[str, LevelStats] = Field(
+        default_factory=dict, description="hands by the difficulty set when each ended"
+    )
     tables: list[TableStats] = Field(
         default_factory=list, description="finished matches by the rules they were played with"
     )

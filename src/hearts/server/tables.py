@@ -17,7 +17,7 @@ from typing import Any, TypeVar
 import anyio.to_thread
 
 from hearts.rules import Rules
-from hearts.server import analysis, coach, history
+from hearts.server import achievements, analysis, coach, history
 from hearts.server.db import Loaded, PlayerGone, Stale, Store, token_hash
 from hearts.server.errors import ApiError
 from hearts.server.game import Game, GameError, Job, decide, warm_up
@@ -135,11 +135,15 @@ class Tables:
         self.store.remember(loaded, loaded.player.version)
         return self._state(loaded, loaded.player.version)
 
-    @staticmethod
-    def _state(loaded: Loaded, version: int) -> dict[str, Any]:
-        assert loaded.game is not None
+    def _state(self, loaded: Loaded, version: int) -> dict[str, Any]:
+        game = loaded.game
+        assert game is not None
         p = loaded.player
-        return loaded.game.state(version, p.level, p.quick, p.take_back)
+        state = game.state(version, p.level, p.quick, p.take_back)
+        if game.hand_done and p.match_id is not None:
+            # what the finished hand on the table unlocked: the same on every look
+            state["unlocked"] = achievements.on_table(self.store, p.id, p.match_id, game.hand_no)
+        return state
 
     def act(self, player_id: int, version: int, action: Callable[[Loaded], None]) -> dict[str, Any]:
         """Apply ``action`` made on ``version`` and commit it, or change nothing."""
@@ -150,7 +154,10 @@ class Tables:
                 if loaded.game is None:
                     raise GameError("wrong_phase")
                 action(loaded)
+                saved_before = loaded.results_saved
                 self.store.save(conn, loaded)
+                # in the same transaction: a hand saved is a hand looked at, once
+                achievements.record(conn, loaded, saved_before)
         except Stale:
             raise ApiError("stale", state=self.state_now(player_id)) from None
         self.store.remember(loaded, version + 1)

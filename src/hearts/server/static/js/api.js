@@ -77,4 +77,5 @@ export const api = {
   moon: (version, choice) => call("POST", "/api/moon", { version, choice }),
   settings: (s) => call("PUT", "/api/settings", s),
   stats: () => call("GET", "/api/stats"),
+  achievements: () => call("GET", "/api/achievements"),
 };

@@ -7,6 +7,8 @@ import { renderTricks, renderScores, renderStats } from "./panels.js";
 import { NewMatchDialog } from "./newmatch.js";
 import { ReviewDialog } from "./review.js";
 import { T, SEAT_NAME, MOON_WORDS, cardShort, signed } from "./i18n.js";
+import * as achievements from "./achievements.js";
+import { sound } from "./sound.js";
 
 const $ = (sel) => document.querySelector(sel);
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
@@ -128,6 +130,8 @@ function paint(s = shown) {
   document.body.dataset.hand = String(s.match.hand_number);
 
   if (s.match.over && statsLoadedFor !== s.version) { statsLoadedFor = s.version; loadStats(); }
+  // the toast, the "Thành tích" panel and the statistics, after every finished hand
+  achievements.paint(s, renderStats);
 }
 
 // One line per event in the polite live region (the last few kept: a screen reader
@@ -242,12 +246,17 @@ async function present(prev, next) {
       const wait = lastCardAt + gapMs() - now();
       if (wait > 0) await sleep(wait);
     }
+    const wasBroken = !!(shown && shown.hand.hearts_broken);
     paint(intermediate(base, next, b, k, false));
+    sound.play("card");
+    if (fresh[i].card === "QS") sound.play("queen");
+    if (!wasBroken && shown.hand.hearts_broken) sound.play("hearts");
     announce(T.played(names(next)[fresh[i].seat], fresh[i].card));
     lastCardAt = now();
     if (k % seatCount(next) === 0) {
       const t = next.hand.tricks[k / seatCount(next) - 1];
       if (t) announce(T.tookTrick(names(next)[t.winner], t.points));
+      sound.play("trick");
       await sleep(holdMs());
       if (i < fresh.length - 1 || next.hand.phase !== "done") {
         paint(intermediate(base, next, b, k, true));
@@ -520,6 +529,7 @@ function wire() {
     r.addEventListener("change", () => { if (r.checked) sendSettings({ level: r.value }); });
   }
   $("#quick").addEventListener("change", (e) => sendSettings({ quick: e.target.checked }));
+  sound.wire($("#sound"));
 
   const lastBtn = $("#last-trick");
   lastBtn.addEventListener("click", () => { showLastTrick = !showLastTrick; paint(shown); });
@@ -574,7 +584,7 @@ async function init() {
   }
   await holdAfterReload(server);
   paint(server);
-  loadStats();
+  achievements.load(server, renderStats); // the panel and the statistics
   busy = false;
   await run(null); // a reload in the middle of computer turns carries on
 }

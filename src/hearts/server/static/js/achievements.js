@@ -1,0 +1,182 @@
+// Achievements (issue 10, items 3 and 4): the "Thành tích" panel (every goal with
+// data-achievement / data-unlocked and its progress), the statistics by difficulty,
+// a short toast when the server says a goal was unlocked, and the end-of-match
+// lines (who took Q♠ most, what this match unlocked). The server decides every
+// unlock; this module only shows what GET /api/achievements and the State say.
+import { api } from "./api.js";
+import { SEAT_NAME } from "./i18n.js";
+
+const $ = (sel) => document.querySelector(sel);
+const LEVELS = [["easy", "Dễ"], ["medium", "Vừa"], ["hard", "Khó"]];
+const TOASTED_KEY = "hearts-toasted";
+const TOAST_MS = 4500;
+
+let data = null;       // the last GET /api/achievements
+let loadedFor = null;  // the finished-hand key it was loaded for
+let loading = null;    // the look on its way, for loadingKey
+let loadingKey;
+let wanted = null;     // the latest finished hand asked for while a load ran
+
+function el(tag, cls, text) {
+  const e = document.createElement(tag);
+  if (cls) e.className = cls;
+  if (text !== undefined) e.textContent = text;
+  return e;
+}
+
+function toasted() {
+  try { return new Set(JSON.parse(sessionStorage.getItem(TOASTED_KEY) || "[]")); } catch { return new Set(); }
+}
+function remember(ids) {
+  try { sessionStorage.setItem(TOASTED_KEY, JSON.stringify([...ids])); } catch { /* this page only */ }
+}
+
+// ---------------------------------------------------------------- the panel
+function renderPanel() {
+  const list = $("#achievements-list");
+  if (!list || !data) return;
+  const items = data.achievements || [];
+  const count = items.filter((a) => a.unlocked).length;
+  $("#achievements-count").textContent = `${count}/${items.length}`;
+  list.replaceChildren(...items.map((a) => {
+    const li = el("li", "achv" + (a.unlocked ? " unlocked" : ""));
+    li.dataset.achievement = a.id;
+    li.dataset.unlocked = a.unlocked ? "true" : "false";
+    const icon = el("span", "achv-icon", a.icon);
+    icon.setAttribute("aria-hidden", "true");
+    const text = el("div", "achv-text");
+    text.append(el("span", "achv-name", a.name), el("span", "achv-cond", a.condition));
+    if (a.goal) {
+      const bar = el("progress", "achv-bar");
+      bar.max = a.goal;
+      bar.value = a.progress || 0;
+      bar.setAttribute("aria-label", `${a.name}: ${a.progress || 0}/${a.goal}`);
+      const row = el("span", "achv-progress");
+      row.append(bar, el("span", "achv-n", `${a.progress || 0}/${a.goal}`));
+      text.append(row);
+    }
+    const state = el("span", "achv-state", a.unlocked ? "Đã mở" : "Chưa mở");
+    if (a.unlocked && a.unlocked_at) {
+      const when = new Date(a.unlocked_at);
+      state.append(el("span", "achv-when", when.toLocaleDateString("vi-VN")));
+      state.title = when.toLocaleString("vi-VN");
+    }
+    li.append(icon, text, state);
+    return li;
+  }));
+}
+
+// Statistics by difficulty, with the win rate: refreshed after every hand.
+export function renderLevelStats(stats) {
+  const box = $("#stats-levels");
+  if (!box) return;
+  if (!stats) { box.hidden = true; return; }
+  box.hidden = false;
+  const rate = stats.played ? Math.round((100 * stats.won) / stats.played) : null;
+  const head = el("div", "st-row st-main",
+    `${stats.played} trận · thắng ${stats.won}` + (rate === null ? "" : ` (${rate}%)`) +
+    ` · ${stats.hands} ván · bắn trăng ${stats.moons} lần`);
+  head.dataset.stat = "summary";
+  const rows = LEVELS.map(([level, word]) => {
+    const s = (stats.levels || {})[level] || { hands: 0, average: null };
+    const avg = s.average === null || s.average === undefined ? "–" : String(s.average).replace(".", ",");
+    const row = el("div", "st-row", s.hands ? `${word}: ${s.hands} ván, trung bình ${avg} điểm/ván` : `${word}: 0 ván`);
+    row.dataset.level = level;
+    return row;
+  });
+  box.replaceChildren(head, ...rows);
+}
+
+// ---------------------------------------------------------------- the toast
+function toast(list) {
+  const box = $("#toasts");
+  if (!box) return;
+  const seen = toasted();
+  for (const a of list) {
+    if (seen.has(a.id)) continue;
+    seen.add(a.id);
+    // data-achievement is the panel's hook alone (SPEC §4): the toast names its goal apart
+    const t = el("div", "toast");
+    t.dataset.toast = a.id;
+    const icon = el("span", "toast-icon", a.icon);
+    icon.setAttribute("aria-hidden", "true");
+    const text = el("div", "toast-text");
+    text.append(el("span", "toast-title", "Mở khóa thành tích"), el("span", "toast-name", a.name));
+    t.append(icon, text);
+    box.append(t);
+    setTimeout(() => t.classList.add("leaving"), TOAST_MS);
+    setTimeout(() => t.remove(), TOAST_MS + 400);
+  }
+  remember(seen);
+}
+
+// ---------------------------------------------------------------- end of match
+function renderMatchEnd(snap) {
+  const queen = $("#result-queen"), unlocked = $("#result-unlocked");
+  if (!queen || !unlocked) return;
+  const over = !!snap.match.over && snap.hand.phase === "done";
+  const ready = over && data && loadedFor === handKey(snap);
+  queen.hidden = unlocked.hidden = !ready;
+  if (!ready) return;
+  const names = snap.names || SEAT_NAME;
+  const counts = data.match.queens || {};
+  const most = Math.max(0, ...Object.values(counts));
+  const who = snap.seats.filter((s) => counts[s] === most);
+  queen.textContent = most === 0 ? "Không ai ăn Q♠ trong trận"
+    : `Ăn Q♠ nhiều nhất: ${who.map((s) => names[s]).join(", ")} (${most} lần)`;
+  const ids = new Set(data.match.unlocked || []);
+  const got = (data.achievements || []).filter((a) => ids.has(a.id));
+  unlocked.replaceChildren();
+  if (!got.length) {
+    unlocked.append(el("div", "ru-none", "Trận này chưa mở thêm thành tích nào"));
+    return;
+  }
+  unlocked.append(el("div", "ru-title", "Thành tích mở trong trận:"));
+  const list = el("ul", "ru-list");
+  for (const a of got) {
+    const li = el("li", "", `${a.icon} ${a.name}`);
+    li.dataset.matchAchievement = a.id;
+    list.append(li);
+  }
+  unlocked.append(list);
+}
+
+// ---------------------------------------------------------------- wiring
+// A finished hand (or none): the panel and statistics are loaded once per key.
+function handKey(s) {
+  return s && s.hand.phase === "done" ? `${s.match.hand_number}:${(s.match.hands || []).length}:${s.match.over}` : null;
+}
+
+export async function load(snap = null, onStats = null) {
+  const key = handKey(snap);
+  if (loading && loadingKey === key) return loading; // the same look already on its way
+  loadingKey = key;
+  const run = (async () => {
+    const [list, stats] = await Promise.all([api.achievements(), api.stats().catch(() => null)]);
+    data = list;
+    loadedFor = key;
+    renderPanel();
+    renderLevelStats(stats);
+    if (onStats) onStats(stats);
+    if (snap) renderMatchEnd(snap);
+  })();
+  loading = run;
+  try { await run; } catch { /* the panel stays as it was */ } finally { if (loading === run) loading = null; }
+  // a hand finished while this loaded: load again for it
+  if (wanted && handKey(wanted) !== loadedFor) { const next = wanted; wanted = null; await load(next, onStats); }
+}
+
+// Called with every snapshot painted: a finished hand on the table shows its toast
+// and refreshes the panel; the end-of-match lines follow the data.
+export function paint(snap, onStats) {
+  if (!snap) return;
+  if (snap.hand.phase === "done") {
+    if ((snap.unlocked || []).length) toast(snap.unlocked);
+    const key = handKey(snap);
+    if (key !== loadedFor) {
+      if (loading) wanted = snap;
+      else load(snap, onStats);
+    }
+  }
+  renderMatchEnd(snap);
+}
