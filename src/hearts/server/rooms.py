@@ -142,6 +142,7 @@ class Rooms:
         version: int,
         player_id: int | None,
         action: Callable[[Room, int | None], None],
+        members_only: bool = True,
     ) -> tuple[Room, dict[str, Any]]:
         """Apply ``action(room, the caller's seat)`` on ``version`` and commit it, or
         change nothing; the room after it and the caller's view of it."""
@@ -163,6 +164,8 @@ class Rooms:
         except Stale:
             current = self._load(code)  # room_not_found if it is not there at all
             seat = current.seat_of(player_id) if player_id is not None else None
+            if seat is None and player_id is not None and members_only:
+                raise ApiError("not_in_room") from None  # whatever the version
             raise RoomError("stale", room_view(current, seat)) from None
         viewer = room.seat_of(player_id) if player_id is not None else None
         return room, room_view(room, viewer)
@@ -173,8 +176,9 @@ class Rooms:
         version: int,
         player_id: int | None,
         action: Callable[[Room, int | None], None],
+        members_only: bool = True,
     ) -> dict[str, Any]:
-        fn = functools.partial(self._change, code, version, player_id, action)
+        fn = functools.partial(self._change, code, version, player_id, action, members_only)
         room, seen = await anyio.to_thread.run_sync(fn)
         self._after(room)
         return seen
@@ -265,7 +269,7 @@ class Rooms:
                 free[0].auto = False
 
             try:
-                return await self._commit(code, room.version, player_id, sit)
+                return await self._commit(code, room.version, player_id, sit, False)
             except RoomError:
                 continue
         raise ApiError("internal")
@@ -501,7 +505,8 @@ class Rooms:
                 log.exception("rooms: the sweep failed")
                 continue
             for code in codes:
-                if code not in self._driving and code not in self._timers:
+                # a timer here may be one another process's change made stale
+                if code not in self._driving:
                     self._spawn(code)
 
     async def start_driving(self) -> None:
