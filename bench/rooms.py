@@ -33,7 +33,7 @@ from typing import Any
 
 import httpx
 import sqlalchemy as sa
-from web import pct
+from web import cpu_seconds, pct
 from websockets.asyncio.client import connect
 
 
@@ -122,12 +122,28 @@ async def play(
         human.event.set()  # look again (a 409 carries the newer Room)
 
 
+class Barrier:
+    """Set-up first: the play (and the clock) starts once every room is ready."""
+
+    def __init__(self, n: int) -> None:
+        self.left = n
+        self.go = asyncio.Event()
+        self.started = 0.0
+
+    def set_ready(self) -> None:
+        self.left -= 1
+        if self.left == 0:
+            self.started = time.perf_counter()
+            self.go.set()
+
+
 async def one_room(
     bases: list[str],
     think: float,
     actions: list[Action],
     humans_out: list[list[Human]],
-    deadline: float,
+    seconds: float,
+    ready: Barrier,
 ) -> None:
     clients = {b: httpx.AsyncClient(base_url=b, timeout=60) for b in bases}
     humans = []
@@ -149,6 +165,9 @@ async def one_room(
     listeners = [asyncio.create_task(listen(h, code, stop)) for h in humans]
     while any(h.room is None for h in humans):
         await asyncio.sleep(0.05)
+    ready.set_ready()
+    await ready.go.wait()  # every room is made and connected: the clock starts now
+    deadline = time.perf_counter() + seconds
     version = max(h.room["version"] for h in humans)
     await call(humans[0], f"/api/rooms/{code}/start", {"version": version})
     players = [
@@ -200,10 +219,14 @@ async def run(bases: list[str], n: int, think: float, seconds: float) -> dict[st
     actions: list[Action] = []
     rooms: list[list[Human]] = []
     stop = asyncio.Event()
+    ready = Barrier(n)
+    rooms_done = asyncio.gather(
+        *(one_room(bases, think, actions, rooms, seconds, ready) for _ in range(n))
+    )
+    await ready.go.wait()
     reference = asyncio.create_task(static_reference(bases[0], stop))
-    deadline = time.perf_counter() + seconds
-    started = time.perf_counter()
-    await asyncio.gather(*(one_room(bases, think, actions, rooms, deadline) for _ in range(n)))
+    await rooms_done
+    started = ready.started
     stop.set()
     static = await reference
     lat = delivery(actions, rooms)
@@ -256,9 +279,12 @@ def main() -> int:
                 procs = [serve(["--data-dir", data], env)]
                 where = "1 process, SQLite"
             try:
+                cpu = sum(cpu_seconds(p.pid) for p, _ in procs)
                 result = asyncio.run(run([b for _, b in procs], n, args.think, args.seconds))
+                cpu = sum(cpu_seconds(p.pid) for p, _ in procs) - cpu
                 print(f"{where}, think {args.think:g} s:")
                 print(report(result), flush=True)
+                print(f"         server CPU {cpu:.1f} s (set-up included)", flush=True)
             finally:
                 for proc, _ in procs:
                     proc.terminate()
