@@ -185,3 +185,23 @@ def test_the_long_poll_answers_when_the_room_changes(client) -> None:
     assert answers[0]["seats"][1]["name"] == "Minh"
     # already past: at once
     assert creator.call("GET", f"/api/rooms/{code}/events?after={v}")["version"] == v + 1
+
+
+def test_hard_computers_think_in_the_bot_pool(client) -> None:
+    """At Khó the computers' passes and cards are decided in the workers, outside the
+    room's transaction, and applied at the version they were made for."""
+    creator = Guest(client)
+    code = new_room(creator, level="hard")["code"]
+    creator.act(code, "start", {"version": creator.room(code)["version"]})
+    room = settled(creator, code)
+    cards = room["state"]["hand"]["cards"][:3]
+    creator.act(code, "pass", {"version": room["version"], "cards": cards})
+    room = settled(creator, code)  # the computers played up to the human's turn
+    hand = room["state"]["hand"]
+    assert hand["phase"] == "play" and hand["turn"] == "S"
+    played = len(hand["trick"]) + 4 * len(hand["tricks"])
+    card = hand["legal"][0]
+    room = creator.act(code, "play", {"version": room["version"], "card": card})
+    after = settled(creator, code)["state"]["hand"]
+    assert after["turn"] == "S" or after["phase"] == "done"  # Khó played up to us again
+    assert len(after["trick"]) + 4 * len(after["tricks"]) > played
