@@ -29,7 +29,7 @@ const HOLD_MS = 900;
 const flightMs = () => (reducedMotion() ? 0 : 280);
 
 const W = {
-  mode: "Phòng với bạn bè",
+  mode: "Phòng bạn bè",
   waitFor: (names) => `Đang chờ ${names} đánh…`,
   waitPass: (names) => `Đã chuyền. Đang chờ ${names} chuyền bài…`,
   waitMoon: (names) => `Đang chờ ${names} chọn cách tính điểm bắn trăng…`,
@@ -165,6 +165,7 @@ class RoomPage {
         document.body.dataset.live = how;
         const net = $("#room-bar-net");
         if (net) net.hidden = how !== "down";
+        this.barVisibility();
       },
     });
     this.live.start();
@@ -206,6 +207,8 @@ class RoomPage {
   busyChanged() {
     document.body.dataset.busy = this.busy() ? "true" : "false";
     if (this.screen === "table" && this.shown) this.paintTable(this.shown);
+    const startBtn = this.screen === "lobby" && $("#room-start");
+    if (startBtn) startBtn.disabled = this.acting;
   }
 
   async show(room) {
@@ -312,8 +315,10 @@ class RoomPage {
       this.showScreen(true);
       input.focus();
     }
+    // an empty name is the server's default: "Khách N" after the seat taken
     const humans = room.seats.filter((s) => s.kind === "human").length;
-    $("#join-name", box).placeholder = `Khách ${humans + 1}`;
+    const free = room.seats.findIndex((s) => s.kind === "empty");
+    $("#join-name", box).placeholder = `Khách ${free + 1}`;
     $("#join-about", box).textContent = `${this.aboutRoom(room)} · ${humans}/${room.seats.length} người đã vào`;
     document.body.dataset.phase = "join";
     this.renderBar(room);
@@ -373,7 +378,7 @@ class RoomPage {
     const creator = room.creator === room.you;
     const start = $("#room-start", box);
     start.hidden = !creator;
-    start.disabled = this.busy();
+    start.disabled = this.acting;
     $("#lobby-note", box).textContent = creator ? W.youStart : W.starting;
     document.body.dataset.phase = "lobby";
     document.body.dataset.roomPhase = "lobby";
@@ -456,7 +461,6 @@ class RoomPage {
   // or, once the match is over, "Chơi một mình".
   renderBar(room) {
     const bar = $("#room-bar");
-    bar.hidden = false;
     const key = [room ? room.phase : "none", room && room.you ? "in" : "out", this.confirmLeave ? "ask" : ""].join(":");
     if (bar.dataset.key === key) return;
     bar.dataset.key = key;
@@ -490,7 +494,17 @@ class RoomPage {
       b.addEventListener("click", () => { forget(this.code); goHome(); });
       bar.append(b);
     }
-    window.dispatchEvent(new Event("resize"));
+    this.barVisibility();
+  }
+
+  // The bar takes room in the top bar only when it shows something.
+  barVisibility() {
+    const bar = $("#room-bar");
+    const empty = !bar.querySelector(":scope > :not([hidden])");
+    if (bar.hidden !== empty) {
+      bar.hidden = empty;
+      window.dispatchEvent(new Event("resize"));
+    }
   }
 
   // ------------------------------------------------------------ table
