@@ -23,14 +23,16 @@ from fastapi import Depends, FastAPI, Request
 from fastapi.responses import HTMLResponse, Response
 
 from hearts.rules import Rules
-from hearts.server import history, retention
+from hearts.server import history, retention, roomapi
 from hearts.server.config import Config
 from hearts.server.db import Loaded, Store
 from hearts.server.errors import ApiError, error_response, install_error_handlers
 from hearts.server.game import Game, rules_from_api
+from hearts.server.live import Live
 from hearts.server.middleware import BodyLimit, HeadAsGet
 from hearts.server.ratelimit import RATE_LIMITED_RESPONSE, limit_new_players
 from hearts.server.ratelimit import install as install_rate_limit
+from hearts.server.rooms import Rooms
 from hearts.server.schema import (
     ERROR_RESPONSES,
     Hint,
@@ -87,6 +89,7 @@ def create_app(
     keep_days: float | None = None,
     prune_every: float | None = FROM_CONFIG,
     config: Config | None = None,
+    room_pace: float | None = None,
 ) -> FastAPI:
     """The app on the database at ``database_url``.
 
@@ -102,7 +105,8 @@ def create_app(
     die.  Dễ and Vừa decide in a thread of their own.  The retention policy
     (docs/retention.md: ``unused_days``, ``keep_days``) runs at start and every
     ``prune_every`` seconds (None: never; ``hearts prune`` does it by hand); each
-    comes from ``config`` when not given.
+    comes from ``config`` when not given.  ``room_pace``: seconds between the
+    computers' cards in a room (``config.room_pace`` if None).
     """
     if config is None and database_url is None:
         config = Config.from_env()
@@ -120,6 +124,8 @@ def create_app(
         executor = executor_factory()
     workers = executor or ThreadPoolExecutor(max_workers=2, thread_name_prefix="hearts-bot")
     tables = Tables(store, table_rules, seed, workers, executor_factory)
+    rooms = Rooms(tables, config.room_pace if room_pace is None else room_pace, lambda _c: None)
+    live = Live(rooms)
     policy = retention.Policy(
         unused_days=config.unused_days if unused_days is None else unused_days,
         keep_days=config.keep_days if keep_days is None else keep_days,
@@ -134,7 +140,11 @@ def create_app(
             pruning = asyncio.create_task(
                 retention.keep_pruning(store, policy, prune_every, tables.forget)
             )
+        await rooms.start_driving()
+        await live.start()
         yield
+        await live.stop()
+        await rooms.stop_driving()
         if pruning is not None:
             pruning.cancel()
             with contextlib.suppress(asyncio.CancelledError):
@@ -152,6 +162,7 @@ def create_app(
         lifespan=lifespan,
     )
     app.state.tables = tables
+    app.state.rooms = rooms
     app.add_middleware(BodyLimit, limit=body_limit)
     app.add_middleware(HeadAsGet)
     app.add_middleware(SecurityHeaders)  # the last added is the outermost: on everything
@@ -159,6 +170,7 @@ def create_app(
     install_error_handlers(app)
     install_rate_limit(app, config)
     integer_bounds(app)
+    roomapi.install(app, tables, rooms, live, config)
 
     no_store = {"Cache-Control": "no-store"}
 
@@ -273,6 +285,11 @@ def create_app(
         if page is None:
             return error_response("not_found", "Trang chưa sẵn sàng")
         return HTMLResponse(page, headers={"Cache-Control": "no-cache"})
+
+    @app.get("/r/{code}", include_in_schema=False)
+    async def room_page(code: str) -> Response:
+        """A room's invite link: the same page, which reads the code from its path."""
+        return await index()
 
     immutable = CachedStaticFiles(directory=STATIC_DIR, cache_control=IMMUTABLE)
     app.mount(f"/static/v/{version}", immutable, name="static-versioned")

@@ -163,6 +163,12 @@ SETTINGS: tuple[Setting, ...] = (
         "lose the last actions)",
         metavar="FULL|NORMAL",
     ),
+    Setting(
+        "room_pace",
+        _seconds,
+        "rooms: seconds between the computers' cards (a finished trick is held 3 times as long)",
+        metavar="SECONDS",
+    ),
 )
 
 
@@ -191,6 +197,7 @@ class Config:
     keep_days: float = 400.0
     prune_every: float = 3600.0
     sqlite_synchronous: str = "FULL"
+    room_pace: float = 0.7
 
     @classmethod
     def load(

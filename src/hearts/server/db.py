@@ -104,6 +104,42 @@ hands = sa.Table(
     sa.Column("finished_at", sa.DateTime(timezone=True), nullable=False),
 )
 
+# -- rooms (play with friends, issue 9; the service is rooms.py, the SQL roomdb.py) --
+rooms = sa.Table(
+    "rooms",
+    metadata,
+    sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
+    sa.Column("code", sa.String(16), nullable=False, unique=True),
+    # 64-bit like players.version; every action claims it (the same version check)
+    sa.Column("version", sa.BigInteger, nullable=False),
+    sa.Column("phase", sa.String(8), nullable=False),  # "lobby" | "playing" | "over"
+    sa.Column("creator", sa.Integer, nullable=False),  # the creator's seat
+    sa.Column("rules", sa.Text, nullable=False),
+    sa.Column("level", sa.String(8), nullable=False),
+    sa.Column("turn_seconds", sa.Integer, nullable=True),  # null: no timer
+    # the match as JSON (totals, results, hand record, ...); null in the lobby
+    sa.Column("game", sa.Text, nullable=True),
+    sa.Column("auto_plays", sa.Text, nullable=False),  # this hand's automatic decisions
+    # when the server's next move is due (Unix seconds): any live process makes it
+    sa.Column("due_at", sa.Float, nullable=True, index=True),
+    sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
+    sa.Column("updated_at", sa.DateTime(timezone=True), nullable=False),
+    sqlite_autoincrement=True,
+)
+
+room_seats = sa.Table(
+    "room_seats",
+    metadata,
+    sa.Column("room_id", sa.Integer, sa.ForeignKey("rooms.id"), primary_key=True),
+    sa.Column("seat", sa.Integer, primary_key=True),
+    sa.Column("kind", sa.String(8), nullable=False),  # "human" | "computer" | "empty"
+    sa.Column("name", sa.String(40), nullable=True),
+    # no foreign key: the retention may remove an idle player; its seat just stays
+    sa.Column("player_id", sa.Integer, nullable=True, index=True),
+    sa.Column("auto", sa.Boolean, nullable=False),
+    sa.Column("seen_at", sa.Float, nullable=True),  # last socket refresh or call (Unix s)
+)
+
 
 def token_hash(token: str) -> str:
     return hashlib.sha256(token.encode("utf-8", "surrogatepass")).hexdigest()

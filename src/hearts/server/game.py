@@ -155,6 +155,8 @@ class Game:
     auto_finished: bool = False
     deal_key: int = 0  # the match's database id, mixed into seeded deals
     hints: int = 0  # hints South was given in this match (Gợi ý)
+    #: Seats that choose how their moon is scored (South; a room's humans).
+    choosers: frozenset[int] = frozenset((SOUTH,))
 
     @classmethod
     def new(cls, rules: Rules, match_no: int, seed: int | None, deal_key: int) -> Game:
@@ -171,6 +173,7 @@ class Game:
             auto_finished=self.auto_finished,
             deal_key=self.deal_key,
             hints=self.hints,
+            choosers=self.choosers,
         )
 
     # -- persistence helpers ------------------------------------------------------
@@ -233,13 +236,23 @@ class Game:
     def _finish(self) -> None:
         """Score the finished hand, unless South shot the moon and may choose."""
         hand = self.hand
-        if self.rules.moon == "shooter_chooses" and hand.shooter() == SOUTH:
+        if self.rules.moon == "shooter_chooses" and hand.shooter() in self.choosers:
             return
         self.match.finish_hand()
 
     # -- South's actions ----------------------------------------------------------
     def south_pass(self, cards: list[str]) -> None:
-        view = self.south_view()
+        self.seat_pass(SOUTH, cards)
+
+    def south_play(self, card_text: str) -> None:
+        self.seat_play(SOUTH, card_text)
+
+    def south_moon(self, choice: str) -> None:
+        self.seat_moon(SOUTH, choice)
+
+    # -- a seat's actions (South's above; any human's in a room) --------------------
+    def seat_pass(self, seat: int, cards: list[str]) -> None:
+        view = self.match.view(seat)
         if self.over or view.phase != PASS:
             raise GameError("wrong_phase", "Bây giờ không phải lúc chuyền bài")
         if view.passed:
@@ -253,24 +266,24 @@ class Game:
             raise GameError("bad_pass", pass_message(count))
         if mask & ~view.hand:
             raise GameError("not_in_hand")
-        self.hand.pass_cards(SOUTH, mask)
+        self.hand.pass_cards(seat, mask)
 
-    def south_play(self, card_text: str) -> None:
+    def seat_play(self, seat: int, card_text: str) -> None:
         card = _parse(card_text)
-        view = self.south_view()
+        view = self.match.view(seat)
         if self.over or view.phase != PLAY:
             raise GameError("wrong_phase", "Bây giờ không phải lúc đánh bài")
-        if view.turn != SOUTH:
+        if view.turn != seat:
             raise GameError("not_your_turn")
         reason = illegal_reason(view, card)
         if reason is not None:
             raise GameError(reason.code, reason.message)
         self._play(card)
 
-    def south_moon(self, choice: str) -> None:
-        """South, who shot the moon, scores it: adding 26 to the others or
+    def seat_moon(self, seat: int, choice: str) -> None:
+        """``seat``, who shot the moon, scores it: adding 26 to the others or
         subtracting 26 from their own points."""
-        if not self.moon_pending:
+        if not self.moon_pending or self.hand.shooter() != seat:
             raise GameError("wrong_phase", "Bây giờ không phải lúc chọn cách tính bắn trăng")
         if choice not in MOON_SCORINGS:
             raise GameError("bad_request")

@@ -42,6 +42,15 @@ ERRORS: dict[str, tuple[int, str]] = {
     "method_not_allowed": (405, "Không hỗ trợ cách gọi này"),
     "rate_limited": (429, "Tạo phiên chơi quá nhanh, hãy thử lại sau ít phút"),
     "internal": (500, "Lỗi máy chủ, hãy thử lại"),
+    # rooms (play with friends)
+    "room_not_found": (404, "Không tìm thấy phòng này"),
+    "room_full": (409, "Phòng đã đủ người"),
+    "room_started": (409, "Trận trong phòng đã bắt đầu, không vào thêm được"),
+    "not_in_room": (403, "Bạn không ngồi trong phòng này"),
+    "creator_only": (403, "Chỉ chủ phòng mới làm được việc này"),
+    "bad_name": (400, "Tên phải có từ 1 đến 20 ký tự"),
+    "bad_seat": (400, "Không có ghế này"),
+    "join_limited": (429, "Vào phòng quá nhanh, hãy thử lại sau ít phút"),
 }
 
 

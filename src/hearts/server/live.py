@@ -1,0 +1,227 @@
+"""Live rooms: push each connected browser its own Room after every change.
+
+Each process keeps its own WebSockets (and long-poll waiters) per room.  After a
+change it re-reads the room once and sends every socket the Room from that
+socket's seat (only when it differs from the last one sent).  On PostgreSQL a
+change also sends ``NOTIFY hearts_rooms, '<code> <process>'`` in its transaction:
+every other process LISTENs and does the same for its own sockets.  The message
+carries no state at all, only which room changed.
+
+A seat is connected while a socket of its player is open: its ``seen_at`` is set
+at connection, refreshed every :data:`REFRESH_EVERY` seconds and cleared when the
+player's last socket in this process closes.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import secrets
+from dataclasses import dataclass, field
+from typing import Any
+
+import anyio.to_thread
+import sqlalchemy as sa
+from starlette.websockets import WebSocket
+
+from hearts.server.db import room_seats, rooms
+from hearts.server.roomdb import now
+from hearts.server.rooms import Rooms
+from hearts.server.roomview import room_view
+
+log = logging.getLogger("hearts.server")
+
+CHANNEL = "hearts_rooms"
+REFRESH_EVERY = 10.0
+SEND_TIMEOUT = 5.0
+
+
+@dataclass(eq=False)
+class Watcher:
+    """One open WebSocket: whose it is, and the last Room text sent on it."""
+
+    socket: WebSocket
+    player_id: int
+    last: str | None = None
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+
+
+class Live:
+    def __init__(self, rooms: Rooms) -> None:
+        self.rooms = rooms
+        self.store = rooms.store
+        self.origin = secrets.token_hex(6)  # this process, in its own NOTIFYs
+        self.postgres = self.store.engine.dialect.name == "postgresql"
+        self.watchers: dict[str, set[Watcher]] = {}
+        self._events: dict[str, asyncio.Event] = {}
+        self._again: set[str] = set()
+        self._publishing: set[str] = set()
+        self._tasks: list[asyncio.Task[None]] = []
+        self._pushes: set[asyncio.Future[None]] = set()  # kept until done
+        rooms.on_change = self.changed
+        if self.postgres:
+            rooms.in_transaction = self._notify_in
+
+    # -- telling every process ---------------------------------------------------------
+    def _notify_in(self, conn: Any, code: str, _version: int) -> None:
+        conn.execute(
+            sa.text("SELECT pg_notify(:channel, :payload)"),
+            {"channel": CHANNEL, "payload": f"{code} {self.origin}"},
+        )
+
+    def _notify(self, code: str) -> None:
+        if self.postgres:
+            with self.store.write() as conn:
+                self._notify_in(conn, code, 0)
+
+    async def announce(self, code: str) -> None:
+        """A change outside an action (a seat connecting): this process and the others."""
+        self.changed(code)
+        if self.postgres:
+            await anyio.to_thread.run_sync(self._notify, code)
+
+    # -- pushing ---------------------------------------------------------------------
+    def changed(self, code: str) -> None:
+        """Push the room's new state to this process's sockets and waiters."""
+        if code in self._publishing:
+            self._again.add(code)  # one more pass after the running one
+            return
+        self._publishing.add(code)
+        push = asyncio.ensure_future(self._publish(code))
+        self._pushes.add(push)
+        push.add_done_callback(self._pushes.discard)
+
+    async def _publish(self, code: str) -> None:
+        try:
+            while True:
+                self._again.discard(code)
+                event = self._events.pop(code, None)
+                if event is not None:
+                    event.set()
+                watchers = list(self.watchers.get(code, ()))
+                if watchers:
+                    players = {w.player_id for w in watchers}
+                    try:
+                        texts = await anyio.to_thread.run_sync(self._texts, code, players)
+                    except Exception:
+                        log.exception("room %s: could not read it to push", code)
+                        texts = {}
+                    ready = [w for w in watchers if w.player_id in texts]
+                    await asyncio.gather(*(self._send(w, texts[w.player_id]) for w in ready))
+                if code not in self._again:
+                    return
+        finally:
+            self._publishing.discard(code)
+
+    def _texts(self, code: str, players: set[int]) -> dict[int, str]:
+        """Each player's Room message (one read of the room for all)."""
+        with self.store.read() as conn:
+            room = self.rooms.db.load(conn, code)
+        if room is None:
+            return {}
+        by_seat: dict[int | None, str] = {}
+        out = {}
+        for pid in players:
+            seat = room.seat_of(pid)
+            if seat not in by_seat:
+                message = {"type": "room", "room": room_view(room, seat)}
+                by_seat[seat] = json.dumps(message, ensure_ascii=False)
+            out[pid] = by_seat[seat]
+        return out
+
+    async def _send(self, watcher: Watcher, text: str) -> None:
+        async with watcher.lock:
+            if text == watcher.last:
+                return
+            watcher.last = text
+            try:
+                await asyncio.wait_for(watcher.socket.send_text(text), SEND_TIMEOUT)
+            except Exception:
+                with contextlib.suppress(Exception):
+                    await watcher.socket.close()
+
+    # -- long-poll ---------------------------------------------------------------------
+    async def wait(self, code: str, player_id: int, after: int, timeout: float) -> dict[str, Any]:
+        """The Room once its version is past ``after``, or as it is after ``timeout``."""
+        loop = asyncio.get_running_loop()
+        until = loop.time() + timeout
+        while True:
+            # The event first: a change between the read and the wait still wakes it.
+            event = self._events.setdefault(code, asyncio.Event())
+            seen = await self.rooms.look(code, player_id)
+            left = until - loop.time()
+            if seen["version"] > after or left <= 0:
+                return seen
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(event.wait(), left)
+
+    # -- sockets -----------------------------------------------------------------------
+    async def connect(self, code: str, watcher: Watcher) -> None:
+        self.watchers.setdefault(code, set()).add(watcher)
+        await anyio.to_thread.run_sync(self._seen, code, [watcher.player_id], now())
+        await self.announce(code)
+
+    async def disconnect(self, code: str, watcher: Watcher) -> None:
+        group = self.watchers.get(code, set())
+        group.discard(watcher)
+        if not group:
+            self.watchers.pop(code, None)
+        if not any(w.player_id == watcher.player_id for w in group):
+            await anyio.to_thread.run_sync(self._seen, code, [watcher.player_id], None)
+            await self.announce(code)
+
+    def _seen(self, code: str, players: list[int], when: float | None) -> None:
+        room_id = sa.select(rooms.c.id).where(rooms.c.code == code).scalar_subquery()
+        with self.store.write() as conn:
+            conn.execute(
+                room_seats.update()
+                .where(
+                    room_seats.c.room_id == room_id,
+                    room_seats.c.player_id.in_(players),
+                    room_seats.c.kind == "human",
+                )
+                .values(seen_at=when)
+            )
+
+    async def _refresh_forever(self) -> None:
+        while True:
+            await asyncio.sleep(REFRESH_EVERY)
+            for code, group in list(self.watchers.items()):
+                players = sorted({w.player_id for w in group})
+                with contextlib.suppress(Exception):
+                    await anyio.to_thread.run_sync(self._seen, code, players, now())
+
+    # -- LISTEN (PostgreSQL) -------------------------------------------------------------
+    async def _listen_forever(self) -> None:
+        import psycopg
+
+        url = sa.make_url(self.store.url).set(drivername="postgresql")
+        conninfo = url.render_as_string(hide_password=False)
+        while True:
+            try:
+                async with await psycopg.AsyncConnection.connect(conninfo, autocommit=True) as conn:
+                    await conn.execute(f"LISTEN {CHANNEL}")
+                    async for note in conn.notifies():
+                        code, _, origin = note.payload.partition(" ")
+                        if origin != self.origin:
+                            self.changed(code)
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                log.exception("rooms: LISTEN failed; listening again in a second")
+                await asyncio.sleep(1.0)
+
+    async def start(self) -> None:
+        self._tasks.append(asyncio.create_task(self._refresh_forever()))
+        if self.postgres:
+            self._tasks.append(asyncio.create_task(self._listen_forever()))
+
+    async def stop(self) -> None:
+        for task in self._tasks:
+            task.cancel()
+        for task in self._tasks:
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
+        self._tasks.clear()

@@ -1,0 +1,152 @@
+"""What one browser sees of a room: the Room of docs/api.md, from its own seat.
+
+Seat letters are viewer-relative: the viewer's seat is "S" and the others follow
+in play order, so the single-player table renderer works unchanged.  The table
+itself is the single-player State of a copy of the match with the seats turned
+so that the viewer sits at seat 0 (South): it is built from that seat's view
+alone, so it holds no card of another hand.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from hearts.match import HandResult, Match
+from hearts.record import read_record, write_record
+from hearts.server.game import Game
+from hearts.server.roomdb import Room, now
+
+#: A seat is shown connected this long after its last socket refresh or call.
+CONNECTED_SECONDS = 30.0
+
+
+def turned(game: Game, viewer: int) -> Game:
+    """``game`` with seat ``viewer`` at 0 and the others after it in play order."""
+    rules = game.rules
+    n = rules.players
+    letters = rules.seats
+
+    def turn(values: list[int] | tuple[int, ...]) -> list[int]:
+        return [values[(r + viewer) % n] for r in range(n)]
+
+    record = write_record(game.hand, game.hand_no)
+    record.pop("points", None)
+    for key in ("deal", "passes"):
+        record[key] = {
+            letters[(letters.index(k) - viewer) % n]: cards for k, cards in record[key].items()
+        }
+    hand, number = read_record(record)
+    results = [
+        HandResult(tuple(turn(r.points)), (r.shooter - viewer) % n if r.shooter >= 0 else -1)
+        for r in game.results
+    ]
+    match = Match(rules, results, totals=turn(game.totals), hand=hand, hand_number=number)
+    return Game(
+        match=match,
+        match_no=game.match_no,
+        auto_finished=game.auto_finished,
+        deal_key=game.deal_key,
+        choosers=frozenset((s - viewer) % n for s in game.choosers),
+    )
+
+
+def room_view(room: Room, viewer: int | None) -> dict[str, Any]:
+    """The Room as the player at absolute seat ``viewer`` (None: no seat) sees it."""
+    rules = room.rules
+    n = rules.players
+    letters = rules.seats
+    base = viewer if viewer is not None else 0
+
+    def letter(seat: int) -> str:
+        return letters[(seat - base) % n]
+
+    t = now()
+    seats = []
+    for r in range(n):
+        s = room.seats[(r + base) % n]
+        name = s.name
+        seen = s.seen_at is not None and t - s.seen_at < CONNECTED_SECONDS
+        if s.kind == "computer":
+            name = f"Máy {s.seat + 1}"
+        seats.append(
+            {
+                "seat": letter(s.seat),
+                "name": name,
+                "kind": s.kind,
+                "connected": s.kind == "computer" or (s.kind == "human" and seen),
+                "auto": s.auto,
+            }
+        )
+    waiting: list[str] = []
+    game = room.game
+    if game is not None and room.phase == "playing":
+        waiting = [letter(s) for s in waiting_humans(room)]
+    auto_plays = [
+        {
+            "seat": letter(a["seat"]),
+            "step": a["step"],
+            # a pass's cards are secret: only their passer sees them
+            "card": a["card"] if a["step"] == "play" or a["seat"] == viewer else None,
+        }
+        for a in room.auto_plays
+    ]
+    deadline = None
+    if waiting and room.due_at is not None and room.turn_seconds is not None:
+        deadline = round(max(0.0, room.due_at - t), 1)
+    state = None
+    if viewer is not None and game is not None:
+        state = table_state(room, viewer, seats)
+    return {
+        "code": room.code,
+        "version": room.version,
+        "phase": room.phase,
+        "you": letters[0] if viewer is not None else None,
+        "creator": letter(room.creator),
+        "full": not any(s.kind == "empty" for s in room.seats),
+        "seats": seats,
+        "rules": {
+            "players": rules.players,
+            "qs_breaks_hearts": rules.qs_breaks_hearts,
+            "moon": rules.moon,
+            "jd_bonus": rules.jd_bonus,
+            "target": rules.target,
+        },
+        "level": room.level,
+        "turn_seconds": room.turn_seconds,
+        "waiting_for": waiting,
+        "deadline": deadline,
+        "auto_plays": auto_plays,
+        "state": state,
+    }
+
+
+def table_state(room: Room, viewer: int, seats: list[dict[str, Any]]) -> dict[str, Any]:
+    """The single-player State of the match from seat ``viewer``."""
+    game = room.game
+    assert game is not None
+    shooter = game.hand.shooter() if game.moon_pending else -1
+    state = turned(game, viewer).state(room.version, room.level, False)
+    state["names"] = {s["seat"]: s["name"] or "" for s in seats}
+    state["names"][room.rules.seats[0]] = "Bạn"
+    hand = state["hand"]
+    if game.moon_pending and shooter != viewer:
+        # Another human chooses how their moon counts: this seat just waits.
+        hand["phase"] = "done"
+        hand["moon_choice"] = None
+    return state
+
+
+def waiting_humans(room: Room) -> list[int]:
+    """The humans the table waits on now (absolute seats)."""
+    game = room.game
+    if game is None or room.phase != "playing" or game.over:
+        return []
+    hand = game.hand
+    humans = set(room.humans)
+    if hand.phase == "pass":
+        return [s for s in sorted(humans) if not hand.passes[s]]
+    if hand.phase == "play":
+        return [hand.turn] if hand.turn in humans else []
+    if game.moon_pending:
+        return [hand.shooter()]
+    return []

@@ -1,0 +1,187 @@
+"""Rooms (issue 9): leaving, removing, the creator's handover, an absent player's
+automatic decision, who is connected, and the long-poll fallback."""
+
+from __future__ import annotations
+
+import json
+import sys
+import threading
+import time
+import warnings
+from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+from typing import Any
+
+import pytest
+import sqlalchemy as sa
+
+with warnings.catch_warnings():
+    warnings.simplefilter("ignore")
+    from fastapi.testclient import TestClient
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from room_guests import Guest, new_room, settled
+
+from hearts.server.app import create_app
+from hearts.server.db import rooms as rooms_table
+
+
+@pytest.fixture
+def client(db_url: str) -> Iterator[TestClient]:
+    app = create_app(db_url, seed=5, executor=ThreadPoolExecutor(1), room_pace=0.0)
+    with TestClient(app) as c:
+        yield c
+
+
+def overdue(db_url: str, code: str) -> None:
+    """Make the room's next server move due now (as if turn_seconds had passed)."""
+    engine = sa.create_engine(db_url)
+    with engine.begin() as conn:
+        conn.execute(rooms_table.update().where(rooms_table.c.code == code).values(due_at=1.0))
+    engine.dispose()
+
+
+def wait_for(guest: Guest, code: str, check: Any) -> Any:
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline:
+        room = guest.room(code)
+        if check(room):
+            return room
+        time.sleep(0.05)
+    raise AssertionError(f"never happened: {guest.room(code)}")
+
+
+def test_the_creator_removes_a_guest_only_in_the_lobby(client) -> None:
+    creator, guest, other = Guest(client), Guest(client), Guest(client)
+    code = new_room(creator)["code"]
+    guest.act(code, "join", {"name": "Minh"})
+    room = other.act(code, "join", {"name": "Hà"})
+    room = creator.room(code)
+    assert [s["name"] for s in room["seats"]] == ["Khách 1", "Minh", "Hà", None]
+    room = creator.act(code, "remove", {"version": room["version"], "seat": "W"})
+    assert room["seats"][1] == {
+        "seat": "W",
+        "name": None,
+        "kind": "empty",
+        "connected": False,
+        "auto": False,
+    }
+    assert guest.room(code)["you"] is None
+    bad = creator.act(code, "remove", {"version": room["version"], "seat": "W"}, status=400)
+    assert bad["error"]["code"] == "bad_seat"
+    creator.act(code, "start", {"version": room["version"]})
+    room = settled(creator, code)
+    refused = creator.act(code, "remove", {"version": room["version"], "seat": "N"}, status=409)
+    assert refused["error"]["code"] == "wrong_phase"
+
+
+def test_leaving_mid_match_gives_the_seat_to_a_computer_and_the_room_to_the_next_human(
+    client,
+) -> None:
+    creator, guest = Guest(client), Guest(client)
+    code = new_room(creator)["code"]
+    guest.act(code, "join", {"name": "Minh"})
+    room = creator.act(code, "start", {"version": creator.room(code)["version"]})
+    room = settled(creator, code)
+    left = creator.act(code, "leave", {"version": room["version"]})
+    assert left["you"] is None and left["state"] is None
+    seen = guest.room(code)
+    assert seen["creator"] == "S"  # the guest is the creator now
+    assert seen["seats"][-1]["kind"] == "computer"  # the creator sat at the guest's E
+    # the computer plays the creator's seat on: the guest alone finishes the pass
+    cards = settled(guest, code)["state"]["hand"]["cards"][:3]
+    room = guest.act(code, "pass", {"version": settled(guest, code)["version"], "cards": cards})
+    wait_for(guest, code, lambda r: r["state"]["hand"]["phase"] == "play")
+    # the one who left cannot act any more
+    after = creator.act(code, "next-hand", {"version": guest.room(code)["version"]}, status=403)
+    assert after["error"]["code"] == "not_in_room"
+
+
+def test_an_absent_player_is_played_for_once_and_takes_over_again(client, db_url) -> None:
+    creator, guest = Guest(client), Guest(client)
+    code = new_room(creator, turn_seconds=600)["code"]
+    guest.act(code, "join", {})
+    creator.act(code, "start", {"version": creator.room(code)["version"]})
+    room = settled(creator, code)
+    assert room["turn_seconds"] == 600 and 0 < room["deadline"] <= 600
+    # both pass themselves; then wait until it is a human's turn to play
+    for p in (creator, guest):
+        seen = settled(p, code)
+        cards = seen["state"]["hand"]["cards"][:3]
+        p.act(code, "pass", {"version": seen["version"], "cards": cards})
+
+    def playing(r: Any) -> bool:
+        return bool(r["waiting_for"]) and r["state"]["hand"]["phase"] == "play"
+
+    room = wait_for(creator, code, playing)
+    (absent,) = room["waiting_for"]
+    player = creator if absent == "S" else guest
+    before = player.room(code)
+    overdue(db_url, code)
+    after = wait_for(player, code, lambda r: r["version"] > before["version"])
+    (auto,) = after["auto_plays"]
+    assert auto["step"] == "play" and auto["seat"] == "S"
+    assert auto["card"] in before["state"]["hand"]["legal"]
+    assert auto["card"] not in after["state"]["hand"]["cards"]
+    mine = next(s for s in after["seats"] if s["seat"] == "S")
+    assert mine["auto"]
+    # the other human's screen marks the same play as automatic, from its own seat
+    other = guest if player is creator else creator
+    seen = other.room(code)
+    assert [a["card"] for a in seen["auto_plays"]] == [auto["card"]]
+    assert next(s for s in seen["seats"] if s["seat"] == seen["auto_plays"][0]["seat"])["auto"]
+    # one decision only: the table waits on the next human with a whole new timer
+    room = wait_for(player, code, lambda r: bool(r["waiting_for"]))
+    assert room["deadline"] > 500 and len(room["auto_plays"]) == 1
+    # the others play until the absent player's turn comes again; they act: not auto
+    for _ in range(100):
+        room = wait_for(player, code, lambda r: bool(r["waiting_for"]) or r["phase"] != "playing")
+        if room["waiting_for"] == ["S"]:
+            break
+        seen = other.room(code)
+        card = seen["state"]["hand"]["legal"][0]
+        other.act(code, "play", {"version": seen["version"], "card": card}, status=None)
+    card = room["state"]["hand"]["legal"][0]
+    back = player.act(code, "play", {"version": room["version"], "card": card})
+    assert not next(s for s in back["seats"] if s["seat"] == "S")["auto"]
+    assert len(back["auto_plays"]) == 1
+
+
+def test_seats_show_who_is_connected(client) -> None:
+    creator, guest = Guest(client), Guest(client)
+    code = new_room(creator)["code"]
+    guest.act(code, "join", {})
+    with client.websocket_connect(f"/api/rooms/{code}/ws") as s:
+        s.send_text(json.dumps({"token": creator.token}))
+        frame = s.receive_json()
+        assert frame["room"]["seats"][0]["connected"]
+        with client.websocket_connect(f"/api/rooms/{code}/ws") as g:
+            g.send_text(json.dumps({"token": guest.token}))
+            g.receive_json()
+        # the guest's socket closed: the creator's screen shows it disconnected
+        while True:
+            frame = s.receive_json()
+            if not frame["room"]["seats"][1]["connected"]:
+                break
+
+
+def test_the_long_poll_answers_when_the_room_changes(client) -> None:
+    creator, guest = Guest(client), Guest(client)
+    code = new_room(creator)["code"]
+    v = creator.room(code)["version"]
+    answers: list[Any] = []
+
+    def poll() -> None:
+        answers.append(creator.call("GET", f"/api/rooms/{code}/events?after={v}"))
+
+    waiter = threading.Thread(target=poll)
+    waiter.start()
+    time.sleep(0.3)
+    assert not answers  # nothing changed yet: it holds
+    guest.act(code, "join", {"name": "Minh"})
+    waiter.join(10)
+    assert answers and answers[0]["version"] == v + 1
+    assert answers[0]["seats"][1]["name"] == "Minh"
+    # already past: at once
+    assert creator.call("GET", f"/api/rooms/{code}/events?after={v}")["version"] == v + 1
