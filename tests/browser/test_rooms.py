@@ -7,6 +7,7 @@ unpaced (``--room-pace 0``): the page itself shows each card as it comes."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -45,13 +46,24 @@ def room_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[HeartsServ
 @pytest.fixture()
 def player(
     room_server: HeartsServer, make_context: Callable[..., BrowserContext]
-) -> Callable[..., Page]:
-    """A new player: a page in a browser context of its own (desktop unless told)."""
+) -> Iterator[Callable[..., Page]]:
+    """A new player: a page in a browser context of its own (desktop unless told).
+    No page may throw a script error."""
+    errors: list[str] = []
 
     def make(**options: Any) -> Page:
-        return make_context(base_url=room_server.url, **{**DESKTOP, **options}).new_page()
+        page = make_context(base_url=room_server.url, **{**DESKTOP, **options}).new_page()
+        page.on("pageerror", lambda e: errors.append(str(e)))
+        return page
 
-    return make
+    yield make
+    assert errors == []
+
+
+def without_websocket(page: Page) -> None:
+    """Every WebSocket of this page is closed at once (a proxy that cannot pass it):
+    the page must fall back to the long poll."""
+    page.route_web_socket(re.compile(r"/ws$"), lambda ws: ws.close())
 
 
 def play_until(pages: list[Page], stop: Callable[[], bool]) -> None:
@@ -77,12 +89,14 @@ def seats_of(page: Page) -> dict[str, dict[str, Any]]:
     return {s["name"]: s for s in room_state(page)["seats"] if s["name"]}
 
 
-def test_three_friends_create_join_and_play_a_trick(
-    player: Callable[..., Page], artifacts: Path
+@pytest.mark.parametrize("tricks", [1, pytest.param(13, marks=pytest.mark.slow)])
+def test_three_friends_create_join_and_play(
+    player: Callable[..., Page], artifacts: Path, tricks: int
 ) -> None:
     lan = player()
     minh = player(**PHONE)
     ha = player()
+    without_websocket(ha)  # Hà's plays come by the long poll
     link = create_room(lan, "Lan")
     assert link.startswith("http://127.0.0.1:") and "/r/" in link
     expect(lan.locator("#mode-badge")).to_have_text("Phòng bạn bè")
@@ -123,14 +137,32 @@ def test_three_friends_create_join_and_play_a_trick(
             f'{ROOM_READY}[data-phase="play"]', state="attached", timeout=WAIT_MS
         )
 
-    # a whole trick, each human tapping a card on their turn; every screen shows it
-    play_until([lan, minh, ha], lambda: len(room_state(lan)["state"]["hand"]["tricks"]) >= 1)
-    first = room_state(lan)["state"]["hand"]["tricks"][0]
-    assert len(first["cards"]) == 4
+    # tricks, each human tapping a card on their turn; every screen shows them
+    def done() -> bool:
+        hand = room_state(lan)["state"]["hand"]
+        return hand["phase"] == "done" or len(hand["tricks"]) >= tricks
+
+    play_until([lan, minh, ha], done)
+    hand = room_state(lan)["state"]["hand"]
+    assert len(hand["tricks"]) == tricks
     for page in (lan, minh, ha):
-        expect(page.locator("#tricks-list > li")).to_have_count(1, timeout=WAIT_MS)
-    lan.screenshot(path=artifacts / "room-desktop-2-table.png")
-    minh.screenshot(path=artifacts / "room-phone-2-table.png")
+        expect(page.locator("#tricks-list > li")).to_have_count(tricks, timeout=WAIT_MS)
+    assert ha.evaluate("document.body.dataset.live") == "poll"
+    if tricks == 1:
+        lan.screenshot(path=artifacts / "room-desktop-2-table.png")
+        minh.screenshot(path=artifacts / "room-phone-2-table.png")
+        return
+    # the end of the hand: the same points on every screen, anyone may deal the next
+    for page in (lan, minh, ha):
+        page.wait_for_selector(f'{ROOM_READY}[data-phase="done"]', state="attached")
+        expect(page.locator("#result")).to_be_visible()
+        expect(page.locator("#score-table tbody tr")).to_have_count(1)
+    points = [sorted(room_state(p)["state"]["hand"]["points"].values()) for p in (lan, minh, ha)]
+    assert points[0] == points[1] == points[2] and sum(points[0]) in (26, 78)
+    minh.screenshot(path=artifacts / "room-phone-3-hand-done.png")
+    minh.get_by_role("button", name="Chia ván mới").tap()
+    for page in (lan, minh, ha):
+        page.wait_for_selector(f'{ROOM_READY}[data-hand="2"][data-phase="pass"]', state="attached")
 
 
 def mid_trick_for(page: Page) -> bool:
@@ -215,3 +247,28 @@ def test_an_absent_players_turn_is_played_for_them(player: Callable[..., Page]) 
     auto_card = lan.locator("#trick .table-card[data-card] .auto-tag")
     play_until([lan], lambda: auto_card.count() > 0 or hand_over(lan))
     expect(auto_card.first).to_have_text("(tự động)")
+
+
+def test_the_table_goes_on_after_a_server_restart(
+    make_context: Callable[..., BrowserContext], tmp_path: Path
+) -> None:
+    """The sockets drop when the server stops; the pages reconnect by themselves (no
+    reload) and the passes made after the restart reach every screen."""
+    server = HeartsServer(tmp_path, args=("--room-pace", "0"))
+    server.start()
+    try:
+        lan, minh = (make_context(base_url=server.url, **DESKTOP).new_page() for _ in range(2))
+        link = create_room(lan, "Lan")
+        join_room(minh, link, "Minh")
+        start(lan)
+        for page in (lan, minh):
+            wait_table(page)
+            page.wait_for_selector('body[data-live="socket"]', state="attached")
+        server.restart()
+        for page in (lan, minh):
+            pass_three(page)
+        for page in (lan, minh):
+            page.wait_for_selector(f'{ROOM_READY}[data-phase="play"]', state="attached")
+            assert page.evaluate("document.body.dataset.live") in ("socket", "poll")
+    finally:
+        server.stop()

@@ -10,8 +10,9 @@ const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 const PING_MS = 20000;        // keep the socket alive through proxies; notice a dead one
 const PONG_WAIT_MS = 10000;   // no answer to a ping in this time: the socket is dead
 const POLL_TIMEOUT_MS = 40000; // the server answers a long poll within about 25 s
-const SOCKET_RETRY_MS = 30000; // while polling, try a socket again this often
-const OPEN_FAILURES = 2;       // sockets that never opened before polling takes over
+const SOCKET_RETRY_MS = 15000; // while polling, try a socket again this often
+const FIRST_ROOM_MS = 8000;     // a socket that brings no Room in this time is no use
+const OPEN_FAILURES = 3;       // sockets in a row that brought no Room before polling takes over
 
 export class Live {
   // onRoom(room): each Room received; onGone(error): the room is unknown or the token
@@ -25,7 +26,7 @@ export class Live {
     this.stopped = false;
     this.ws = null;
     this.attempt = 0;       // reconnections since the last good one (the pause grows)
-    this.neverOpened = 0;   // sockets in a row that failed before opening
+    this.neverOpened = 0;   // sockets in a row that closed before their first Room
     this.polling = false;
     this.link = "";
     this.wake = this.wake.bind(this);
@@ -88,10 +89,12 @@ export class Live {
       return;
     }
     this.ws = ws;
-    let opened = false;
+    // A socket counts once it has brought a Room: one that opens and then closes or
+    // stays silent (a proxy that cannot pass it on) counts as one that never opened.
+    let gotRoom = false;
     let lastPong = performance.now();
+    const silent = setTimeout(() => { if (!gotRoom) ws.close(); }, FIRST_ROOM_MS);
     ws.onopen = () => {
-      opened = true;
       ws.send(JSON.stringify({ token }));
       clearInterval(this.pingTimer);
       this.pingTimer = setInterval(() => {
@@ -104,6 +107,7 @@ export class Live {
       try { msg = JSON.parse(ev.data); } catch { return; }
       lastPong = performance.now();
       if (msg.type === "room") {
+        gotRoom = true;
         this.attempt = 0;
         this.neverOpened = 0;
         this.stopPolling();
@@ -118,10 +122,11 @@ export class Live {
       }
     };
     ws.onclose = () => {
+      clearTimeout(silent);
       clearInterval(this.pingTimer);
       if (this.ws === ws) this.ws = null;
       if (this.stopped) return;
-      if (!opened) { this.failedOpen(); return; }
+      if (!gotRoom) { this.failedOpen(); return; }
       this.setLink("down");
       this.again();
     };
@@ -159,6 +164,7 @@ export class Live {
     this.polling = true;
     this.setLink("poll");
     let failures = 0;
+    let first = true;
     while (this.polling && !this.stopped) {
       this.abort = new AbortController();
       const timer = setTimeout(() => this.abort.abort(), POLL_TIMEOUT_MS);
@@ -176,7 +182,14 @@ export class Live {
           return;
         }
         if (!res.ok) throw new Error(String(res.status));
+        if (failures || first) {
+          // the server answers again (it was restarting, or the network came back):
+          // a socket may open now, so try one at once rather than at the next retry
+          clearTimeout(this.retryTimer);
+          this.retryTimer = setTimeout(() => this.connect(), 300);
+        }
         failures = 0;
+        first = false;
         this.setLink("poll");
         if (this.polling) this.receive(body);
       } catch {

@@ -262,16 +262,33 @@ class RoomPage {
     return !!room && (room.auto_plays || []).some((a) => a.step === "play" && a.seat === p.seat && a.card === p.card);
   }
 
-  // Runs one of the player's actions; its answer (or a 409's Room) is drawn.
-  async act(call) {
+  // Runs one of the player's actions, call(version); its answer is drawn. Another
+  // player may have moved the room on meanwhile (409 stale, with the Room): the
+  // action is sent once more at the new version if still(room) says it still
+  // stands there (still my turn, that card still legal, ...); the server decides.
+  async act(call, still = () => false) {
     if (this.busy()) { this.setFlash(W.wait, "info"); return; }
     this.acting = true;
     this.busyChanged();
     try {
-      this.offer(await call());
+      let version = this.latest.version;
+      for (let tries = 0; ; tries++) {
+        try {
+          this.offer(await call(version));
+          break;
+        } catch (e) {
+          // a 409 whose Room did not come through: fetch it
+          let room = e.room;
+          if (!room && e.status === 409) room = await roomApi.get(this.code).catch(() => null);
+          if (!room) throw e;
+          this.offer(room);
+          const stale = e.code === "stale" || (!e.room && room.version !== version);
+          if (!stale || tries > 0 || !still(room)) throw e;
+          version = room.version;
+        }
+      }
     } catch (e) {
-      if (e.room) this.offer(e.room);
-      else this.setFlash(e.code === "network" ? T.netError : e.message || T.error);
+      if (e.code !== "stale") this.setFlash(e.code === "network" ? T.netError : e.message || T.error);
     } finally {
       this.acting = false;
       this.busyChanged();
@@ -368,7 +385,7 @@ class RoomPage {
         navigator.share({ title: "Hearts – chơi với bạn bè", text: "Vào chơi Hearts với mình:", url: roomLink(this.code) }).catch(() => {});
       });
       $("#room-start", box).addEventListener("click", () => {
-        this.act(() => roomApi.start(this.code, this.latest.version));
+        this.act((v) => roomApi.start(this.code, v), (r) => r.phase === "lobby" && r.creator === r.you);
       });
       $("#room-leave", box).addEventListener("click", () => this.leave());
       this.showScreen(true);
@@ -433,7 +450,8 @@ class RoomPage {
         const b = el("button", "ghost rs-remove", "Mời ra");
         b.type = "button";
         b.setAttribute("aria-label", `Mời ${seat.name} ra khỏi phòng`);
-        b.addEventListener("click", () => this.act(() => roomApi.remove(this.code, this.latest.version, seat.seat)));
+        const there = (r) => r.phase === "lobby" && r.seats.some((x) => x.seat === seat.seat && x.name === seat.name);
+        b.addEventListener("click", () => this.act((v) => roomApi.remove(this.code, v, seat.seat), there));
         li.append(b);
       }
       list.append(li);
@@ -524,7 +542,9 @@ class RoomPage {
   wire() {
     $("#pass-button").addEventListener("click", () => this.doPass());
     $("#next-hand").addEventListener("click", () => {
-      this.act(() => roomApi.nextHand(this.code, this.latest.version));
+      const hand = this.latest.state.match.hand_number;
+      this.act((v) => roomApi.nextHand(this.code, v),
+        (r) => !!r.state && r.state.match.hand_number === hand && r.state.hand.phase === "done" && !!r.state.hand.points);
     });
     $("#last-trick").addEventListener("click", () => { this.showLastTrick = !this.showLastTrick; this.repaint(); });
     $("#last-trick-view").addEventListener("click", () => { this.showLastTrick = false; this.repaint(); });
@@ -550,7 +570,8 @@ class RoomPage {
       return;
     }
     if (h.phase === "play" && h.turn === room.state.seats[0]) {
-      if ((h.legal || []).includes(card)) this.act(() => roomApi.play(this.code, room.version, card));
+      const still = (r) => !!r.state && r.state.hand.phase === "play" && r.state.hand.turn === "S" && (r.state.hand.legal || []).includes(card);
+      if ((h.legal || []).includes(card)) this.act((v) => roomApi.play(this.code, v, card), still);
       else this.setFlash((h.illegal_reasons || {})[card] || "Không đánh được lá này");
       return;
     }
@@ -562,15 +583,18 @@ class RoomPage {
     if (!room || !room.state) return;
     const cards = [...this.selected];
     if (this.busy() || cards.length !== room.state.hand.pass_count) return;
-    this.act(async () => {
-      const got = await roomApi.pass(this.code, room.version, cards);
+    const hand = room.state.match.hand_number;
+    const still = (r) => !!r.state && r.state.match.hand_number === hand && r.state.hand.phase === "pass" &&
+      !r.state.hand.passed && cards.every((c) => r.state.hand.cards.includes(c));
+    this.act(async (v) => {
+      const got = await roomApi.pass(this.code, v, cards);
       this.selected = new Set();
       return got;
-    });
+    }, still);
   }
 
   chooseMoon(how) {
-    this.act(() => roomApi.moon(this.code, this.latest.version, how));
+    this.act((v) => roomApi.moon(this.code, v, how), (r) => !!r.state && r.state.hand.phase === "moon_choice");
   }
 
   setFlash(text, kind = "warn") {
