@@ -37,7 +37,9 @@ pytestmark = pytest.mark.browser
 
 @pytest.fixture(scope="module")
 def room_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[HeartsServer]:
-    server = HeartsServer(tmp_path_factory.mktemp("rooms-data"), args=("--room-pace", "0"))
+    # every player of these tests comes from 127.0.0.1: no limit on joins here
+    args = ("--room-pace", "0", "--new-player-burst", "1000")
+    server = HeartsServer(tmp_path_factory.mktemp("rooms-data"), args=args)
     server.start()
     yield server
     server.stop()
@@ -232,21 +234,49 @@ def test_the_creator_removes_a_guest_in_the_lobby(player: Callable[..., Page]) -
     assert lan.locator(LOBBY).count() == 1
 
 
-@pytest.mark.slow
-def test_an_absent_players_turn_is_played_for_them(player: Callable[..., Page]) -> None:
+@pytest.mark.parametrize("until", ["pass", pytest.param("play", marks=pytest.mark.slow)])
+def test_an_absent_players_turn_is_made_for_them(
+    player: Callable[..., Page], artifacts: Path, until: str
+) -> None:
+    """Minh closes his page; after the room's 10 s Vừa passes for him, and then plays
+    for him: "(tự động)" on his plate, on the message line, under his card."""
     lan, minh = player(), player()
     link = create_room_by_api(lan, "Lan", level="easy", turn_seconds=10)
     join_room(minh, link, "Minh")
     start(lan)
     wait_table(lan)
-    # Minh goes away: his page is closed; Lan passes and plays on
     minh.close()
     pass_three(lan)
+    expect(lan.locator("#message")).to_contain_text("còn")  # the time left to Minh
     status = lan.locator("#table .seat .room-status", has_text="(tự động)")
-    expect(status).to_have_count(1, timeout=WAIT_MS)  # Vừa passed for Minh after 10 s
+    expect(status).to_have_count(1, timeout=WAIT_MS)
+    expect(lan.locator("#room-players li", has_text="Minh")).to_contain_text("(tự động)")
+    if until == "pass":
+        return
     auto_card = lan.locator("#trick .table-card[data-card] .auto-tag")
     play_until([lan], lambda: auto_card.count() > 0 or hand_over(lan))
     expect(auto_card.first).to_have_text("(tự động)")
+    lan.screenshot(path=artifacts / "room-desktop-3-auto.png")
+
+
+def test_the_next_human_becomes_creator_and_wrong_links_say_so(
+    player: Callable[..., Page],
+) -> None:
+    lan, minh = player(), player(**PHONE)
+    link = create_room(lan, "Lan")
+    join_room(minh, link, "Minh")
+    expect(minh.get_by_role("button", name="Bắt đầu", exact=True)).to_have_count(0)
+    lan.get_by_role("button", name="Rời phòng").click()
+    lan.wait_for_url(lambda url: url.endswith("/"))
+    expect(minh.get_by_role("button", name="Bắt đầu", exact=True)).to_be_visible()
+    expect(minh.locator("#lobby-seats li[data-kind='human']")).to_have_count(1)
+    # a code nobody made: a clear message and the way back
+    lan.goto(link[:-4] + "2222")
+    expect(lan.get_by_role("alert")).to_have_text(
+        "Không tìm thấy phòng này. Có thể đường dẫn bị sai."
+    )
+    lan.get_by_role("button", name="Chơi một mình").click()
+    lan.wait_for_selector('body[data-mode="single"][data-busy="false"]', state="attached")
 
 
 def test_the_table_goes_on_after_a_server_restart(
@@ -267,8 +297,9 @@ def test_the_table_goes_on_after_a_server_restart(
         server.restart()
         for page in (lan, minh):
             pass_three(page)
+        # Lan passed first: her page learns of Minh's pass from the feed
         for page in (lan, minh):
             page.wait_for_selector(f'{ROOM_READY}[data-phase="play"]', state="attached")
-            assert page.evaluate("document.body.dataset.live") in ("socket", "poll")
+            page.wait_for_selector('body[data-live="socket"]', state="attached")
     finally:
         server.stop()
