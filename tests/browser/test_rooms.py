@@ -221,9 +221,21 @@ def test_a_guest_who_leaves_is_replaced_by_a_computer(player: Callable[..., Page
     expect(lan.locator("#table .seat .plate .name", has_text="Minh")).to_have_count(0)
 
 
-def test_the_creator_removes_a_guest_in_the_lobby(player: Callable[..., Page]) -> None:
-    lan, minh = player(), player()
+def test_the_creator_removes_a_guest_in_the_lobby(
+    player: Callable[..., Page], artifacts: Path
+) -> None:
+    lan, minh = player(), player(**PHONE)
     link = create_room(lan, "Lan")
+    # "Sao chép" puts the invite link on the clipboard
+    lan.context.grant_permissions(["clipboard-read", "clipboard-write"])
+    lan.get_by_role("button", name="Sao chép").click()
+    expect(lan.locator("#room-copied")).to_have_text("Đã sao chép")
+    assert lan.evaluate("navigator.clipboard.readText()") == link
+    minh.goto(link)
+    expect(minh.get_by_label("Tên hiển thị (tối đa 20 ký tự)")).to_have_attribute(
+        "placeholder", "Khách 2"
+    )
+    minh.screenshot(path=artifacts / "room-phone-0-join.png")
     join_room(minh, link, None)  # the default name
     guest = lan.locator("#lobby-seats li[data-kind='human']").nth(1)
     expect(guest.locator(".rs-name")).to_have_text("Khách 2")

@@ -336,7 +336,8 @@ class RoomPage {
     const humans = room.seats.filter((s) => s.kind === "human").length;
     const free = room.seats.findIndex((s) => s.kind === "empty");
     $("#join-name", box).placeholder = `Khách ${free + 1}`;
-    $("#join-about", box).textContent = `${this.aboutRoom(room)} · ${humans}/${room.seats.length} người đã vào`;
+    const who = room.seats.filter((s) => s.kind === "human").map((s) => s.name).join(", ");
+    $("#join-about", box).textContent = `Trong phòng: ${who} (${humans}/${room.seats.length} người). ${this.aboutRoom(room)}.`;
     document.body.dataset.phase = "join";
     this.renderBar(room);
   }
