@@ -106,6 +106,7 @@ class HeartsH11Protocol(H11Protocol):
     """uvicorn's h11 protocol with a deadline per request and a cap on connections."""
 
     _deadline: asyncio.TimerHandle | None = None
+    _upgraded = False  # a WebSocket took the connection over: no request deadline
 
     def __init__(
         self,
@@ -158,6 +159,7 @@ class HeartsH11Protocol(H11Protocol):
 
     def handle_websocket_upgrade(self, event: h11.Request) -> None:
         self._request_arrived()  # the WebSocket protocol takes the connection over
+        self._upgraded = True
         super().handle_websocket_upgrade(event)
 
     def send_400_response(self, msg: str) -> None:
@@ -186,6 +188,8 @@ class HeartsH11Protocol(H11Protocol):
     def _check_request(self, restart: bool = False) -> None:
         """Start the clock if a request is awaited (``restart``: a fresh deadline
         after a response), stop it once the request is whole."""
+        if self._upgraded:
+            return  # a room's socket stays open as long as the page does
         if self.conn.their_state in (h11.IDLE, h11.SEND_BODY):
             if restart or self not in self.doors.waiting:
                 self._await_request()

@@ -1,6 +1,5 @@
 """The Rooms routes of docs/api.md: REST calls, the long-poll and the WebSocket."""
 
-
 import asyncio
 import contextlib
 import json
@@ -12,13 +11,14 @@ from fastapi.responses import JSONResponse, Response
 from pydantic import BaseModel, ConfigDict, Field, StrictStr
 
 from hearts.server.config import Config
-from hearts.server.errors import ApiError, error_response
+from hearts.server.errors import ApiError
 from hearts.server.game import rules_from_api
 from hearts.server.live import Live, Watcher
-from hearts.server.messages import error_message
+from hearts.server.messages import error_message, error_status
 from hearts.server.ratelimit import TokenBuckets, client_address
 from hearts.server.rooms import RoomError, Rooms
 from hearts.server.schema import ERROR_RESPONSES, MoonBody, PassBody, PlayBody, Version
+from hearts.server.security import HEADERS
 from hearts.server.tables import Tables
 
 #: How long the long-poll holds a call with no change.
@@ -75,9 +75,9 @@ def install(app: FastAPI, tables: Tables, rooms: Rooms, live: Live, config: Conf
 
     @app.exception_handler(RoomError)
     async def _stale(_request: Request, exc: RoomError) -> JSONResponse:
-        response = error_response(exc.code, exc.message)
         body = {"error": {"code": exc.code, "message": exc.message}, "room": exc.room}
-        return JSONResponse(body, status_code=response.status_code, headers=dict(response.headers))
+        headers = {"Cache-Control": "no-store", **HEADERS}
+        return JSONResponse(body, status_code=error_status(exc.code), headers=headers)
 
     def answer(room: dict[str, Any], response: Response) -> dict[str, Any]:
         response.headers.update(NO_STORE)
