@@ -49,6 +49,22 @@ export class Live {
     if (this.abort) this.abort.abort();
   }
 
+  // A new socket at once (the player just took a seat: the server counts a seat
+  // connected by the sockets opened for it).
+  reconnect() {
+    if (this.stopped) return;
+    const ws = this.ws;
+    this.ws = null;
+    if (ws) {
+      ws.onclose = null;
+      ws.close(1000);
+    }
+    clearInterval(this.pingTimer);
+    clearTimeout(this.retryTimer);
+    this.attempt = 0;
+    this.connect();
+  }
+
   setLink(how) {
     if (how === this.link) return;
     this.link = how;

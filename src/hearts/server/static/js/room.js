@@ -179,6 +179,7 @@ class RoomPage {
     const old = this.latest;
     if (old && room.version < old.version) return;
     if (old && room.version === old.version && JSON.stringify(room.seats) === JSON.stringify(old.seats)) return;
+    if (old && !old.you && room.you && this.live) this.live.reconnect(); // seated now
     this.latest = room;
     this.deadlineAt = typeof room.deadline === "number" ? performance.now() + room.deadline * 1000 : null;
     if (room.you) remember(this.code);
