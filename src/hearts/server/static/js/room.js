@@ -33,6 +33,7 @@ const W = {
   waitFor: (names) => `Đang chờ ${names} đánh…`,
   waitPass: (names) => `Đã chuyền. Đang chờ ${names} chuyền bài…`,
   waitMoon: (names) => `Đang chờ ${names} chọn cách tính điểm bắn trăng…`,
+  waitAll: "Đang chờ mọi người chuyền bài…",
   passedOne: (name) => `${name} đã chuyền bài`,
   allPassed: "Mọi người đã chuyền bài",
   auto: "(tự động)",
@@ -633,7 +634,7 @@ class RoomPage {
     if (s.match.over) return { text: T.matchDone + (s.match.winner ? " " + T.winner(names[s.match.winner], s.match.totals[s.match.winner]) : "") };
     if (h.phase === "pass") {
       if (!h.passed) return { text: clock(`${T.passHint(h.pass_direction, names[h.pass_to], h.pass_count)} · đã chọn ${this.selected.size}/${h.pass_count}`), kind: "turn" };
-      return { text: waiting.length ? clock(W.waitPass(waiting.join(", "))) : T.waitingPasses.replace("các máy", "mọi người") };
+      return { text: waiting.length ? clock(W.waitPass(waiting.join(", "))) : W.waitAll };
     }
     if (h.phase === "moon_choice") return { text: T.moonChoose, kind: "turn" };
     if (h.phase === "done") {
