@@ -124,7 +124,7 @@ def create_app(
         executor = executor_factory()
     workers = executor or ThreadPoolExecutor(max_workers=2, thread_name_prefix="hearts-bot")
     tables = Tables(store, table_rules, seed, workers, executor_factory)
-    rooms = Rooms(tables, config.room_pace if room_pace is None else room_pace, lambda _c: None)
+    rooms = Rooms(tables, config.room_pace if room_pace is None else room_pace, lambda _c, _r: None)
     live = Live(rooms)
     policy = retention.Policy(
         unused_days=config.unused_days if unused_days is None else unused_days,

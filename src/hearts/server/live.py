@@ -27,7 +27,7 @@ import sqlalchemy as sa
 from starlette.websockets import WebSocket
 
 from hearts.server.db import room_seats, rooms
-from hearts.server.roomdb import now
+from hearts.server.roomdb import Room, now
 from hearts.server.rooms import Rooms
 from hearts.server.roomview import room_view
 
@@ -83,17 +83,18 @@ class Live:
             await anyio.to_thread.run_sync(self._notify, code)
 
     # -- pushing ---------------------------------------------------------------------
-    def changed(self, code: str) -> None:
-        """Push the room's new state to this process's sockets and waiters."""
+    def changed(self, code: str, room: Room | None = None) -> None:
+        """Push the room's new state (``room`` when this process just committed it,
+        else read again) to this process's sockets and waiters."""
         if code in self._publishing:
-            self._again.add(code)  # one more pass after the running one
+            self._again.add(code)  # one more pass after the running one, read again
             return
         self._publishing.add(code)
-        push = asyncio.ensure_future(self._publish(code))
+        push = asyncio.ensure_future(self._publish(code, room))
         self._pushes.add(push)
         push.add_done_callback(self._pushes.discard)
 
-    async def _publish(self, code: str) -> None:
+    async def _publish(self, code: str, room: Room | None) -> None:
         try:
             while True:
                 self._again.discard(code)
@@ -104,21 +105,23 @@ class Live:
                 if watchers:
                     players = {w.player_id for w in watchers}
                     try:
-                        texts = await anyio.to_thread.run_sync(self._texts, code, players)
+                        texts = await anyio.to_thread.run_sync(self._texts, code, players, room)
                     except Exception:
                         log.exception("room %s: could not read it to push", code)
                         texts = {}
                     ready = [w for w in watchers if w.player_id in texts]
                     await asyncio.gather(*(self._send(w, texts[w.player_id]) for w in ready))
+                room = None
                 if code not in self._again:
                     return
         finally:
             self._publishing.discard(code)
 
-    def _texts(self, code: str, players: set[int]) -> dict[int, str]:
+    def _texts(self, code: str, players: set[int], room: Room | None) -> dict[int, str]:
         """Each player's Room message (one read of the room for all)."""
-        with self.store.read() as conn:
-            room = self.rooms.db.load(conn, code)
+        if room is None:
+            with self.store.read() as conn:
+                room = self.rooms.db.load(conn, code)
         if room is None:
             return {}
         by_seat: dict[int | None, str] = {}

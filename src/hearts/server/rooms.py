@@ -96,7 +96,9 @@ class _Heavy(Exception):
 class Rooms:
     """The rooms of one server process."""
 
-    def __init__(self, tables: Tables, pace: float, on_change: Callable[[str], None]) -> None:
+    def __init__(
+        self, tables: Tables, pace: float, on_change: Callable[[str, Room | None], None]
+    ) -> None:
         self.tables = tables
         self.store: Store = tables.store
         self.db = RoomStore(self.store)
@@ -185,7 +187,7 @@ class Rooms:
 
     def _after(self, room: Room) -> None:
         """A change was committed here: push it and time the server's next move."""
-        self.on_change(room.code)
+        self.on_change(room.code, room)
         self.schedule(room.code, room.due_at)
 
     def next_due(self, room: Room) -> float | None:

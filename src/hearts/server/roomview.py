@@ -11,8 +11,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from hearts.hand import HandState
 from hearts.match import HandResult, Match
-from hearts.record import read_record, write_record
 from hearts.server.game import Game
 from hearts.server.roomdb import Room, now
 
@@ -20,27 +20,44 @@ from hearts.server.roomdb import Room, now
 CONNECTED_SECONDS = 30.0
 
 
+def turned_hand(hand: HandState, viewer: int) -> HandState:
+    """``hand`` with seat ``viewer`` at 0: every per-seat list turned and every seat
+    number moved (the cards, the phase and the order of play stay as they are)."""
+    n = hand.n
+    new = hand.copy()
+
+    def turn(values: list[int]) -> list[int]:
+        return [values[(r + viewer) % n] for r in range(n)]
+
+    def seat(s: int) -> int:
+        return (s - viewer) % n
+
+    new.deal_masks = tuple(turn(list(hand.deal_masks)))
+    new.passes = turn(hand.passes)
+    new.hands = turn(hand.hands)
+    new.taken = turn(hand.taken)
+    new.winners = [seat(w) for w in hand.winners]
+    if hand.phase != "pass":  # in the pass they are placeholders (0)
+        new.leader = seat(hand.leader)
+        new.turn = seat(hand.turn)
+        new.first_leader = seat(hand.first_leader)
+    return new
+
+
 def turned(game: Game, viewer: int) -> Game:
     """``game`` with seat ``viewer`` at 0 and the others after it in play order."""
     rules = game.rules
     n = rules.players
-    letters = rules.seats
 
     def turn(values: list[int] | tuple[int, ...]) -> list[int]:
         return [values[(r + viewer) % n] for r in range(n)]
 
-    record = write_record(game.hand, game.hand_no)
-    record.pop("points", None)
-    for key in ("deal", "passes"):
-        record[key] = {
-            letters[(letters.index(k) - viewer) % n]: cards for k, cards in record[key].items()
-        }
-    hand, number = read_record(record)
     results = [
         HandResult(tuple(turn(r.points)), (r.shooter - viewer) % n if r.shooter >= 0 else -1)
         for r in game.results
     ]
-    match = Match(rules, results, totals=turn(game.totals), hand=hand, hand_number=number)
+    hand = turned_hand(game.hand, viewer)
+    match = Match(rules, results, totals=turn(game.totals), hand=hand, hand_number=game.hand_no)
     return Game(
         match=match,
         match_no=game.match_no,
