@@ -442,7 +442,7 @@ class RoomPage {
       else name.textContent = seat.name || names[seat.seat] || seat.seat;
       const tags = [];
       if (seat.seat === room.creator) tags.push("chủ phòng");
-      if (seat.kind === "human") tags.push(seat.connected ? "đang vào" : "mất kết nối");
+      if (seat.kind === "human") tags.push(seat.connected ? "đã kết nối" : "mất kết nối");
       if (seat.kind === "computer") tags.push(`máy ${LEVEL_WORD[room.level] || ""}`.trim());
       if (seat.kind === "empty") tags.push("máy chơi nếu không ai vào");
       if (seat.auto) tags.push(W.auto);
