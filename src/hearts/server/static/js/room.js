@@ -662,7 +662,12 @@ class RoomPage {
 
     const msg = $("#message");
     let m = this.message(s);
-    if (this.flash && performance.now() < this.flash.until) m = { text: this.flash.text, kind: this.flash.kind };
+    if (this.flash && performance.now() < this.flash.until) {
+      // news of the others never hides that it is the player's turn
+      m = this.flash.kind === "info" && m.kind === "turn"
+        ? { text: `${this.flash.text}. ${m.text}`, kind: "turn" }
+        : { text: this.flash.text, kind: this.flash.kind };
+    }
     msg.textContent = m.text;
     msg.className = m.kind || "";
 
