@@ -226,7 +226,11 @@ def test_the_creator_removes_a_guest_in_the_lobby(
     player: Callable[..., Page], artifacts: Path
 ) -> None:
     lan, minh = player(), player(**PHONE)
+    # a browser with the system share sheet (headless Chromium has none: a stand-in)
+    lan.add_init_script("navigator.share = async (data) => { window.__shared = data; };")
     link = create_room(lan, "Lan")
+    lan.get_by_role("button", name="Chia sẻ…").click()
+    assert lan.evaluate("window.__shared.url") == link
     # "Sao chép" puts the invite link on the clipboard
     lan.context.grant_permissions(["clipboard-read", "clipboard-write"])
     lan.get_by_role("button", name="Sao chép").click()
