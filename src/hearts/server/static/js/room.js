@@ -8,7 +8,7 @@ import { Live } from "./live.js";
 import { TableView } from "./table.js";
 import { renderTricks, renderScores } from "./panels.js";
 import { renderMoonChoice } from "./moonchoice.js";
-import { makePresenter } from "./steps.js";
+import { makePresenter, playedSeq, intermediate } from "./steps.js";
 import { RoomDialog, savedName, saveName } from "./roomdialog.js";
 import { T, SEAT_NAME, cardShort, isDefaultRules, rulesLine } from "./i18n.js";
 
@@ -230,9 +230,20 @@ class RoomPage {
       this.selected = new Set();
       this.showLastTrick = false;
     }
+    if (!this.shown) await this.holdOnArrival(next);
     await this.present(this.shown, next);
     this.shown = next;
     this.paintTable(next);
+  }
+
+  // Opened right after a trick was taken (nobody has led the next one): the trick is
+  // held on the table as if it had just been played, as on the single-player page.
+  async holdOnArrival(s) {
+    const h = s.hand;
+    if (h.phase !== "play" || (h.trick || []).length || !(h.tricks || []).length || !h.trick_winner) return;
+    const seq = playedSeq(s);
+    this.paintTable(intermediate(s, s, seq, seq.length, false));
+    await sleep(HOLD_MS);
   }
 
   // What changed between two Rooms that the players should read: a pass made, all
