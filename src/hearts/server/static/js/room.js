@@ -182,6 +182,7 @@ class RoomPage {
     if (old && room.version === old.version && JSON.stringify(room.seats) === JSON.stringify(old.seats)) return;
     if (old && !old.you && room.you && this.live) this.live.reconnect(); // seated now
     this.latest = room;
+    if (this.live) this.live.version = Math.max(this.live.version, room.version); // the long poll's "after"
     this.deadlineAt = typeof room.deadline === "number" ? performance.now() + room.deadline * 1000 : null;
     if (room.you) remember(this.code);
     this.pump();
