@@ -204,10 +204,12 @@ def test_reload_mid_trick_comes_back_to_the_same_seat(player: Callable[..., Page
 
 def test_a_guest_who_leaves_is_replaced_by_a_computer(player: Callable[..., Page]) -> None:
     lan, minh = player(), player()
-    link = create_room(lan, "Lan")
+    link = create_room(lan, "Lan", players="5")  # a table of five: the seats on a ring
     join_room(minh, link, "Minh")
     start(lan)
     wait_table(minh)
+    expect(minh.locator("#table .seat")).to_have_count(5)
+    expect(minh.locator("#table .seat .plate .name", has_text="Lan")).to_have_count(1)
     minh.get_by_role("button", name="Rời phòng").click()
     minh.locator("#room-leave-yes").click()  # asked first: a computer plays on for good
     minh.wait_for_url(lambda url: url.endswith("/"), timeout=WAIT_MS)
@@ -218,7 +220,7 @@ def test_a_guest_who_leaves_is_replaced_by_a_computer(player: Callable[..., Page
 
     # Lan's screen: that seat is a computer now, on the players' panel and the plate
     expect(lan.locator("#room-players li[data-kind='human']")).to_have_count(1, timeout=WAIT_MS)
-    expect(lan.locator("#room-players li[data-kind='computer']")).to_have_count(3)
+    expect(lan.locator("#room-players li[data-kind='computer']")).to_have_count(4)
     expect(lan.locator("#table .seat .plate .name", has_text="Minh")).to_have_count(0)
 
 
