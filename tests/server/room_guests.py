@@ -49,16 +49,13 @@ def new_room(creator: Guest, **options: Any) -> Any:
 
 
 def settled(guest: Guest, code: str) -> Any:
-    """The Room once the table waits on a human (the computers moved: with no pace
-    they do at once, so the version stays put)."""
-    deadline = time.monotonic() + 10
-    last = None
+    """The Room once the computers moved and the table waits on a human."""
+    deadline = time.monotonic() + 30
     while time.monotonic() < deadline:
         room = guest.room(code)
-        if last is not None and room["version"] == last and room["waiting_for"]:
+        if not room["computer_to_move"] and (room["waiting_for"] or room["phase"] != "playing"):
             return room
-        last = room["version"]
-        time.sleep(0.1)
+        time.sleep(0.02)
     raise AssertionError("the computers did not move")
 
 

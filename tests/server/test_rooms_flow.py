@@ -43,7 +43,7 @@ def overdue(db_url: str, code: str) -> None:
 
 
 def wait_for(guest: Guest, code: str, check: Any) -> Any:
-    deadline = time.monotonic() + 10
+    deadline = time.monotonic() + 30
     while time.monotonic() < deadline:
         room = guest.room(code)
         if check(room):

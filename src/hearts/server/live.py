@@ -19,6 +19,7 @@ import contextlib
 import json
 import logging
 import secrets
+import weakref
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -60,6 +61,9 @@ class Live:
         self._publishing: set[str] = set()
         self._tasks: list[asyncio.Task[None]] = []
         self._pushes: set[asyncio.Future[None]] = set()  # kept until done
+        self._presence_locks: weakref.WeakValueDictionary[str, asyncio.Lock] = (
+            weakref.WeakValueDictionary()
+        )
         rooms.on_change = self.changed
         if self.postgres:
             rooms.in_transaction = self._notify_in
@@ -161,18 +165,30 @@ class Live:
                 await asyncio.wait_for(event.wait(), left)
 
     # -- sockets -----------------------------------------------------------------------
+    def _presence(self, code: str) -> asyncio.Lock:
+        """One room's connections and disconnections in order: a quick close must not
+        have its "gone" written before the "here" of its opening."""
+        lock = self._presence_locks.get(code)
+        if lock is None:
+            lock = self._presence_locks[code] = asyncio.Lock()
+        return lock
+
     async def connect(self, code: str, watcher: Watcher) -> None:
-        self.watchers.setdefault(code, set()).add(watcher)
-        await anyio.to_thread.run_sync(self._seen, code, [watcher.player_id], now())
+        async with self._presence(code):
+            self.watchers.setdefault(code, set()).add(watcher)
+            await anyio.to_thread.run_sync(self._seen, code, [watcher.player_id], now())
         await self.announce(code)
 
     async def disconnect(self, code: str, watcher: Watcher) -> None:
-        group = self.watchers.get(code, set())
-        group.discard(watcher)
-        if not group:
-            self.watchers.pop(code, None)
-        if not any(w.player_id == watcher.player_id for w in group):
-            await anyio.to_thread.run_sync(self._seen, code, [watcher.player_id], None)
+        async with self._presence(code):
+            group = self.watchers.get(code, set())
+            group.discard(watcher)
+            if not group:
+                self.watchers.pop(code, None)
+            gone = not any(w.player_id == watcher.player_id for w in group)
+            if gone:
+                await anyio.to_thread.run_sync(self._seen, code, [watcher.player_id], None)
+        if gone:
             await self.announce(code)
 
     def _seen(self, code: str, players: list[int], when: float | None) -> None:

@@ -131,6 +131,7 @@ def room_view(room: Room, viewer: int | None) -> dict[str, Any]:
         "level": room.level,
         "turn_seconds": room.turn_seconds,
         "waiting_for": waiting,
+        "computer_to_move": computer_to_move(room),
         "deadline": deadline,
         "auto_plays": auto_plays,
         "state": state,
@@ -151,6 +152,18 @@ def table_state(room: Room, viewer: int, seats: list[dict[str, Any]]) -> dict[st
         hand["phase"] = "done"
         hand["moon_choice"] = None
     return state
+
+
+def computer_to_move(room: Room) -> bool:
+    """Whether the server is about to move for a computer (its pass or its card)."""
+    game = room.game
+    if game is None or room.phase != "playing" or game.over or not room.humans:
+        return False
+    hand = game.hand
+    humans = set(room.humans)
+    if hand.phase == "pass":
+        return any(not hand.passes[s] for s in range(hand.n) if s not in humans)
+    return hand.phase == "play" and hand.turn not in humans
 
 
 def waiting_humans(room: Room) -> list[int]:
