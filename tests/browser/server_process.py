@@ -18,9 +18,10 @@ class HeartsServer:
     """``hearts serve`` on a free port of 127.0.0.1, with a data dir that outlives
     restarts of the process."""
 
-    def __init__(self, data_dir: Path, seed: int = 1) -> None:
+    def __init__(self, data_dir: Path, seed: int = 1, args: tuple[str, ...] = ()) -> None:
         self.data_dir = data_dir
         self.seed = seed
+        self.args = args  # more options of ``hearts serve`` (e.g. ``--room-pace 0``)
         self.proc: subprocess.Popen[str] | None = None
         self.url = ""
         self.log = data_dir / "server.log"
@@ -31,7 +32,7 @@ class HeartsServer:
         env = {k: v for k, v in os.environ.items() if k != "HEARTS_DATABASE_URL"}
         cmd = [sys.executable, "-c", "import sys; from hearts.cli import main; sys.exit(main())"]
         cmd += ["serve", "--host", "127.0.0.1", "--port", str(port), "--seed", str(self.seed)]
-        cmd += ["--data-dir", str(self.data_dir)]
+        cmd += ["--data-dir", str(self.data_dir), *self.args]
         with self.log.open("a") as log:
             # its own process group: stop() also ends the worker processes it spawns
             self.proc = subprocess.Popen(

@@ -9,6 +9,7 @@ export class ApiError extends Error {
     this.status = status;
     this.code = err.code || (status === 0 ? "network" : "http");
     this.state = body && body.state ? body.state : null;
+    this.room = body && body.room ? body.room : null; // a room's 409 stale carries the Room
   }
 }
 
@@ -78,4 +79,41 @@ export const api = {
   settings: (s) => call("PUT", "/api/settings", s),
   stats: () => call("GET", "/api/stats"),
   achievements: () => call("GET", "/api/achievements"),
+};
+
+// The browser's token, made first if there is none (a room's WebSocket sends it as
+// its first message).
+export async function ensureToken() {
+  if (!token) await newToken();
+  return token;
+}
+
+// A room's calls renew the token only when the server does not know it: a 403
+// not_in_room or creator_only is an answer, and a new token would lose the seat.
+async function roomCall(method, path, body) {
+  if (!token) await newToken();
+  try {
+    return await raw(method, path, body);
+  } catch (e) {
+    if (e.code === "bad_token") {
+      await newToken();
+      return await raw(method, path, body);
+    }
+    throw e;
+  }
+}
+
+// Play with friends (docs/api.md, Rooms): every answer is a Room.
+const at = (code, what = "") => `/api/rooms/${encodeURIComponent(code)}${what ? "/" + what : ""}`;
+export const roomApi = {
+  create: (body) => roomCall("POST", "/api/rooms", body),
+  get: (code) => roomCall("GET", at(code)),
+  join: (code, name) => roomCall("POST", at(code, "join"), name ? { name } : {}),
+  start: (code, version) => roomCall("POST", at(code, "start"), { version }),
+  remove: (code, version, seat) => roomCall("POST", at(code, "remove"), { version, seat }),
+  leave: (code, version) => roomCall("POST", at(code, "leave"), { version }),
+  pass: (code, version, cards) => roomCall("POST", at(code, "pass"), { version, cards }),
+  play: (code, version, card) => roomCall("POST", at(code, "play"), { version, card }),
+  moon: (code, version, choice) => roomCall("POST", at(code, "moon"), { version, choice }),
+  nextHand: (code, version) => roomCall("POST", at(code, "next-hand"), { version }),
 };

@@ -6,9 +6,12 @@ import { TableView } from "./table.js";
 import { renderTricks, renderScores, renderStats } from "./panels.js";
 import { NewMatchDialog } from "./newmatch.js";
 import { ReviewDialog } from "./review.js";
-import { T, SEAT_NAME, MOON_WORDS, cardShort, signed } from "./i18n.js";
+import { T, SEAT_NAME, cardShort } from "./i18n.js";
 import * as achievements from "./achievements.js";
 import { sound } from "./sound.js";
+import { renderMoonChoice } from "./moonchoice.js";
+import { enterRoom } from "./room.js";
+import { playedSeq, intermediate, makePresenter } from "./steps.js";
 
 const $ = (sel) => document.querySelector(sel);
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
@@ -20,11 +23,10 @@ let busy = true;
 let selected = new Set();
 let flash = null;       // {text, version, until}
 let showLastTrick = false;
-let lastCardAt = 0;
 let statsLoadedFor = null;
 let hint = null;        // {version, cards: Set, reasons}: Gợi ý for the position on screen
 
-const view = new TableView({ onCardTap });
+let view = null; // made in init(), unless room.js takes the page
 
 // ---------------------------------------------------------------- pacing
 function quick() {
@@ -40,7 +42,6 @@ const flightMs = () => (reducedMotion() ? 0 : 260 * (quick() ? 0.55 : 1) + 20); 
 function names(s) { return (s && s.names) || SEAT_NAME; }
 // South is the first seat ("S" at four players, "P1" at other tables).
 function me(s) { return s.seats[0]; }
-function seatCount(s) { return s.seats.length; }
 function passCount(s) { return s.hand.pass_count; }
 const LEAD_CARDS = ["2C", "3C", "4C", "5C"];
 function baseMessage(s) {
@@ -114,7 +115,7 @@ function paint(s = shown) {
   $("#new-match").disabled = busy;
   // One "Trận mới" button at a time: the top bar's, or the action bar's at the end.
   $("#new-match-open").hidden = !!s.match.over;
-  renderMoonChoice(s);
+  renderMoonChoice(s, { busy, choose: chooseMoon });
   $("#retry").hidden = !retryVisible;
 
   // settings controls mirror the server
@@ -176,99 +177,8 @@ function showFlash(text, kind = "warn") {
 }
 
 // ---------------------------------------------------------------- transitions
-function playedSeq(s) {
-  const h = s.hand;
-  return [...(h.tricks || []).flatMap((t) => t.cards), ...(h.trick || [])];
-}
-
-function sameHand(a, b) {
-  return a && b && a.match.hand_number === b.match.hand_number &&
-    (a.match.hands || []).length === (b.match.hands || []).length - (b.hand.phase === "done" && a.hand.phase !== "done" ? 1 : 0);
-}
-
-// Snapshot of the table after the k-th card of next's sequence has been played.
-function intermediate(prev, next, seq, k, cleared) {
-  const ph = prev.hand, nh = next.hand;
-  const upto = new Set(seq.slice(0, k).map((p) => p.card));
-  const later = seq.slice(k);
-  const n = seatCount(next);
-  const ti = Math.floor((k - 1) / n);
-  const complete = k % n === 0;
-  const tricks = (nh.tricks || []).slice(0, Math.floor(k / n));
-  const counts = { ...nh.counts };
-  for (const p of later) counts[p.seat] = (counts[p.seat] || 0) + 1;
-  const taken = Object.fromEntries(next.seats.map((seat) => [seat, 0]));
-  for (const t of tricks) taken[t.winner] += t.points;
-  const cards = ph.phase === "play" ? (ph.cards || []).filter((c) => !upto.has(c)) : (nh.cards || []);
-  const trick = complete && cleared ? [] : seq.slice(ti * n, k);
-  return {
-    ...next,
-    match: prev.match,
-    hand: {
-      ...nh,
-      phase: "play",
-      cards,
-      legal: [],
-      illegal_reasons: {},
-      // nobody is to play while a finished trick is held on the table
-      turn: complete && !cleared ? null : later.length ? later[0].seat : (nh.phase === "play" ? nh.turn : null),
-      trick,
-      trick_winner: complete && !cleared && tricks[ti] ? tricks[ti].winner : null,
-      tricks,
-      counts,
-      taken,
-      hearts_broken: ph.hearts_broken || [...upto].some((c) => c[1] === "H") || nh.hearts_broken && later.every((p) => p.card[1] !== "H"),
-      mark_received: ph.phase === "play" ? ph.mark_received && k < n : nh.mark_received,
-      points: null,
-      moon: null,
-      moon_scoring: null,
-      moon_choice: null,
-      auto_finished: false,
-    },
-  };
-}
-
 // Show the way from `prev` (on screen) to `next`, one card at a time.
-async function present(prev, next) {
-  if (!prev || !sameHand(prev, next) || prev.hand.phase === "pass" && next.hand.phase === "pass") {
-    paint(next);
-    return;
-  }
-  const a = playedSeq(prev), b = playedSeq(next);
-  const prefixOk = a.length <= b.length && a.every((p, i) => b[i].card === p.card);
-  if (!prefixOk || a.length === b.length) { paint(next); return; }
-  const fresh = b.slice(a.length);
-  let base = prev;
-  if (prev.hand.phase !== "play") base = { ...next, hand: { ...next.hand, phase: "play", cards: next.hand.cards } };
-  for (let i = 0; i < fresh.length; i++) {
-    const k = a.length + i + 1;
-    if (fresh[i].seat !== me(next)) {
-      const wait = lastCardAt + gapMs() - now();
-      if (wait > 0) await sleep(wait);
-    }
-    const wasBroken = !!(shown && shown.hand.hearts_broken);
-    paint(intermediate(base, next, b, k, false));
-    sound.play("card");
-    if (fresh[i].card === "QS") sound.play("queen");
-    if (!wasBroken && shown.hand.hearts_broken) sound.play("hearts");
-    announce(T.played(names(next)[fresh[i].seat], fresh[i].card));
-    lastCardAt = now();
-    if (k % seatCount(next) === 0) {
-      const t = next.hand.tricks[k / seatCount(next) - 1];
-      if (t) announce(T.tookTrick(names(next)[t.winner], t.points));
-      sound.play("trick");
-      await sleep(holdMs());
-      if (i < fresh.length - 1 || next.hand.phase !== "done") {
-        paint(intermediate(base, next, b, k, true));
-      }
-      lastCardAt = now() - gapMs() / 2; // next lead comes a little sooner
-    }
-  }
-  paint(next);
-  // stay busy until the last card has landed
-  const rest = lastCardAt + flightMs() - now();
-  if (rest > 0) await sleep(rest);
-}
+const present = makePresenter({ paint, announce, names, gapMs, holdMs, flightMs });
 
 // ---------------------------------------------------------------- server calls
 function needsStep(s) {
@@ -452,43 +362,6 @@ const newMatchDialog = new NewMatchDialog({
   start: (rules, level) => doNewMatch(rules, level),
 });
 
-// South shot the moon under "Người bắn tự chọn": both outcomes, one tap each.
-function renderMoonChoice(s) {
-  const box = $("#moon-choice");
-  const h = s.hand;
-  const open = h.phase === "moon_choice" && !!h.moon_choice;
-  box.hidden = !open;
-  const opts = $("#moon-choice-options");
-  if (!open) { opts.replaceChildren(); opts.dataset.key = ""; return; }
-  const key = String(s.version) + (busy ? "b" : "");
-  if (opts.dataset.key === key) return;
-  opts.dataset.key = key;
-  const n = names(s);
-  const words = {
-    add_to_others: MOON_WORDS.add_to_others(s.seats.length - 1),
-    subtract_from_self: "Trừ 26 cho bạn",
-  };
-  opts.replaceChildren();
-  for (const how of ["add_to_others", "subtract_from_self"]) {
-    const outcome = h.moon_choice[how];
-    const b = document.createElement("button");
-    b.type = "button";
-    b.className = "moon-option";
-    b.dataset.choice = how;
-    b.disabled = busy;
-    const title = document.createElement("span");
-    title.className = "mo-title";
-    title.textContent = words[how];
-    const list = document.createElement("span");
-    list.className = "mo-totals";
-    list.textContent = s.seats.map((seat) => `${n[seat]} ${signed(outcome.totals[seat])}`).join(" · ");
-    b.append(title, list);
-    b.setAttribute("aria-label", `${words[how]}: tổng điểm ${list.textContent}`);
-    b.addEventListener("click", () => chooseMoon(how));
-    opts.append(b);
-  }
-}
-
 function chooseMoon(how) {
   run(async () => {
     server = await api.moon(server.version, how);
@@ -515,6 +388,20 @@ async function loadStats() {
 }
 
 // ---------------------------------------------------------------- wiring
+// "Luật chơi": on every page, a room's too.
+function wireHelp() {
+  const help = $("#help");
+  const closeHelp = () => { if (help.close) help.close(); else help.removeAttribute("open"); };
+  $("#help-button").addEventListener("click", () => {
+    help.replaceChildren($("#help-template").content.cloneNode(true));
+    $("#help-close").addEventListener("click", closeHelp);
+    if (help.showModal) help.showModal(); else help.setAttribute("open", "");
+    $("#help-close").focus();
+  });
+  help.addEventListener("close", () => { help.replaceChildren(); $("#help-button").focus(); });
+  help.addEventListener("click", (e) => { if (e.target === help) closeHelp(); });
+}
+
 function wire() {
   $("#pass-button").addEventListener("click", doPass);
   $("#hint-button").addEventListener("click", doHint);
@@ -534,17 +421,6 @@ function wire() {
   const lastBtn = $("#last-trick");
   lastBtn.addEventListener("click", () => { showLastTrick = !showLastTrick; paint(shown); });
   $("#last-trick-view").addEventListener("click", () => { showLastTrick = false; paint(shown); });
-
-  const help = $("#help");
-  const closeHelp = () => { if (help.close) help.close(); else help.removeAttribute("open"); };
-  $("#help-button").addEventListener("click", () => {
-    help.replaceChildren($("#help-template").content.cloneNode(true));
-    $("#help-close").addEventListener("click", closeHelp);
-    if (help.showModal) help.showModal(); else help.setAttribute("open", "");
-    $("#help-close").focus();
-  });
-  help.addEventListener("close", () => { help.replaceChildren(); $("#help-button").focus(); });
-  help.addEventListener("click", (e) => { if (e.target === help) closeHelp(); });
 
   $("#new-match-open").addEventListener("click", () => newMatchDialog.open());
 
@@ -569,9 +445,13 @@ async function holdAfterReload(s) {
 }
 
 async function init() {
-  wire();
+  wireHelp();
   measureTopbar();
   window.addEventListener("resize", measureTopbar);
+  // A room's link (or a room this browser sits in): room.js drives the page instead.
+  if (await enterRoom({ current: () => server })) return;
+  view = new TableView({ onCardTap });
+  wire();
   document.body.dataset.busy = "true";
   document.body.dataset.phase = "loading";
   for (let attempt = 0; !server; attempt++) {

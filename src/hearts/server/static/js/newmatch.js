@@ -6,15 +6,16 @@ const $ = (sel, root = document) => root.querySelector(sel);
 
 export class NewMatchDialog {
   // current(): the State on screen; underWay(): leaving it asks first;
-  // start(rules, level): begins the new match (returns a promise).
-  constructor({ current, underWay, start }) {
-    this.dialog = $("#new-match-dialog");
+  // start(rules, level): begins the new match (returns a promise). The room dialog
+  // (roomdialog.js) is this one in another <dialog>, opened by another button.
+  constructor({ current, underWay, start, dialog = "#new-match-dialog", opener = "#new-match-open" }) {
+    this.dialog = $(dialog);
     this.current = current;
     this.underWay = underWay;
     this.start = start;
     this.dialog.addEventListener("close", () => {
       this.dialog.replaceChildren();
-      const back = $("#new-match-open");
+      const back = $(opener);
       if (back && !back.hidden) back.focus();
     });
     this.dialog.addEventListener("click", (e) => { if (e.target === this.dialog) this.close(); });

@@ -1,0 +1,221 @@
+// A room's live feed (docs/api.md, Rooms): the WebSocket /api/rooms/{code}/ws, whose
+// first message is the token, and the server pushes {"type": "room", "room": Room}
+// after every change. When a socket cannot be opened, the long poll
+// GET /api/rooms/{code}/events?after=V takes over, and a socket is tried again now and
+// then. A dropped socket reconnects with a growing pause; every (re)connection starts
+// with the whole Room, so nothing missed while away is lost.
+import { ensureToken } from "./api.js";
+
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+const PING_MS = 20000;        // keep the socket alive through proxies; notice a dead one
+const PONG_WAIT_MS = 10000;   // no answer to a ping in this time: the socket is dead
+const POLL_TIMEOUT_MS = 40000; // the server answers a long poll within about 25 s
+const SOCKET_RETRY_MS = 15000; // while polling, try a socket again this often
+const FIRST_ROOM_MS = 8000;     // a socket that brings no Room in this time is no use
+const OPEN_FAILURES = 3;       // sockets in a row that brought no Room before polling takes over
+
+export class Live {
+  // onRoom(room): each Room received; onGone(error): the room is unknown or the token
+  // refused (the feed stops); onLink(how): "socket", "poll" or "down" as it changes.
+  constructor({ code, version = 0, onRoom, onGone, onLink = () => {} }) {
+    this.code = code;
+    this.version = version;
+    this.onRoom = onRoom;
+    this.onGone = onGone;
+    this.onLink = onLink;
+    this.stopped = false;
+    this.ws = null;
+    this.attempt = 0;       // reconnections since the last good one (the pause grows)
+    this.neverOpened = 0;   // sockets in a row that closed before their first Room
+    this.polling = false;
+    this.link = "";
+    this.wake = this.wake.bind(this);
+  }
+
+  start() {
+    window.addEventListener("online", this.wake);
+    document.addEventListener("visibilitychange", this.wake);
+    this.connect();
+  }
+
+  stop() {
+    this.stopped = true;
+    window.removeEventListener("online", this.wake);
+    document.removeEventListener("visibilitychange", this.wake);
+    clearTimeout(this.retryTimer);
+    clearInterval(this.pingTimer);
+    if (this.ws) this.ws.close(1000);
+    this.ws = null;
+    if (this.abort) this.abort.abort();
+  }
+
+  // A new socket at once (the player just took a seat: the server counts a seat
+  // connected by the sockets opened for it).
+  reconnect() {
+    if (this.stopped) return;
+    const ws = this.ws;
+    this.ws = null;
+    if (ws) {
+      ws.onclose = null;
+      ws.close(1000);
+    }
+    clearInterval(this.pingTimer);
+    clearTimeout(this.retryTimer);
+    this.attempt = 0;
+    this.connect();
+  }
+
+  setLink(how) {
+    if (how === this.link) return;
+    this.link = how;
+    this.onLink(how);
+  }
+
+  // Back on line or back to the tab: reconnect now instead of at the end of a pause.
+  wake() {
+    if (this.stopped || document.visibilityState === "hidden") return;
+    if (!this.ws && !this.polling) {
+      clearTimeout(this.retryTimer);
+      this.attempt = 0;
+      this.connect();
+    }
+  }
+
+  receive(room) {
+    if (!room || typeof room.version !== "number") return;
+    if (room.version > this.version) this.version = room.version;
+    this.onRoom(room);
+  }
+
+  async connect() {
+    if (this.stopped || this.ws) return;
+    let token;
+    try {
+      token = await ensureToken();
+    } catch {
+      this.again();
+      return;
+    }
+    const proto = location.protocol === "https:" ? "wss:" : "ws:";
+    let ws;
+    try {
+      ws = new WebSocket(`${proto}//${location.host}/api/rooms/${encodeURIComponent(this.code)}/ws`);
+    } catch {
+      this.failedOpen();
+      return;
+    }
+    this.ws = ws;
+    // A socket counts once it has brought a Room: one that opens and then closes or
+    // stays silent (a proxy that cannot pass it on) counts as one that never opened.
+    let gotRoom = false;
+    let lastPong = performance.now();
+    const silent = setTimeout(() => { if (!gotRoom) ws.close(); }, FIRST_ROOM_MS);
+    ws.onopen = () => {
+      ws.send(JSON.stringify({ token }));
+      clearInterval(this.pingTimer);
+      this.pingTimer = setInterval(() => {
+        if (performance.now() - lastPong > PING_MS + PONG_WAIT_MS) { ws.close(); return; }
+        try { ws.send(JSON.stringify({ type: "ping" })); } catch { /* closing */ }
+      }, PING_MS);
+    };
+    ws.onmessage = (ev) => {
+      let msg;
+      try { msg = JSON.parse(ev.data); } catch { return; }
+      lastPong = performance.now();
+      if (msg.type === "room") {
+        gotRoom = true;
+        this.attempt = 0;
+        this.neverOpened = 0;
+        this.stopPolling();
+        this.setLink("socket");
+        this.receive(msg.room);
+      } else if (msg.type === "error") {
+        const code = msg.error && msg.error.code;
+        if (code === "room_not_found" || code === "bad_token") {
+          this.stop();
+          this.onGone(msg.error);
+        }
+      }
+    };
+    ws.onclose = () => {
+      clearTimeout(silent);
+      clearInterval(this.pingTimer);
+      if (this.ws === ws) this.ws = null;
+      if (this.stopped) return;
+      if (!gotRoom) { this.failedOpen(); return; }
+      this.setLink("down");
+      this.again();
+    };
+  }
+
+  // The next socket after a pause that doubles (0.5 s … 8 s, with some jitter, so that a
+  // restarted server is not met by every browser at the same instant).
+  again() {
+    if (this.stopped) return;
+    const pause = Math.min(8000, 500 * 2 ** this.attempt) * (0.75 + Math.random() / 2);
+    this.attempt++;
+    clearTimeout(this.retryTimer);
+    this.retryTimer = setTimeout(() => this.connect(), pause);
+  }
+
+  failedOpen() {
+    this.neverOpened++;
+    if (this.neverOpened >= OPEN_FAILURES) {
+      this.poll();
+      clearTimeout(this.retryTimer);
+      this.retryTimer = setTimeout(() => this.connect(), SOCKET_RETRY_MS);
+    } else {
+      this.again();
+    }
+  }
+
+  stopPolling() {
+    this.polling = false;
+    if (this.abort) this.abort.abort();
+  }
+
+  // The long poll: the Room as soon as its version passes ours (or after ~25 s).
+  async poll() {
+    if (this.polling || this.stopped) return;
+    this.polling = true;
+    this.setLink("poll");
+    let failures = 0;
+    let first = true;
+    while (this.polling && !this.stopped) {
+      this.abort = new AbortController();
+      const timer = setTimeout(() => this.abort.abort(), POLL_TIMEOUT_MS);
+      try {
+        const token = await ensureToken();
+        const res = await fetch(`/api/rooms/${encodeURIComponent(this.code)}/events?after=${this.version}`, {
+          headers: { Accept: "application/json", Authorization: `Bearer ${token}` },
+          cache: "no-store",
+          signal: this.abort.signal,
+        });
+        const body = await res.json().catch(() => null);
+        if (res.status === 404 || res.status === 403) {
+          this.stop();
+          this.onGone((body && body.error) || { code: "room_not_found" });
+          return;
+        }
+        if (!res.ok) throw new Error(String(res.status));
+        if (failures || first) {
+          // the server answers again (it was restarting, or the network came back):
+          // a socket may open now, so try one at once rather than at the next retry
+          clearTimeout(this.retryTimer);
+          this.retryTimer = setTimeout(() => this.connect(), 300);
+        }
+        failures = 0;
+        first = false;
+        this.setLink("poll");
+        if (this.polling) this.receive(body);
+      } catch {
+        if (!this.polling || this.stopped) return;
+        failures++;
+        this.setLink("down");
+        await sleep(Math.min(8000, 500 * 2 ** failures));
+      } finally {
+        clearTimeout(timer);
+      }
+    }
+  }
+}

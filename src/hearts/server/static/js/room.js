@@ -1,0 +1,772 @@
+// Play with friends (docs/api.md, Rooms): the join screen, the lobby and the table of
+// a room. The server sends each viewer the table from their own seat ("S") in the
+// single-player State's shape, so the same TableView draws it; this page only shows
+// what it is sent (legal cards, who is waited for, which plays were automatic) and
+// animates from one pushed State to the next like the single-player page.
+import { roomApi } from "./api.js";
+import { Live } from "./live.js";
+import { TableView } from "./table.js";
+import { renderTricks, renderScores } from "./panels.js";
+import { renderMoonChoice } from "./moonchoice.js";
+import { makePresenter, playedSeq, intermediate } from "./steps.js";
+import { RoomDialog, savedName, saveName } from "./roomdialog.js";
+import { T, SEAT_NAME, cardShort, isDefaultRules, rulesLine } from "./i18n.js";
+
+const $ = (sel, root = document) => root.querySelector(sel);
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+const reducedMotion = () => window.matchMedia && window.matchMedia("(prefers-reduced-motion: reduce)").matches;
+
+const ROOM_KEY = "hearts-room"; // the code of the room this browser sits in
+const CODE_IN_PATH = /^\/r\/([A-Za-z0-9]{4,64})\/?$/;
+const LEVEL_WORD = { easy: "Dễ", medium: "Vừa", hard: "Khó" };
+// where each seat sits, seen from the viewer, at a table of four
+const AROUND_FOUR = { S: "Bạn", W: "Bên trái", N: "Đối diện", E: "Bên phải" };
+
+// The server paces the computers (a card about every 0.7 s): the page shows each card
+// as it comes, a little apart when several come at once.
+const GAP_MS = 300;
+const HOLD_MS = 900;
+const flightMs = () => (reducedMotion() ? 0 : 280);
+
+const W = {
+  mode: "Phòng bạn bè",
+  waitFor: (names) => `Đang chờ ${names} đánh…`,
+  waitPass: (names) => `Đã chuyền. Đang chờ ${names} chuyền bài…`,
+  waitMoon: (names) => `Đang chờ ${names} chọn cách tính điểm bắn trăng…`,
+  waitAll: "Đang chờ mọi người chuyền bài…",
+  passedOne: (name) => `${name} đã chuyền bài`,
+  allPassed: "Mọi người đã chuyền bài",
+  auto: "(tự động)",
+  autoPlayed: (name, card) => `${name} vắng mặt: máy đánh ${cardShort(card)} thay (tự động)`,
+  autoPassed: (name) => `${name} vắng mặt: máy chuyền bài thay (tự động)`,
+  secondsLeft: (n) => `còn ${n} giây`,
+  handDone: "Hết ván. Bấm «Chia ván mới» để đánh tiếp.",
+  wait: "Chờ một chút…",
+  netDown: "Mất kết nối, đang kết nối lại…",
+  starting: "Chờ chủ phòng bấm «Bắt đầu»…",
+  youStart: "Ghế trống sẽ do máy chơi. Bấm «Bắt đầu» khi đủ người.",
+  leaveAsk: "Rời phòng? Máy sẽ chơi thay bạn đến hết trận.",
+  gone: {
+    room_not_found: "Không tìm thấy phòng này. Có thể đường dẫn bị sai.",
+    room_full: "Phòng đã đủ người.",
+    room_started: "Trận trong phòng này đã bắt đầu, không vào thêm được.",
+    match_over: "Trận trong phòng này đã kết thúc.",
+  },
+  copied: "Đã sao chép",
+  copyFailed: "Hãy chọn đường dẫn và sao chép",
+};
+
+function remembered() {
+  try { return localStorage.getItem(ROOM_KEY); } catch { return null; }
+}
+function remember(code) {
+  try { localStorage.setItem(ROOM_KEY, code); } catch { /* private mode */ }
+}
+function forget(code) {
+  try { if (!code || localStorage.getItem(ROOM_KEY) === code) localStorage.removeItem(ROOM_KEY); } catch { /* private mode */ }
+}
+export const roomLink = (code) => `${location.origin}/r/${code}`;
+
+function goHome() {
+  location.assign("/");
+}
+
+function el(tag, cls, text) {
+  const e = document.createElement(tag);
+  if (cls) e.className = cls;
+  if (text !== undefined) e.textContent = text;
+  return e;
+}
+
+// At "/" the single-player page wires "Chơi với bạn bè" and goes on (false). At
+// /r/<code>, or at "/" in a browser that sits in a room whose match goes on, this
+// module takes the page (true).
+export async function enterRoom({ current }) {
+  const inPath = CODE_IN_PATH.exec(location.pathname);
+  if (inPath) {
+    new RoomPage(inPath[1]).start(null);
+    return true;
+  }
+  const code = remembered();
+  if (code) {
+    let room = null;
+    try { room = await roomApi.get(code); } catch (e) { if (e.status === 404) forget(code); }
+    if (room && room.you && room.phase !== "over") {
+      history.replaceState(null, "", `/r/${code}`);
+      new RoomPage(code).start(room);
+      return true;
+    }
+    if (room) forget(code);
+  }
+  const dialog = new RoomDialog({
+    current,
+    create: async (body) => {
+      const room = await roomApi.create(body);
+      remember(room.code);
+      location.assign(`/r/${room.code}`);
+    },
+  });
+  $("#room-open").addEventListener("click", () => dialog.open());
+  return false;
+}
+
+class RoomPage {
+  constructor(code) {
+    this.code = code;
+    this.latest = null;     // the newest Room received
+    this.onScreen = null;   // the Room drawn (may lag while cards land)
+    this.shown = null;      // the State snapshot on the table
+    this.screen = "";       // "join" | "lobby" | "table" | "gone"
+    this.pumping = false;
+    this.acting = false;
+    this.selected = new Set();
+    this.showLastTrick = false;
+    this.flash = null;      // {text, kind, until}
+    this.view = null;
+    this.live = null;
+    this.deadlineAt = null; // performance.now() when the waited-for turn is played for them
+    this.present = makePresenter({
+      paint: (s) => this.paintTable(s),
+      announce: (t) => this.announce(t),
+      names: (s) => s.names || SEAT_NAME,
+      gapMs: () => GAP_MS,
+      holdMs: () => HOLD_MS,
+      flightMs,
+      played: (s, p) => T.played((s.names || SEAT_NAME)[p.seat], p.card) + (this.isAuto(p) ? ` ${W.auto}` : ""),
+    });
+  }
+
+  // ------------------------------------------------------------ start and feed
+  async start(room) {
+    document.body.dataset.mode = "room";
+    document.body.dataset.phase = "loading";
+    document.body.dataset.busy = "true";
+    const badge = $("#mode-badge");
+    badge.dataset.mode = "room";
+    badge.textContent = W.mode;
+    document.title = "Hearts – chơi với bạn bè";
+    this.wire();
+    window.dispatchEvent(new Event("resize")); // the top bar changed: measure it again
+    for (let attempt = 0; !room; attempt++) {
+      try {
+        room = await roomApi.get(this.code);
+      } catch (e) {
+        if (e.status === 404 || e.status === 400) { this.gone(e.code, e.message); return; }
+        $("#message").textContent = T.netError;
+        await sleep(Math.min(5000, 500 * 2 ** attempt));
+      }
+    }
+    this.offer(room);
+    this.live = new Live({
+      code: this.code,
+      version: room.version,
+      onRoom: (r) => this.offer(r),
+      onGone: (err) => this.gone(err.code, err.message),
+      onLink: (how) => {
+        document.body.dataset.live = how;
+        const net = $("#room-bar-net");
+        if (net) net.hidden = how !== "down";
+        this.barVisibility();
+      },
+    });
+    this.live.start();
+    setInterval(() => this.tick(), 1000);
+  }
+
+  // A Room from any source (an action's answer, the socket, the long poll): the
+  // newest wins; an older one is dropped.
+  offer(room) {
+    if (!room || typeof room.version !== "number") return;
+    const old = this.latest;
+    if (old && room.version < old.version) return;
+    if (old && room.version === old.version && JSON.stringify(room.seats) === JSON.stringify(old.seats)) return;
+    if (old && !old.you && room.you && this.live) this.live.reconnect(); // seated now
+    this.latest = room;
+    if (this.live) this.live.version = Math.max(this.live.version, room.version); // the long poll's "after"
+    this.deadlineAt = typeof room.deadline === "number" ? performance.now() + room.deadline * 1000 : null;
+    if (room.you) remember(this.code);
+    this.pump();
+  }
+
+  // Draw Rooms one after the other: a State that adds cards is shown card by card.
+  async pump() {
+    if (this.pumping) return;
+    this.pumping = true;
+    this.busyChanged();
+    try {
+      while (this.latest !== this.onScreen) {
+        const room = this.latest;
+        await this.show(room);
+        this.onScreen = room;
+      }
+    } finally {
+      this.pumping = false;
+      this.busyChanged();
+    }
+  }
+
+  busy() { return this.pumping || this.acting; }
+
+  busyChanged() {
+    document.body.dataset.busy = this.busy() ? "true" : "false";
+    if (this.screen === "table" && this.shown) this.paintTable(this.shown);
+    const startBtn = this.screen === "lobby" && $("#room-start");
+    if (startBtn) startBtn.disabled = this.acting;
+  }
+
+  async show(room) {
+    if (!room.you) {
+      forget(this.code);
+      if (room.phase === "lobby" && !room.full) this.joinScreen(room);
+      else this.gone(room.phase === "lobby" ? "room_full" : room.phase === "over" ? "match_over" : "room_started");
+      return;
+    }
+    if (room.phase === "lobby" || !room.state) { this.lobbyScreen(room); return; }
+    this.tableScreen(room);
+    const prev = this.onScreen;
+    this.noticeChanges(prev, room);
+    this.showing = room;
+    const next = room.state;
+    if (this.shown && next.match.hand_number !== this.shown.match.hand_number) {
+      this.selected = new Set();
+      this.showLastTrick = false;
+    }
+    if (!this.shown) await this.holdOnArrival(next);
+    await this.present(this.shown, next);
+    this.shown = next;
+    this.paintTable(next);
+  }
+
+  // Opened right after a trick was taken (nobody has led the next one): the trick is
+  // held on the table as if it had just been played, as on the single-player page.
+  async holdOnArrival(s) {
+    const h = s.hand;
+    if (h.phase !== "play" || (h.trick || []).length || !(h.tricks || []).length || !h.trick_winner) return;
+    const seq = playedSeq(s);
+    this.paintTable(intermediate(s, s, seq, seq.length, false));
+    await sleep(HOLD_MS);
+  }
+
+  // What changed between two Rooms that the players should read: a pass made, all
+  // passes made, a decision made for an absent player.
+  noticeChanges(prev, room) {
+    const s = room.state, p = prev && prev.state;
+    if (!p || !s || p.match.hand_number !== s.match.hand_number) return;
+    const names = s.names || SEAT_NAME;
+    if (p.hand.phase === "pass" && s.hand.phase !== "pass") { this.setFlash(W.allPassed, "info"); return; }
+    if (s.hand.phase === "pass") {
+      const before = new Set(prev.waiting_for || []);
+      const now = new Set(room.waiting_for || []);
+      const passed = [...before].filter((seat) => !now.has(seat) && seat !== "S");
+      const autoPass = (room.auto_plays || []).find((a) => a.step === "pass" && passed.includes(a.seat));
+      if (autoPass) this.setFlash(W.autoPassed(names[autoPass.seat]), "info");
+      else if (passed.length) this.setFlash(W.passedOne(passed.map((seat) => names[seat]).join(", ")), "info");
+      return;
+    }
+    const had = new Set((prev.auto_plays || []).map((a) => `${a.seat}:${a.step}:${a.card}`));
+    const fresh = (room.auto_plays || []).filter((a) => a.step === "play" && !had.has(`${a.seat}:${a.step}:${a.card}`));
+    if (fresh.length) {
+      const a = fresh[fresh.length - 1];
+      this.setFlash(W.autoPlayed(names[a.seat], a.card), "info");
+    }
+  }
+
+  isAuto(p) {
+    const room = this.showing || this.latest;
+    return !!room && (room.auto_plays || []).some((a) => a.step === "play" && a.seat === p.seat && a.card === p.card);
+  }
+
+  // Runs one of the player's actions, call(version); its answer is drawn. Another
+  // player may have moved the room on meanwhile (409 stale, with the Room): the
+  // action is sent once more at the new version if still(room) says it still
+  // stands there (still my turn, that card still legal, ...); the server decides.
+  async act(call, still = () => false) {
+    if (this.busy()) { this.setFlash(W.wait, "info"); return; }
+    this.acting = true;
+    this.busyChanged();
+    try {
+      let version = this.latest.version;
+      for (let tries = 0; ; tries++) {
+        try {
+          this.offer(await call(version));
+          break;
+        } catch (e) {
+          // a 409 whose Room did not come through: fetch it
+          let room = e.room;
+          if (!room && e.status === 409) room = await roomApi.get(this.code).catch(() => null);
+          if (!room) throw e;
+          this.offer(room);
+          const stale = e.code === "stale" || (!e.room && room.version !== version);
+          if (!stale || tries > 0 || !still(room)) throw e;
+          version = room.version;
+        }
+      }
+    } catch (e) {
+      if (e.code !== "stale") this.setFlash(e.code === "network" ? T.netError : e.message || T.error);
+    } finally {
+      this.acting = false;
+      this.busyChanged();
+    }
+    while (this.pumping) await sleep(50);
+    this.placeFocus();
+  }
+
+  gone(code, message) {
+    if (this.live) this.live.stop();
+    forget(this.code);
+    this.screen = "gone";
+    const box = $("#room-screen");
+    box.replaceChildren($("#room-gone-template").content.cloneNode(true));
+    $("#gone-text", box).textContent = W.gone[code] || message || W.gone.room_not_found;
+    $("#gone-home", box).addEventListener("click", goHome);
+    this.showScreen(true);
+    document.body.dataset.phase = "gone";
+    document.body.dataset.busy = "false";
+    this.renderBar(null);
+  }
+
+  showScreen(on) {
+    $("#room-screen").hidden = !on;
+    $("main.layout").hidden = on;
+  }
+
+  // ------------------------------------------------------------ join
+  joinScreen(room) {
+    const box = $("#room-screen");
+    if (this.screen !== "join") {
+      this.screen = "join";
+      box.replaceChildren($("#room-join-template").content.cloneNode(true));
+      const input = $("#join-name", box);
+      input.value = savedName();
+      $("#join-form", box).addEventListener("submit", (e) => {
+        e.preventDefault();
+        this.join();
+      });
+      $("#join-home", box).addEventListener("click", goHome);
+      this.showScreen(true);
+      input.focus();
+    }
+    // an empty name is the server's default: "Khách N" after the seat taken
+    const humans = room.seats.filter((s) => s.kind === "human").length;
+    const free = room.seats.findIndex((s) => s.kind === "empty");
+    $("#join-name", box).placeholder = `Khách ${free + 1}`;
+    const who = room.seats.filter((s) => s.kind === "human").map((s) => s.name).join(", ");
+    $("#join-about", box).textContent = `Trong phòng: ${who} (${humans}/${room.seats.length} người). ${this.aboutRoom(room)}.`;
+    document.body.dataset.phase = "join";
+    this.renderBar(room);
+  }
+
+  async join() {
+    const box = $("#room-screen");
+    const name = $("#join-name", box).value.trim();
+    const err = $("#join-error", box);
+    err.hidden = true;
+    $("#join-go", box).disabled = true;
+    try {
+      if (name) saveName(name);
+      const room = await roomApi.join(this.code, name);
+      remember(this.code);
+      this.offer(room);
+    } catch (e) {
+      if (e.room) this.offer(e.room);
+      err.textContent = e.code === "network" ? T.netError : e.message || T.error;
+      err.hidden = false;
+    } finally {
+      const go = $("#join-go", box);
+      if (go) go.disabled = false;
+    }
+  }
+
+  aboutRoom(room) {
+    const rules = isDefaultRules(room.rules) ? `${room.rules.players} người, luật mặc định` : rulesLine(room.rules);
+    const turn = room.turn_seconds ? `${room.turn_seconds} giây mỗi lượt` : "không giới hạn thời gian";
+    return `${rules} · máy ${LEVEL_WORD[room.level] || room.level} · ${turn}`;
+  }
+
+  // ------------------------------------------------------------ lobby
+  lobbyScreen(room) {
+    const box = $("#room-screen");
+    if (this.screen !== "lobby") {
+      this.screen = "lobby";
+      box.replaceChildren($("#room-lobby-template").content.cloneNode(true));
+      const link = $("#room-link", box);
+      link.href = roomLink(this.code);
+      link.textContent = roomLink(this.code);
+      link.addEventListener("click", (e) => { e.preventDefault(); this.copyLink(); });
+      $("#room-copy", box).addEventListener("click", () => this.copyLink());
+      const share = $("#room-share", box);
+      share.hidden = !navigator.share;
+      share.addEventListener("click", () => {
+        navigator.share({ title: "Hearts – chơi với bạn bè", text: "Vào chơi Hearts với mình:", url: roomLink(this.code) }).catch(() => {});
+      });
+      $("#room-start", box).addEventListener("click", () => {
+        this.act((v) => roomApi.start(this.code, v), (r) => r.phase === "lobby" && r.creator === r.you);
+      });
+      $("#room-leave", box).addEventListener("click", () => this.leave());
+      this.showScreen(true);
+    }
+    $("#lobby-rules", box).textContent = this.aboutRoom(room);
+    this.renderSeatList($("#lobby-seats", box), room, true);
+    const creator = room.creator === room.you;
+    const start = $("#room-start", box);
+    start.hidden = !creator;
+    start.disabled = this.acting;
+    $("#lobby-note", box).textContent = creator ? W.youStart : W.starting;
+    document.body.dataset.phase = "lobby";
+    document.body.dataset.roomPhase = "lobby";
+    this.renderBar(room);
+  }
+
+  async copyLink() {
+    const url = roomLink(this.code);
+    const say = $("#room-copied");
+    try {
+      await navigator.clipboard.writeText(url);
+      if (say) say.textContent = W.copied;
+    } catch {
+      // no clipboard here (http, an old browser): select the link for the player
+      const link = $("#room-link");
+      if (link) {
+        const range = document.createRange();
+        range.selectNodeContents(link);
+        const sel = getSelection();
+        sel.removeAllRanges();
+        sel.addRange(range);
+      }
+      if (say) say.textContent = W.copyFailed;
+    }
+  }
+
+  // Who sits where, in play order from the viewer: name (as text), the creator,
+  // connected or not, a computer, an empty seat; the creator may remove a guest.
+  renderSeatList(list, room, lobby) {
+    const names = room.state ? room.state.names || {} : {};
+    list.replaceChildren();
+    room.seats.forEach((seat, i) => {
+      const li = el("li", "room-seat");
+      li.dataset.seat = seat.seat;
+      li.dataset.kind = seat.kind;
+      li.dataset.connected = seat.connected ? "true" : "false";
+      const where = room.seats.length === 4 ? AROUND_FOUR[seat.seat] : i === 0 ? "Bạn" : `Ghế ${i + 1}`;
+      const pos = el("span", "rs-pos", where);
+      const name = el("span", "rs-name");
+      if (seat.kind === "empty") name.textContent = "Ghế trống";
+      else name.textContent = seat.name || names[seat.seat] || seat.seat;
+      const tags = [];
+      if (seat.seat === room.creator) tags.push("chủ phòng");
+      if (seat.kind === "human") tags.push(seat.connected ? "đã kết nối" : "mất kết nối");
+      if (seat.kind === "computer") tags.push(`máy ${LEVEL_WORD[room.level] || ""}`.trim());
+      if (seat.kind === "empty") tags.push("máy chơi nếu không ai vào");
+      if (seat.auto) tags.push(W.auto);
+      const dot = el("span", "rs-dot");
+      dot.setAttribute("aria-hidden", "true");
+      li.append(dot, pos, name, el("span", "rs-tags", tags.join(" · ")));
+      if (lobby && room.creator === room.you && seat.kind === "human" && seat.seat !== room.you) {
+        const b = el("button", "ghost rs-remove", "Mời ra");
+        b.type = "button";
+        b.setAttribute("aria-label", `Mời ${seat.name} ra khỏi phòng`);
+        const there = (r) => r.phase === "lobby" && r.seats.some((x) => x.seat === seat.seat && x.name === seat.name);
+        b.addEventListener("click", () => this.act((v) => roomApi.remove(this.code, v, seat.seat), there));
+        li.append(b);
+      }
+      list.append(li);
+    });
+  }
+
+  async leave() {
+    const room = this.latest;
+    if (room && room.phase === "playing" && !this.confirmLeave) {
+      this.confirmLeave = true;
+      this.renderBar(room);
+      return;
+    }
+    try {
+      await roomApi.leave(this.code, room ? room.version : 0);
+    } catch (e) {
+      if (e.code === "network") { this.setFlash(T.netError); return; }
+    }
+    forget(this.code);
+    if (this.live) this.live.stop();
+    goHome();
+  }
+
+  // The top bar of a room: the connection, "Rời phòng" (asked first during a match)
+  // or, once the match is over, "Chơi một mình".
+  renderBar(room) {
+    const bar = $("#room-bar");
+    const key = [room ? room.phase : "none", room && room.you ? "in" : "out", this.confirmLeave ? "ask" : ""].join(":");
+    if (bar.dataset.key === key) return;
+    bar.dataset.key = key;
+    bar.replaceChildren();
+    const net = el("span", "room-net", W.netDown);
+    net.id = "room-bar-net";
+    net.hidden = document.body.dataset.live !== "down";
+    bar.append(net);
+    if (room && room.you && room.phase === "playing" && this.screen === "table") {
+      if (this.confirmLeave) {
+        const ask = el("span", "room-ask", W.leaveAsk);
+        const yes = el("button", "danger", "Rời phòng");
+        yes.type = "button";
+        yes.id = "room-leave-yes";
+        yes.addEventListener("click", () => this.leave());
+        const no = el("button", "ghost", "Thôi");
+        no.type = "button";
+        no.addEventListener("click", () => { this.confirmLeave = false; this.renderBar(this.latest); });
+        bar.append(ask, yes, no);
+        yes.focus();
+      } else {
+        const b = el("button", "ghost", "Rời phòng");
+        b.type = "button";
+        b.id = "room-leave-table";
+        b.addEventListener("click", () => this.leave());
+        bar.append(b);
+      }
+    } else if (room && room.phase === "over" && this.screen === "table") {
+      const b = el("button", "ghost", "Chơi một mình");
+      b.type = "button";
+      b.addEventListener("click", () => { forget(this.code); goHome(); });
+      bar.append(b);
+    }
+    this.barVisibility();
+  }
+
+  // The bar takes room in the top bar only when it shows something.
+  barVisibility() {
+    const bar = $("#room-bar");
+    const empty = !bar.querySelector(":scope > :not([hidden])");
+    if (bar.hidden !== empty) {
+      bar.hidden = empty;
+      window.dispatchEvent(new Event("resize"));
+    }
+  }
+
+  // ------------------------------------------------------------ table
+  tableScreen(room) {
+    if (this.screen !== "table") {
+      this.screen = "table";
+      $("#room-screen").replaceChildren();
+      this.showScreen(false);
+      $("#room-panel").hidden = false;
+      if (!this.view) this.view = new TableView({ onCardTap: (card) => this.onCardTap(card) });
+    }
+    document.body.dataset.roomPhase = room.phase;
+    this.renderSeatList($("#room-players"), room, false);
+    this.renderBar(room);
+  }
+
+  wire() {
+    $("#pass-button").addEventListener("click", () => this.doPass());
+    $("#next-hand").addEventListener("click", () => {
+      const hand = this.latest.state.match.hand_number;
+      this.act((v) => roomApi.nextHand(this.code, v),
+        (r) => !!r.state && r.state.match.hand_number === hand && r.state.hand.phase === "done" && !!r.state.hand.points);
+    });
+    $("#last-trick").addEventListener("click", () => { this.showLastTrick = !this.showLastTrick; this.repaint(); });
+    $("#last-trick-view").addEventListener("click", () => { this.showLastTrick = false; this.repaint(); });
+    document.addEventListener("keydown", (e) => {
+      if (e.key === "Escape" && this.showLastTrick) { this.showLastTrick = false; this.repaint(); }
+    });
+  }
+
+  repaint() { if (this.screen === "table" && this.shown) this.paintTable(this.shown); }
+
+  onCardTap(card) {
+    const room = this.latest;
+    if (!room || !room.state || this.screen !== "table") return;
+    const h = room.state.hand;
+    if (this.busy()) { this.setFlash(W.wait, "info"); return; }
+    if (h.phase === "pass" && !h.passed) {
+      if (this.selected.has(card)) this.selected.delete(card);
+      else if (this.selected.size >= h.pass_count) { this.setFlash(T.passFull(h.pass_count), "info"); return; }
+      else if ((h.legal || h.cards).includes(card)) this.selected.add(card);
+      else { this.setFlash((h.illegal_reasons || {})[card] || "Không chọn được lá này"); return; }
+      this.flash = null;
+      this.repaint();
+      return;
+    }
+    if (h.phase === "play" && h.turn === room.state.seats[0]) {
+      const still = (r) => !!r.state && r.state.hand.phase === "play" && r.state.hand.turn === "S" && (r.state.hand.legal || []).includes(card);
+      if ((h.legal || []).includes(card)) this.act((v) => roomApi.play(this.code, v, card), still);
+      else this.setFlash((h.illegal_reasons || {})[card] || "Không đánh được lá này");
+      return;
+    }
+    this.setFlash(room.state.match.over ? T.matchDone : h.phase === "done" ? T.handDone : T.notYourTurn, "info");
+  }
+
+  doPass() {
+    const room = this.latest;
+    if (!room || !room.state) return;
+    const cards = [...this.selected];
+    if (this.busy() || cards.length !== room.state.hand.pass_count) return;
+    const hand = room.state.match.hand_number;
+    const still = (r) => !!r.state && r.state.match.hand_number === hand && r.state.hand.phase === "pass" &&
+      !r.state.hand.passed && cards.every((c) => r.state.hand.cards.includes(c));
+    this.act(async (v) => {
+      const got = await roomApi.pass(this.code, v, cards);
+      this.selected = new Set();
+      return got;
+    }, still);
+  }
+
+  chooseMoon(how) {
+    this.act((v) => roomApi.moon(this.code, v, how), (r) => !!r.state && r.state.hand.phase === "moon_choice");
+  }
+
+  setFlash(text, kind = "warn") {
+    this.flash = { text, kind, until: performance.now() + 4000 };
+    this.repaint();
+    clearTimeout(this.flashTimer);
+    this.flashTimer = setTimeout(() => this.repaint(), 4100);
+  }
+
+  announce(text) {
+    const box = $("#announce");
+    const line = el("div", "", text);
+    box.append(line);
+    while (box.childElementCount > 8) box.firstElementChild.remove();
+  }
+
+  // Once a second: the time left to the waited-for player, on the message line.
+  tick() {
+    if (this.deadlineAt !== null && !this.pumping) this.repaint();
+  }
+
+  secondsLeft() {
+    if (this.deadlineAt === null) return null;
+    return Math.max(0, Math.ceil((this.deadlineAt - performance.now()) / 1000));
+  }
+
+  // The message line: whose turn, whom the table waits for, what just happened.
+  message(s) {
+    const room = this.showing || this.latest;
+    const h = s.hand, names = s.names || SEAT_NAME, me = s.seats[0];
+    const waiting = (room.waiting_for || []).filter((seat) => seat !== me).map((seat) => names[seat] || seat);
+    const left = this.secondsLeft();
+    const clock = (text) => (left !== null && !this.pumping ? `${text} · ${W.secondsLeft(left)}` : text);
+    if (s.match.over) return { text: T.matchDone + (s.match.winner ? " " + T.winner(names[s.match.winner], s.match.totals[s.match.winner]) : "") };
+    if (h.phase === "pass") {
+      if (!h.passed) return { text: clock(`${T.passHint(h.pass_direction, names[h.pass_to], h.pass_count)} · đã chọn ${this.selected.size}/${h.pass_count}`), kind: "turn" };
+      return { text: waiting.length ? clock(W.waitPass(waiting.join(", "))) : W.waitAll };
+    }
+    if (h.phase === "moon_choice") return { text: T.moonChoose, kind: "turn" };
+    if (h.phase === "done") {
+      if (!h.points) return { text: W.waitMoon(waiting.join(", ") || "người bắn trăng") };
+      return { text: W.handDone };
+    }
+    if (h.trick_winner && (h.tricks || []).length) return { text: T.tookTrick(names[h.trick_winner], h.tricks[h.tricks.length - 1].points) };
+    if (h.turn === me) return { text: clock(T.yourTurn), kind: "turn" };
+    if (h.turn) {
+      const seat = room.seats.find((x) => x.seat === h.turn);
+      if (seat && seat.kind === "human") return { text: clock(W.waitFor(names[h.turn])) };
+      return { text: T.isPlaying(names[h.turn]) };
+    }
+    return { text: "" };
+  }
+
+  paintTable(s) {
+    if (!this.view) return;
+    this.shown = s;
+    const busy = this.busy();
+    this.view.render(s, { selected: this.selected, busy, showLastTrick: this.showLastTrick, hinted: null });
+    renderTricks(s);
+    renderScores(s);
+    const h = s.hand, names = s.names || SEAT_NAME;
+
+    const msg = $("#message");
+    let m = this.message(s);
+    if (this.flash && performance.now() < this.flash.until) {
+      // news of the others never hides that it is the player's turn
+      m = this.flash.kind === "info" && m.kind === "turn"
+        ? { text: `${this.flash.text}. ${m.text}`, kind: "turn" }
+        : { text: this.flash.text, kind: this.flash.kind };
+    }
+    msg.textContent = m.text;
+    msg.className = m.kind || "";
+
+    const note = $("#table-note");
+    let noteText = "";
+    if (h.phase === "play" && h.mark_received && h.received && h.received.length) {
+      noteText = `Nhận từ ${names[h.pass_from]}: ` + h.received.map(cardShort).join("  ");
+    } else if (h.phase === "play" && h.pass_direction === "none" && !(h.tricks || []).length) {
+      noteText = T.noPass;
+    } else if (h.phase === "pass" && h.passed && h.passed.length) {
+      noteText = `Đã chuyền cho ${names[h.pass_to]}: ` + h.passed.map(cardShort).join("  ");
+    }
+    note.textContent = noteText;
+    note.hidden = !noteText;
+
+    const passing = h.phase === "pass" && !h.passed;
+    const passBtn = $("#pass-button");
+    passBtn.hidden = !passing;
+    if (passing) passBtn.textContent = T.passButton(h.pass_direction);
+    passBtn.disabled = !(passing && this.selected.size === h.pass_count && !busy);
+    $("#next-hand").hidden = !(h.phase === "done" && h.points && !s.match.over);
+    $("#next-hand").disabled = busy;
+    $("#new-match").hidden = true;
+    $("#hint-button").hidden = true;
+    $("#retry").hidden = true;
+    renderMoonChoice(s, { busy, choose: (how) => this.chooseMoon(how) });
+    this.decorate(s);
+
+    const b = document.body.dataset;
+    b.phase = h.phase;
+    b.turn = h.turn || "";
+    b.busy = busy ? "true" : "false";
+    b.matchOver = s.match.over ? "true" : "false";
+    b.hand = String(s.match.hand_number);
+  }
+
+  // On the plates: a human away, a decision made for them, a pass made; on the table:
+  // "(tự động)" under a card played for an absent player.
+  decorate(s) {
+    const room = this.showing || this.latest;
+    const h = s.hand;
+    const waiting = new Set(room.waiting_for || []);
+    for (const seat of room.seats) {
+      const root = $(`#table .seat[data-seat="${seat.seat}"]`);
+      if (!root) continue;
+      let tag = $(".room-status", root);
+      if (!tag) {
+        tag = el("span", "room-status");
+        $(".plate", root).after(tag);
+      }
+      let text = "";
+      if (seat.kind === "human" && seat.seat !== s.seats[0]) {
+        if (!seat.connected) text = "mất kết nối";
+        else if (h.phase === "pass") text = waiting.has(seat.seat) ? "đang chọn bài…" : "đã chuyền";
+      }
+      if (seat.auto) text = text ? `${text} ${W.auto}` : W.auto;
+      tag.textContent = text;
+      tag.hidden = !text;
+      root.classList.toggle("away", seat.kind === "human" && !seat.connected);
+      root.dataset.kind = seat.kind;
+    }
+    for (const c of document.querySelectorAll("#trick .table-card[data-card]")) {
+      const auto = this.isAuto({ seat: c.dataset.seat, card: c.dataset.card });
+      let tag = $(".auto-tag", c);
+      if (auto && !tag) {
+        tag = el("span", "auto-tag", W.auto);
+        c.append(tag);
+        c.setAttribute("aria-label", `${T.played((s.names || SEAT_NAME)[c.dataset.seat], c.dataset.card)} ${W.auto}`);
+      } else if (!auto && tag) {
+        tag.remove();
+      }
+    }
+  }
+
+  // After the player's action: the first card to play or choose, or the next-hand
+  // button, when focus was lost (the button pressed is gone, or the card played).
+  placeFocus() {
+    if (this.screen !== "table" || !this.shown || !this.view) return;
+    const a = document.activeElement;
+    const lost = !a || a === document.body || a.hidden || a.closest("[hidden]") || a.disabled || a.matches("#hand button.hand-card");
+    if (!lost || document.querySelector("dialog[open]")) return;
+    const h = this.shown.hand;
+    if (h.phase === "done") {
+      const b = $("#next-hand");
+      if (!b.hidden) b.focus({ preventScroll: true });
+    } else if ((h.phase === "play" && h.turn === this.shown.seats[0]) || (h.phase === "pass" && !h.passed)) {
+      this.view.focusFirstLegal();
+    }
+  }
+}

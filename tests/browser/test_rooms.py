@@ -1,0 +1,324 @@
+"""Play with friends on the page (issue 9): three people, each in their own browser
+(a context with its own storage, hence its own token), create a room, join it by
+its link, and play together by tapping cards; a reload puts a player back in their
+seat; an absent player's turn is played for them "(tự động)"; a guest who leaves is
+replaced by a computer. The server is the real ``hearts serve`` with the computers
+unpaced (``--room-pace 0``): the page itself shows each card as it comes."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from playwright.sync_api import BrowserContext, Page, expect
+from room_page import (
+    LOBBY,
+    ROOM_READY,
+    create_room,
+    create_room_by_api,
+    hand_over,
+    join_room,
+    lobby_names,
+    my_turn,
+    pass_three,
+    play_lowest,
+    room_state,
+    start,
+    wait_table,
+)
+from server_process import HeartsServer
+from table_page import DESKTOP, PHONE, WAIT_MS, hand_cards, table_cards
+
+pytestmark = pytest.mark.browser
+
+
+@pytest.fixture(scope="module")
+def room_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[HeartsServer]:
+    # every player of these tests comes from 127.0.0.1: no limit on joins here
+    args = ("--room-pace", "0", "--new-player-burst", "1000")
+    server = HeartsServer(tmp_path_factory.mktemp("rooms-data"), args=args)
+    server.start()
+    yield server
+    server.stop()
+
+
+@pytest.fixture()
+def player(
+    room_server: HeartsServer, make_context: Callable[..., BrowserContext]
+) -> Iterator[Callable[..., Page]]:
+    """A new player: a page in a browser context of its own (desktop unless told).
+    No page may throw a script error."""
+    errors: list[str] = []
+
+    def make(**options: Any) -> Page:
+        page = make_context(base_url=room_server.url, **{**DESKTOP, **options}).new_page()
+        page.on("pageerror", lambda e: errors.append(str(e)))
+        return page
+
+    yield make
+    assert errors == []
+
+
+def without_websocket(page: Page) -> None:
+    """Every WebSocket of this page is closed at once (a proxy that cannot pass it):
+    the page must fall back to the long poll."""
+    page.route_web_socket(re.compile(r"/ws$"), lambda ws: ws.close())
+
+
+def play_until(pages: list[Page], stop: Callable[[], bool]) -> None:
+    """Each player taps their lowest legal card whenever it is their turn, until
+    ``stop()``; a bounded number of rounds (the hand has 13 tricks)."""
+    for _ in range(600):
+        if stop():
+            return
+        acted = False
+        for page in pages:
+            if my_turn(page):
+                play_lowest(page)
+                acted = True
+                if stop():
+                    return
+        if not acted:
+            pages[0].wait_for_timeout(100)
+    raise AssertionError("the hand never got there")
+
+
+def seats_of(page: Page) -> dict[str, dict[str, Any]]:
+    """The room's seats as this player sees them, by name."""
+    return {s["name"]: s for s in room_state(page)["seats"] if s["name"]}
+
+
+@pytest.mark.parametrize("tricks", [1, pytest.param(13, marks=pytest.mark.slow)])
+def test_three_friends_create_join_and_play(
+    player: Callable[..., Page], artifacts: Path, tricks: int
+) -> None:
+    lan = player()
+    minh = player(**PHONE)
+    ha = player()
+    without_websocket(ha)  # Hà's plays come by the long poll
+    link = create_room(lan, "Lan")
+    assert link.startswith("http://127.0.0.1:") and "/r/" in link
+    expect(lan.locator("#mode-badge")).to_have_text("Phòng bạn bè")
+    # the creator starts; nobody else can
+    expect(lan.get_by_role("button", name="Bắt đầu", exact=True)).to_be_visible()
+
+    join_room(minh, link, "Minh")
+    # a name is shown as text, never as HTML
+    join_room(ha, link, "<b>Hà</b>")
+    expect(lan.locator("#lobby-seats .rs-name b")).to_have_count(0)
+    expect(lan.locator("#lobby-seats .rs-name", has_text="<b>Hà</b>")).to_have_count(1)
+    for page in (lan, minh, ha):
+        expect(page.locator("#lobby-seats .rs-name", has_text="Minh")).to_have_count(1)
+    expect(minh.get_by_role("button", name="Bắt đầu", exact=True)).to_have_count(0)
+    expect(minh.locator("#lobby-seats li[data-seat='S'] .rs-name")).to_have_text("Minh")
+    assert lobby_names(lan)[0] == "Lan"
+    expect(lan.locator("#lobby-seats li[data-kind='empty']")).to_have_count(1)
+    # Lan and Minh are connected by their sockets (Hà's long poll is not pushed to others)
+    for name in ("Lan", "Minh"):
+        seat = lan.locator("#lobby-seats li[data-kind='human']", has_text=name)
+        expect(seat).to_have_attribute("data-connected", "true")
+    lan.screenshot(path=artifacts / "room-desktop-1-lobby.png")
+    minh.screenshot(path=artifacts / "room-phone-1-lobby.png")
+
+    start(lan)
+    humans = {"Lan", "Minh", "<b>Hà</b>"}
+    for page, me in ((lan, "Lan"), (minh, "Minh"), (ha, "<b>Hà</b>")):
+        wait_table(page)
+        assert len(hand_cards(page)) == 13
+        # the plates name the humans, the viewer at the bottom; the fourth is a computer
+        plates = page.locator("#table .seat .plate .name").all_inner_texts()
+        assert plates[0] == "Bạn"
+        assert set(plates[1:]) - humans == {p for p in plates[1:] if p.startswith("Máy")}
+        assert set(plates[1:]) & humans == humans - {me}
+    for page in (lan, minh, ha):
+        pass_three(page, touch=page is minh)
+    for page in (lan, minh, ha):
+        page.wait_for_selector(
+            f'{ROOM_READY}[data-phase="play"]', state="attached", timeout=WAIT_MS
+        )
+
+    # tricks, each human tapping a card on their turn; every screen shows them
+    def done() -> bool:
+        hand = room_state(lan)["state"]["hand"]
+        return hand["phase"] == "done" or len(hand["tricks"]) >= tricks
+
+    play_until([lan, minh, ha], done)
+    hand = room_state(lan)["state"]["hand"]
+    assert len(hand["tricks"]) == tricks
+    for page in (lan, minh, ha):
+        expect(page.locator("#tricks-list > li")).to_have_count(tricks, timeout=WAIT_MS)
+    assert ha.evaluate("document.body.dataset.live") == "poll"
+    if tricks == 1:
+        lan.screenshot(path=artifacts / "room-desktop-2-table.png")
+        minh.screenshot(path=artifacts / "room-phone-2-table.png")
+        return
+    # the end of the hand: the same points on every screen, anyone may deal the next
+    for page in (lan, minh, ha):
+        page.wait_for_selector(f'{ROOM_READY}[data-phase="done"]', state="attached")
+        expect(page.locator("#result")).to_be_visible()
+        expect(page.locator("#score-table tbody tr")).to_have_count(1)
+    points = [sorted(room_state(p)["state"]["hand"]["points"].values()) for p in (lan, minh, ha)]
+    assert points[0] == points[1] == points[2] and sum(points[0]) in (26, 78)
+    minh.screenshot(path=artifacts / "room-phone-3-hand-done.png")
+    minh.get_by_role("button", name="Chia ván mới").tap()
+    for page in (lan, minh, ha):
+        page.wait_for_selector(f'{ROOM_READY}[data-hand="2"][data-phase="pass"]', state="attached")
+
+
+def mid_trick_for(page: Page) -> bool:
+    """This player is to play while others' cards of the trick lie on the table."""
+    return my_turn(page) and bool(table_cards(page))
+
+
+def test_reload_mid_trick_comes_back_to_the_same_seat(player: Callable[..., Page]) -> None:
+    lan, minh = player(), player()
+    link = create_room(lan, "Lan")
+    join_room(minh, link, "Minh")
+    start(lan)
+    for page in (lan, minh):
+        wait_table(page)
+        pass_three(page)
+    play_until([lan, minh], lambda: mid_trick_for(minh))
+    before = {"hand": hand_cards(minh), "table": table_cards(minh), "turn": "S"}
+    names = minh.locator("#table .seat .plate .name").all_inner_texts()
+
+    minh.reload()
+    minh.wait_for_selector(
+        'body[data-mode="room"][data-busy="false"][data-turn="S"]',
+        state="attached",
+        timeout=WAIT_MS,
+    )
+    assert {"hand": hand_cards(minh), "table": table_cards(minh), "turn": "S"} == before
+    assert minh.locator("#table .seat .plate .name").all_inner_texts() == names
+    # the page at "/" also goes back to the room this browser sits in
+    minh.goto("/")
+    minh.wait_for_url("**/r/*", timeout=WAIT_MS)
+    minh.wait_for_selector(f'{ROOM_READY}[data-turn="S"]', state="attached", timeout=WAIT_MS)
+    assert hand_cards(minh) == before["hand"]
+    # and plays on from there
+    play_lowest(minh)
+
+
+def test_a_guest_who_leaves_is_replaced_by_a_computer(player: Callable[..., Page]) -> None:
+    lan, minh = player(), player()
+    link = create_room(lan, "Lan", players="5")  # a table of five: the seats on a ring
+    join_room(minh, link, "Minh")
+    start(lan)
+    wait_table(minh)
+    expect(minh.locator("#table .seat")).to_have_count(5)
+    expect(minh.locator("#table .seat .plate .name", has_text="Lan")).to_have_count(1)
+    minh.get_by_role("button", name="Rời phòng").click()
+    minh.locator("#room-leave-yes").click()  # asked first: a computer plays on for good
+    minh.wait_for_url(lambda url: url.endswith("/"), timeout=WAIT_MS)
+    expect(minh.locator("#mode-badge")).to_have_text("Chơi với máy")
+    minh.wait_for_selector(
+        'body[data-mode="single"][data-busy="false"]', state="attached", timeout=WAIT_MS
+    )
+
+    # Lan's screen: that seat is a computer now, on the players' panel and the plate
+    expect(lan.locator("#room-players li[data-kind='human']")).to_have_count(1, timeout=WAIT_MS)
+    expect(lan.locator("#room-players li[data-kind='computer']")).to_have_count(4)
+    expect(lan.locator("#table .seat .plate .name", has_text="Minh")).to_have_count(0)
+
+
+def test_the_creator_removes_a_guest_in_the_lobby(
+    player: Callable[..., Page], artifacts: Path
+) -> None:
+    lan, minh = player(), player(**PHONE)
+    # a browser with the system share sheet (headless Chromium has none: a stand-in)
+    lan.add_init_script("navigator.share = async (data) => { window.__shared = data; };")
+    link = create_room(lan, "Lan")
+    lan.get_by_role("button", name="Chia sẻ…").click()
+    assert lan.evaluate("window.__shared.url") == link
+    # "Sao chép" puts the invite link on the clipboard
+    lan.context.grant_permissions(["clipboard-read", "clipboard-write"])
+    lan.get_by_role("button", name="Sao chép").click()
+    expect(lan.locator("#room-copied")).to_have_text("Đã sao chép")
+    assert lan.evaluate("navigator.clipboard.readText()") == link
+    minh.goto(link)
+    expect(minh.get_by_label("Tên hiển thị (tối đa 20 ký tự)")).to_have_attribute(
+        "placeholder", "Khách 2"
+    )
+    minh.screenshot(path=artifacts / "room-phone-0-join.png")
+    join_room(minh, link, None)  # the default name
+    guest = lan.locator("#lobby-seats li[data-kind='human']").nth(1)
+    expect(guest.locator(".rs-name")).to_have_text("Khách 2")
+    guest.get_by_role("button").click()
+    expect(lan.locator("#lobby-seats li[data-kind='human']")).to_have_count(1)
+    # the removed guest sees the join screen again (the seat is free)
+    expect(minh.get_by_role("button", name="Vào phòng")).to_be_visible(timeout=WAIT_MS)
+    assert lan.locator(LOBBY).count() == 1
+
+
+@pytest.mark.parametrize("until", ["pass", pytest.param("play", marks=pytest.mark.slow)])
+def test_an_absent_players_turn_is_made_for_them(
+    player: Callable[..., Page], artifacts: Path, until: str
+) -> None:
+    """Minh closes his page; after the room's 10 s Vừa passes for him, and then plays
+    for him: "(tự động)" on his plate, on the message line, under his card."""
+    lan, minh = player(), player()
+    link = create_room_by_api(lan, "Lan", level="easy", turn_seconds=10)
+    join_room(minh, link, "Minh")
+    start(lan)
+    wait_table(lan)
+    minh.close()
+    pass_three(lan)
+    expect(lan.locator("#message")).to_contain_text("còn")  # the time left to Minh
+    status = lan.locator("#table .seat .room-status", has_text="(tự động)")
+    expect(status).to_have_count(1, timeout=WAIT_MS)
+    expect(lan.locator("#room-players li", has_text="Minh")).to_contain_text("(tự động)")
+    if until == "pass":
+        return
+    auto_card = lan.locator("#trick .table-card[data-card] .auto-tag")
+    play_until([lan], lambda: auto_card.count() > 0 or hand_over(lan))
+    expect(auto_card.first).to_have_text("(tự động)")
+    lan.screenshot(path=artifacts / "room-desktop-3-auto.png")
+
+
+def test_the_next_human_becomes_creator_and_wrong_links_say_so(
+    player: Callable[..., Page],
+) -> None:
+    lan, minh = player(), player(**PHONE)
+    link = create_room(lan, "Lan")
+    join_room(minh, link, "Minh")
+    expect(minh.get_by_role("button", name="Bắt đầu", exact=True)).to_have_count(0)
+    lan.get_by_role("button", name="Rời phòng").click()
+    lan.wait_for_url(lambda url: url.endswith("/"))
+    expect(minh.get_by_role("button", name="Bắt đầu", exact=True)).to_be_visible()
+    expect(minh.locator("#lobby-seats li[data-kind='human']")).to_have_count(1)
+    # a code nobody made: a clear message and the way back
+    lan.goto(link[:-4] + "2222")
+    expect(lan.get_by_role("alert")).to_have_text(
+        "Không tìm thấy phòng này. Có thể đường dẫn bị sai."
+    )
+    lan.get_by_role("button", name="Chơi một mình").click()
+    lan.wait_for_selector('body[data-mode="single"][data-busy="false"]', state="attached")
+
+
+def test_the_table_goes_on_after_a_server_restart(
+    make_context: Callable[..., BrowserContext], tmp_path: Path
+) -> None:
+    """The sockets drop when the server stops; the pages reconnect by themselves (no
+    reload) and the passes made after the restart reach every screen."""
+    server = HeartsServer(tmp_path, args=("--room-pace", "0"))
+    server.start()
+    try:
+        lan, minh = (make_context(base_url=server.url, **DESKTOP).new_page() for _ in range(2))
+        link = create_room(lan, "Lan")
+        join_room(minh, link, "Minh")
+        start(lan)
+        for page in (lan, minh):
+            wait_table(page)
+            page.wait_for_selector('body[data-live="socket"]', state="attached")
+        server.restart()
+        for page in (lan, minh):
+            pass_three(page)
+        # Lan passed first: her page learns of Minh's pass from the feed
+        for page in (lan, minh):
+            page.wait_for_selector(f'{ROOM_READY}[data-phase="play"]', state="attached")
+            page.wait_for_selector('body[data-live="socket"]', state="attached")
+    finally:
+        server.stop()
