@@ -5,6 +5,7 @@ import { api } from "./api.js";
 import { TableView } from "./table.js";
 import { renderTricks, renderScores, renderStats } from "./panels.js";
 import { NewMatchDialog } from "./newmatch.js";
+import { wirePanels } from "./layout.js";
 import { T, SEAT_NAME, MOON_WORDS, cardShort, signed } from "./i18n.js";
 
 const $ = (sel) => document.querySelector(sel);
@@ -537,6 +538,7 @@ async function holdAfterReload(s) {
 
 async function init() {
   wire();
+  wirePanels();
   measureTopbar();
   window.addEventListener("resize", measureTopbar);
   document.body.dataset.busy = "true";
