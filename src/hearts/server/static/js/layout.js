@@ -4,12 +4,22 @@
 // are hidden (layout.css); the page's layout itself is CSS only.
 const $ = (sel) => document.querySelector(sel);
 
+// While a panel lies over the table, the table and the hand under it are out of reach
+// (no Tab stop, no screen reader visit); on a wide screen the panels stand beside it.
+function coverTable() {
+  const side = $(".side");
+  const covered = !!document.body.dataset.panel && getComputedStyle(side).position === "absolute";
+  $(".game").inert = covered;
+}
+
 export function wirePanels() {
+  window.addEventListener("resize", coverTable);
   const tabs = [...document.querySelectorAll("#panel-tabs button[data-panel]")];
   const show = (name) => {
     if (name) document.body.dataset.panel = name;
     else delete document.body.dataset.panel;
     for (const t of tabs) t.setAttribute("aria-expanded", String(t.dataset.panel === name));
+    coverTable();
     if (name === "tricks") {
       const list = $("#tricks-scroll");
       list.scrollTop = list.scrollHeight;
