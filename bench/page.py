@@ -20,8 +20,8 @@ import tempfile
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests" / "browser"))
-from page_load import load_game, load_reference, reference_server  # noqa: E402
-from playwright.sync_api import sync_playwright  # noqa: E402
+from page_load import load_game, load_reference, reference_server
+from playwright.sync_api import sync_playwright
 
 PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True}
 
@@ -63,7 +63,8 @@ def main() -> None:
                 proc.wait()
     med = {k: {f: statistics.median(r[f] for r in v) for f in v[0]} for k, v in rows.items()}
     print(f"{url}  rounds={args.rounds}  (medians)")
-    print(f"  transferred: {med['game']['bytes'] / 1024:.1f} KiB in {med['game']['requests']:.0f} requests")
+    game = med["game"]
+    print(f"  transferred: {game['bytes'] / 1024:.1f} KiB in {game['requests']:.0f} requests")
     print(f"  first playable card, Slow 4G + CPU 4x: {med['game']['ms']:.0f} ms")
     print(f"  same-weight static page, same throttling: {med['reference']['ms']:.0f} ms")
     print(f"  ratio: {med['game']['ms'] / med['reference']['ms']:.2f}")

@@ -51,7 +51,9 @@ def throttled_page(browser: Browser, throttle: bool, **context: Any) -> tuple[Pa
         cdp.send("Network.emulateNetworkConditions", SLOW_4G)
         cdp.send("Emulation.setCPUThrottlingRate", {"rate": CPU_SLOWDOWN})
     got: dict[str, float] = {}
-    cdp.on("Network.loadingFinished", lambda e: got.__setitem__(e["requestId"], e["encodedDataLength"]))
+    cdp.on(
+        "Network.loadingFinished", lambda e: got.__setitem__(e["requestId"], e["encodedDataLength"])
+    )
     return page, got
 
 

@@ -82,9 +82,11 @@ def test_no_serious_violation(size: str, make_context: Any) -> None:
 
     play_by_api(
         page,
-        lambda s: s["hand"]["phase"] == "play"
-        and len(s["hand"]["trick"]) >= 1
-        and s["hand"]["turn"] == s["seats"][0],
+        lambda s: (
+            s["hand"]["phase"] == "play"
+            and len(s["hand"]["trick"]) >= 1
+            and s["hand"]["turn"] == s["seats"][0]
+        ),
     )
     page.reload()
     wait_ready(page)
@@ -93,18 +95,30 @@ def test_no_serious_violation(size: str, make_context: Any) -> None:
         page.locator("#last-trick").click()
         found += serious(page, "last trick")
 
-    new_match_by_api(page, {"target": 50})
     play_by_api(page, lambda s: s["hand"]["phase"] == "done")
     page.reload()
     wait_ready(page)
     expect(page.locator("#result")).to_be_visible()
     found += serious(page, "end of a hand")
     found += open_each_panel(page)
+    assert not found, found
 
+
+@pytest.mark.slow
+@pytest.mark.parametrize("size", ["phone", "landscape-phone", "desktop"])
+def test_no_serious_violation_at_the_end_of_a_match(size: str, make_context: Any) -> None:
+    width, height = SIZES[size]
+    phone = min(width, height) < 500
+    page = make_context(
+        viewport={"width": width, "height": height}, is_mobile=phone, has_touch=phone
+    ).new_page()
+    open_table(page)
+    new_match_by_api(page, {"target": 50})
     finish_match_by_api(page)
     wait_ready(page)
     expect(page.locator("#result-ranking")).to_be_visible()
-    found += serious(page, "end of a match")
+    found = serious(page, "end of a match")
+    found += open_each_panel(page)
     assert not found, found
 
 

@@ -13,7 +13,6 @@ from typing import Any
 import pytest
 from playwright.sync_api import Page, expect
 from table_page import (
-    HAND,
     card,
     hand_cards,
     new_match_by_api,
@@ -60,7 +59,8 @@ FIT_JS = """() => {
         const r = t.getBoundingClientRect();
         if (!r.width || !r.height || t.closest('[hidden], dialog:not([open])')) continue;
         if (getComputedStyle(t).visibility !== 'visible') continue;
-        if (r.width < 44 || r.height < 44) out.small.push([t.id || t.textContent.trim(), r.width, r.height]);
+        if (r.width < 44 || r.height < 44)
+            out.small.push([t.id || t.textContent.trim(), r.width, r.height]);
     }
     return out;
 }"""
@@ -129,9 +129,11 @@ def test_table_and_hand_fit(
     # a trick on the table, South to play
     play_by_api(
         page,
-        lambda s: s["hand"]["phase"] == "play"
-        and len(s["hand"]["trick"]) >= 2
-        and s["hand"]["turn"] == s["seats"][0],
+        lambda s: (
+            s["hand"]["phase"] == "play"
+            and len(s["hand"]["trick"]) >= 2
+            and s["hand"]["turn"] == s["seats"][0]
+        ),
     )
     page.reload()
     wait_ready(page)
@@ -160,7 +162,11 @@ def test_phone_panels_one_tap_each(make_context: Any, artifacts: Path) -> None:
     tabs = page.locator("#panel-tabs button:visible")
     expect(tabs).to_have_text(["Các vòng", "Bảng điểm", "Thành tích"])
     expect(page.locator(".side")).to_be_hidden()
-    panels = {"Các vòng": "#tricks-panel", "Bảng điểm": "#scores-panel", "Thành tích": "#stats-panel"}
+    panels = {
+        "Các vòng": "#tricks-panel",
+        "Bảng điểm": "#scores-panel",
+        "Thành tích": "#stats-panel",
+    }
     for tab, panel in panels.items():
         page.get_by_role("button", name=tab, exact=True).tap()
         expect(page.locator(panel)).to_be_in_viewport(ratio=1)
