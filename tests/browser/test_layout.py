@@ -199,6 +199,7 @@ def test_landscape_phone_panels_side_by_side(make_context: Any, artifacts: Path)
         assert box is not None
         boxes.append(box)
     assert boxes[0]["x"] + boxes[0]["width"] <= boxes[1]["x"] < boxes[2]["x"]  # side by side
+    assert all(box["width"] >= 0.25 * 844 for box in boxes), boxes  # a third each, or near
     page.screenshot(path=artifacts / "panels-landscape.png")
     page.keyboard.press("Escape")
     expect(page.locator(".side")).to_be_hidden()
