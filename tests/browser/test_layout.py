@@ -107,7 +107,7 @@ def raise_cards(page: Page, touch: bool) -> None:
     assert page.evaluate("document.activeElement.matches(':focus-visible')")
 
 
-@pytest.mark.parametrize("players", [4, 7])
+@pytest.mark.parametrize("players", [4, pytest.param(7, marks=pytest.mark.slow)])
 @pytest.mark.parametrize("size", SIZES, ids=[f"{w}x{h}" for w, h in SIZES])
 def test_table_and_hand_fit(
     size: tuple[int, int], players: int, make_context: Any, artifacts: Path
