@@ -86,8 +86,9 @@ def test_choose_and_pass_three_cards(page: Page) -> None:
     hand = hand_cards(page)
     assert len(hand) == 13
     assert legal_cards(page) == hand  # any card may be chosen
-    for c in hand:  # each card is a button named in Vietnamese
-        expect(page.get_by_role("button", name=spoken(c), exact=True)).to_have_attribute(
+    for c in hand:  # each card is a button named by what it shows, then in Vietnamese
+        name = f"{card_label(c)}, {spoken(c)}"
+        expect(page.get_by_role("button", name=name, exact=True)).to_have_attribute(
             "data-card", c
         )
     button = page.locator("#pass-button")

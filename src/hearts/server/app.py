@@ -20,10 +20,11 @@ from typing import Annotated, Any
 
 import anyio.to_thread
 from fastapi import Depends, FastAPI, Request
-from fastapi.responses import HTMLResponse, Response
+from fastapi.responses import Response
 
 from hearts.rules import Rules
 from hearts.server import achievements, history, retention, review, roomapi
+from hearts.server.compress import Page, gzip_static
 from hearts.server.config import Config
 from hearts.server.db import Loaded, Store
 from hearts.server.errors import ApiError, error_response, install_error_handlers
@@ -321,21 +322,21 @@ def create_app(
     # cached script of the release before; an unknown version is 404.
     version = static_version(STATIC_DIR)
     page_file = STATIC_DIR / "index.html"
-    page = versioned_page(page_file.read_text(), version) if page_file.is_file() else None
+    page = Page(versioned_page(page_file.read_text(), version)) if page_file.is_file() else None
 
     @app.get("/", include_in_schema=False)
-    async def index() -> Response:
+    async def index(request: Request) -> Response:
         if page is None:
             return error_response("not_found", "Trang chưa sẵn sàng")
-        return HTMLResponse(page, headers={"Cache-Control": "no-cache"})
+        return page.response(request, {"Cache-Control": "no-cache"})
 
     @app.get("/r/{code}", include_in_schema=False)
-    async def room_page(code: str) -> Response:
+    async def room_page(code: str, request: Request) -> Response:
         """A room's invite link: the same page, which reads the code from its path."""
-        return await index()
+        return await index(request)
 
     immutable = CachedStaticFiles(directory=STATIC_DIR, cache_control=IMMUTABLE)
-    app.mount(f"/static/v/{version}", immutable, name="static-versioned")
+    app.mount(f"/static/v/{version}", gzip_static(immutable), name="static-versioned")
     plain = CachedStaticFiles(directory=STATIC_DIR, cache_control="no-cache")
-    app.mount("/static", plain, name="static")
+    app.mount("/static", gzip_static(plain), name="static")
     return app

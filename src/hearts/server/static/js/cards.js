@@ -8,7 +8,16 @@ function el(tag, cls, text) {
   return e;
 }
 
-// The inside of a card (shared by hand buttons, table cards and mini cards).
+// The inside of a card (shared by hand buttons, table cards and mini cards). Only the
+// top corner is text; the pip, the court letter and the bottom corner repeat it as CSS
+// content (data-t), so a card's visible text is what it shows once ("Q♠"), and a
+// button's name can begin with it (voice control taps a card by what it shows).
+function drawn(cls, text) {
+  const e = el("span", cls);
+  e.dataset.t = text;
+  return e;
+}
+
 export function cardFace(card) {
   const rank = card[0], suit = card[1];
   const face = el("span", "face " + (isRed(card) ? "red" : "black"));
@@ -18,13 +27,13 @@ export function cardFace(card) {
   face.append(idx);
   if ("JQK".includes(rank)) {
     const court = el("span", "court");
-    court.append(el("span", "cr", RANK_LABEL[rank]), el("span", "cs", SUIT_SYMBOL[suit]));
+    court.append(drawn("cr", RANK_LABEL[rank]), drawn("cs", SUIT_SYMBOL[suit]));
     face.append(court);
   } else {
-    face.append(el("span", "pip" + (rank === "A" ? " ace" : ""), SUIT_SYMBOL[suit]));
+    face.append(drawn("pip" + (rank === "A" ? " ace" : ""), SUIT_SYMBOL[suit]));
   }
   const idx2 = el("span", "idx idx2");
-  idx2.append(el("span", "r", RANK_LABEL[rank]), el("span", "s", SUIT_SYMBOL[suit]));
+  idx2.append(drawn("r", RANK_LABEL[rank]), drawn("s", SUIT_SYMBOL[suit]));
   face.append(idx2);
   return face;
 }
@@ -34,7 +43,8 @@ export function handCardButton(card) {
   const b = el("button", "card hand-card");
   b.type = "button";
   b.dataset.card = card;
-  b.setAttribute("aria-label", cardSpoken(card));
+  // what it shows, then its spoken name: "Q♠, Q bích"
+  b.setAttribute("aria-label", `${RANK_LABEL[card[0]]}${SUIT_SYMBOL[card[1]]}, ${cardSpoken(card)}`);
   b.append(cardFace(card));
   return b;
 }

@@ -5,6 +5,7 @@ import { api } from "./api.js";
 import { TableView } from "./table.js";
 import { renderTricks, renderScores, renderStats } from "./panels.js";
 import { NewMatchDialog } from "./newmatch.js";
+import { wirePanels } from "./layout.js";
 import { ReviewDialog } from "./review.js";
 import { T, SEAT_NAME, cardShort } from "./i18n.js";
 import * as achievements from "./achievements.js";
@@ -446,6 +447,7 @@ async function holdAfterReload(s) {
 
 async function init() {
   wireHelp();
+  wirePanels();
   measureTopbar();
   window.addEventListener("resize", measureTopbar);
   // A room's link (or a room this browser sits in): room.js drives the page instead.

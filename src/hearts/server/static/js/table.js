@@ -545,7 +545,9 @@ export class TableView {
     let rows = 1;
     const stepFor = (k) => (k <= 1 ? cw : (W - cw) / (k - 1));
     while (rows < 3 && stepFor(Math.ceil(n / rows)) < minStrip) rows++;
-    const rowOffset = Math.round(ch * 0.56);
+    // a raised card (chosen, and focused too: lift + 4 px) of a lower row still leaves
+    // 44 px, and the middle, of the card above it to tap
+    const rowOffset = Math.ceil(Math.max(ch * 0.56, 44 + lift + 6, ch / 2 + lift + 6));
     const perRow = Math.ceil(n / Math.max(rows, 1)) || 1;
     // balanced rows: the first rows get the extra card
     let idx = 0;

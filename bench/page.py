@@ -1,0 +1,75 @@
+"""The page's weight and time to the first playable card, as a phone on a slow link.
+
+    python3 bench/page.py [--rounds 5] [--url http://127.0.0.1:8000/]
+
+Chromium (``/usr/bin/chromium``) with DevTools' "Slow 4G" network and the CPU slowed
+4× (CDP), a fresh cache each load, a 390×844 phone. Each round loads, in turn: the
+game throttled, a static page of the same weight throttled (the reference: the
+network's share alone), and the game unthrottled. Prints the medians. Without
+``--url`` it starts ``hearts serve`` (this checkout, a temporary data directory).
+Figures of one run only; the machine may be shared.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests" / "browser"))
+from page_load import load_game, load_reference, reference_server
+from playwright.sync_api import sync_playwright
+
+PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True}
+
+
+def serve(data_dir: str) -> tuple[subprocess.Popen[str], str]:
+    cmd = [sys.executable, "-c", "import sys; from hearts.cli import main; sys.exit(main())"]
+    cmd += ["serve", "--host", "127.0.0.1", "--port", "0", "--data-dir", data_dir]
+    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    assert proc.stdout is not None
+    return proc, proc.stdout.readline().strip()
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--rounds", type=int, default=5)
+    parser.add_argument("--url", default="")
+    args = parser.parse_args()
+    proc = None
+    with tempfile.TemporaryDirectory() as data:
+        url = args.url
+        if not url:
+            proc, url = serve(data)
+        try:
+            rows: dict[str, list[dict[str, float]]] = {"game": [], "reference": [], "fast": []}
+            with sync_playwright() as p:
+                browser = p.chromium.launch(
+                    executable_path="/usr/bin/chromium", args=["--no-sandbox", "--disable-gpu"]
+                )
+                for _ in range(args.rounds):
+                    game = load_game(browser, url, throttle=True, **PHONE)
+                    rows["game"].append(game)
+                    with reference_server(int(game["bytes"])) as ref_url:
+                        rows["reference"].append(load_reference(browser, ref_url, True))
+                    rows["fast"].append(load_game(browser, url, throttle=False, **PHONE))
+                browser.close()
+        finally:
+            if proc is not None:
+                proc.terminate()
+                proc.wait()
+    med = {k: {f: statistics.median(r[f] for r in v) for f in v[0]} for k, v in rows.items()}
+    print(f"{url}  rounds={args.rounds}  (medians)")
+    game = med["game"]
+    print(f"  transferred: {game['bytes'] / 1024:.1f} KiB in {game['requests']:.0f} requests")
+    print(f"  first playable card, Slow 4G + CPU 4x: {med['game']['ms']:.0f} ms")
+    print(f"  same-weight static page, same throttling: {med['reference']['ms']:.0f} ms")
+    print(f"  ratio: {med['game']['ms'] / med['reference']['ms']:.2f}")
+    print(f"  first playable card, unthrottled: {med['fast']['ms']:.0f} ms")
+
+
+if __name__ == "__main__":
+    main()

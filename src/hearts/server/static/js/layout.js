@@ -1,0 +1,39 @@
+// The side panels on a small screen ("Các vòng", "Bảng điểm", "Thành tích"): a tab
+// each, one tap opens that panel over the table, a tap on the same tab, "Về bàn" or
+// Escape closes it. On a wide screen the panels stand beside the table and the tabs
+// are hidden (layout.css); the page's layout itself is CSS only.
+const $ = (sel) => document.querySelector(sel);
+
+// While a panel lies over the table, the table and the hand under it are out of reach
+// (no Tab stop, no screen reader visit); on a wide screen the panels stand beside it.
+function coverTable() {
+  const side = $(".side");
+  const covered = !!document.body.dataset.panel && getComputedStyle(side).position === "absolute";
+  $(".game").inert = covered;
+}
+
+export function wirePanels() {
+  window.addEventListener("resize", coverTable);
+  const tabs = [...document.querySelectorAll("#panel-tabs button[data-panel]")];
+  const show = (name) => {
+    if (name) document.body.dataset.panel = name;
+    else delete document.body.dataset.panel;
+    for (const t of tabs) t.setAttribute("aria-expanded", String(t.dataset.panel === name));
+    coverTable();
+    if (name === "tricks") {
+      const list = $("#tricks-scroll");
+      list.scrollTop = list.scrollHeight;
+    }
+  };
+  for (const t of tabs) {
+    t.addEventListener("click", () => show(document.body.dataset.panel === t.dataset.panel ? null : t.dataset.panel));
+  }
+  $("#panel-close").addEventListener("click", () => {
+    const open = tabs.find((t) => t.dataset.panel === document.body.dataset.panel);
+    show(null);
+    if (open) open.focus();
+  });
+  document.addEventListener("keydown", (e) => {
+    if (e.key === "Escape" && document.body.dataset.panel && !document.querySelector("dialog[open]")) show(null);
+  });
+}

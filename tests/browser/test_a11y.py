@@ -1,0 +1,126 @@
+"""The accessibility audit (issue 10, item 11): axe-core, injected by the test (the
+page never ships it), finds no serious or critical violation at a phone, a small
+phone, a landscape phone and a desktop, in every phase: the pass, a trick, each side
+panel, the two dialogs, the end of a hand and the end of a match. The experimental
+rules run too: ``label-content-name-mismatch`` (a card's name must contain what it
+shows, "Q♠") is one of them."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+from axe_playwright_python.sync_playwright import Axe
+from playwright.sync_api import Page, expect
+from table_page import new_match_by_api, open_table, play_by_api, wait_ready
+from test_match_end import finish_match_by_api
+
+pytestmark = pytest.mark.browser
+
+AXE = Axe()
+TAGS = [
+    "wcag2a",
+    "wcag2aa",
+    "wcag21a",
+    "wcag21aa",
+    "wcag22aa",
+    "best-practice",
+    "experimental",
+]
+STATIC = Path(__file__).resolve().parents[2] / "src" / "hearts" / "server" / "static"
+SIZES = {
+    "phone": (390, 844),
+    "small-phone": (360, 640),
+    "landscape-phone": (844, 390),
+    "desktop": (1440, 900),
+}
+
+
+def serious(page: Page, phase: str) -> list[Any]:
+    """The serious and critical violations on the page now, as (rule, targets)."""
+    result = AXE.run(page, options={"runOnly": {"type": "tag", "values": TAGS}}).response
+    return [
+        (phase, v["id"], v["impact"], [n["target"] for n in v["nodes"]][:5])
+        for v in result["violations"]
+        if v["impact"] in ("serious", "critical")
+    ]
+
+
+def open_each_panel(page: Page) -> list[Any]:
+    found: list[Any] = []
+    for tab in page.locator("#panel-tabs button:visible").all():
+        tab.click()
+        found += serious(page, f"panel {tab.inner_text()}")
+        tab.click()
+    return found
+
+
+@pytest.mark.parametrize("size", sorted(SIZES))
+def test_no_serious_violation(size: str, make_context: Any) -> None:
+    width, height = SIZES[size]
+    phone = min(width, height) < 500
+    page = make_context(
+        viewport={"width": width, "height": height}, is_mobile=phone, has_touch=phone
+    ).new_page()
+    open_table(page)
+    found = serious(page, "pass")
+    # a chosen card and the focus ring in the hand
+    page.locator("#hand button.hand-card").first.click()
+    page.keyboard.press("ArrowRight")
+    found += serious(page, "pass, a card chosen")
+    found += open_each_panel(page)
+
+    page.locator("#new-match-open").click()
+    expect(page.locator("#new-match-dialog")).to_be_visible()
+    found += serious(page, "dialog Trận mới")
+    page.keyboard.press("Escape")
+    page.locator("#help-button").click()
+    expect(page.locator("#help")).to_be_visible()
+    found += serious(page, "dialog Luật chơi")
+    page.keyboard.press("Escape")
+
+    play_by_api(
+        page,
+        lambda s: (
+            s["hand"]["phase"] == "play"
+            and len(s["hand"]["trick"]) >= 1
+            and s["hand"]["turn"] == s["seats"][0]
+        ),
+    )
+    page.reload()
+    wait_ready(page)
+    found += serious(page, "play")
+    if page.locator("#last-trick").is_visible():
+        page.locator("#last-trick").click()
+        found += serious(page, "last trick")
+
+    play_by_api(page, lambda s: s["hand"]["phase"] == "done")
+    page.reload()
+    wait_ready(page)
+    expect(page.locator("#result")).to_be_visible()
+    found += serious(page, "end of a hand")
+    found += open_each_panel(page)
+    assert not found, found
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("size", ["phone", "landscape-phone", "desktop"])
+def test_no_serious_violation_at_the_end_of_a_match(size: str, make_context: Any) -> None:
+    width, height = SIZES[size]
+    phone = min(width, height) < 500
+    page = make_context(
+        viewport={"width": width, "height": height}, is_mobile=phone, has_touch=phone
+    ).new_page()
+    open_table(page)
+    new_match_by_api(page, {"target": 50})
+    finish_match_by_api(page)
+    wait_ready(page)
+    expect(page.locator("#result-ranking")).to_be_visible()
+    found = serious(page, "end of a match")
+    found += open_each_panel(page)
+    assert not found, found
+
+
+def test_the_page_does_not_ship_axe() -> None:
+    assert not [p for p in STATIC.rglob("*") if "axe" in p.name.lower()]

@@ -1,0 +1,255 @@
+"""Every screen size (issue 10, items 1 and 2): from a 360×640 phone to a 1920×1080
+desktop, portrait and landscape, at 4 and at 7 seats, the table with the trick and the
+whole hand are in the window at once with no scrolling, and every tap target is at
+least 44 px, a card's visible part included, with three cards chosen and one focused
+(raised) in the hand. The side panels: one tap each on a phone, their own scroll on a
+desktop. Screenshots in ``test-artifacts/layout-*.png``."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+from playwright.sync_api import Page, expect
+from table_page import (
+    card,
+    hand_cards,
+    new_match_by_api,
+    open_table,
+    play_by_api,
+    press_card,
+    wait_ready,
+)
+from test_screens import tap_areas
+
+pytestmark = pytest.mark.browser
+
+MIN_TAP = 44
+SIZES = [
+    (360, 640),
+    (640, 360),
+    (390, 844),
+    (844, 390),
+    (768, 1024),
+    (1024, 768),
+    (1440, 900),
+    (1920, 1080),
+]
+
+
+def options(width: int, height: int) -> dict[str, Any]:
+    phone = min(width, height) < 500
+    return {
+        "viewport": {"width": width, "height": height},
+        "is_mobile": phone,
+        "has_touch": phone,
+    }
+
+
+# what overflows the window, and the tap targets (other than the hand's cards) that
+# are seen and smaller than 44 px
+FIT_JS = """() => {
+    const doc = document.documentElement;
+    const out = {scrollW: doc.scrollWidth, scrollH: doc.scrollHeight,
+                 w: innerWidth, h: innerHeight, small: []};
+    const targets = document.querySelectorAll(
+        'button:not(.hand-card), .seg label, label.switch, summary, a[href]');
+    for (const t of targets) {
+        const r = t.getBoundingClientRect();
+        if (!r.width || !r.height || t.closest('[hidden], dialog:not([open])')) continue;
+        if (getComputedStyle(t).visibility !== 'visible') continue;
+        if (r.width < 44 || r.height < 44)
+            out.small.push([t.id || t.textContent.trim(), r.width, r.height]);
+    }
+    return out;
+}"""
+
+# each card on the table: inside the window and the table, and its top corner (the
+# rank and suit) on top, not under a seat's plate or a button
+TRICK_JS = """() => {
+    const table = document.getElementById('table').getBoundingClientRect();
+    return [...document.querySelectorAll('#trick .table-card[data-card]')].map(c => {
+        const r = c.getBoundingClientRect();
+        const i = c.querySelector('.idx .r').getBoundingClientRect();
+        const hit = document.elementFromPoint(i.left + i.width / 2, i.top + i.height / 2);
+        return {card: c.dataset.card, left: r.left, top: r.top, right: r.right, bottom: r.bottom,
+                width: r.width, inTable: r.left >= table.left && r.right <= table.right
+                  && r.top >= table.top && r.bottom <= table.bottom,
+                corner: !!hit && c.contains(hit)};
+    });
+}"""
+
+
+def check_fit(page: Page, where: str) -> None:
+    got = page.evaluate(FIT_JS)
+    assert got["scrollW"] <= got["w"] and got["scrollH"] <= got["h"], (where, got)
+    assert not got["small"], (where, got["small"])
+
+
+def check_hand(page: Page, where: str) -> None:
+    view = page.viewport_size
+    assert view is not None
+    for area in tap_areas(page):
+        assert area["wide"] >= MIN_TAP and area["tall"] >= MIN_TAP, (where, area)
+        assert area["top"] >= 0 and area["bottom"] <= view["height"], (where, area)
+
+
+def raise_cards(page: Page, touch: bool) -> None:
+    """Choose three cards to pass (the last three: the lower row of a two-row hand,
+    whose raised cards lie over the row above) and focus a fourth by the keyboard."""
+    cards = hand_cards(page)
+    for c in cards[-3:]:
+        press_card(page, c, touch)
+        expect(card(page, c)).to_have_attribute("aria-pressed", "true")
+    card(page, cards[-5]).focus()
+    page.keyboard.press("ArrowRight")  # focus by keys: the focus ring shows, the card rises
+    assert page.evaluate("document.activeElement.matches(':focus-visible')")
+
+
+@pytest.mark.parametrize("players", [4, pytest.param(7, marks=pytest.mark.slow)])
+@pytest.mark.parametrize("size", SIZES, ids=[f"{w}x{h}" for w, h in SIZES])
+def test_table_and_hand_fit(
+    size: tuple[int, int], players: int, make_context: Any, artifacts: Path
+) -> None:
+    width, height = size
+    opts = options(width, height)
+    page = make_context(**opts).new_page()
+    open_table(page)
+    if players != 4:
+        new_match_by_api(page, {"players": players})
+    name = f"layout-{players}p-{width}x{height}"
+
+    # the pass: the whole hand, three cards chosen, one focused
+    raise_cards(page, opts["has_touch"])
+    page.screenshot(path=artifacts / f"{name}-pass.png")
+    check_fit(page, "pass")
+    check_hand(page, "pass")
+
+    # a trick on the table, South to play
+    play_by_api(
+        page,
+        lambda s: (
+            s["hand"]["phase"] == "play"
+            and len(s["hand"]["trick"]) >= 2
+            and s["hand"]["turn"] == s["seats"][0]
+        ),
+    )
+    page.reload()
+    wait_ready(page)
+    page.screenshot(path=artifacts / f"{name}-play.png")
+    check_fit(page, "play")
+    check_hand(page, "play")
+    trick = page.evaluate(TRICK_JS)
+    assert len(trick) >= 2, trick
+    for c in trick:
+        assert c["inTable"] and c["corner"], c
+        assert c["width"] >= 30, c
+    table = page.locator("#table").bounding_box()
+    assert table is not None and table["y"] >= 0 and table["y"] + table["height"] <= height
+
+
+COVERED_JS = """() => {
+    const r = document.querySelector('#hand button.hand-card').getBoundingClientRect();
+    const hit = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+    return !!hit && !!hit.closest('.side');
+}"""
+
+
+def test_phone_panels_one_tap_each(make_context: Any, artifacts: Path) -> None:
+    page = make_context(**options(390, 844)).new_page()
+    open_table(page)
+    tabs = page.locator("#panel-tabs button:visible")
+    expect(tabs).to_have_text(["Các vòng", "Bảng điểm", "Thành tích"])
+    expect(page.locator(".side")).to_be_hidden()
+    panels = {
+        "Các vòng": "#tricks-panel",
+        "Bảng điểm": "#scores-panel",
+        "Thành tích": "#stats-panel",
+    }
+    for tab, panel in panels.items():
+        page.get_by_role("button", name=tab, exact=True).tap()
+        expect(page.locator(panel)).to_be_in_viewport(ratio=1)
+        for other in set(panels.values()) - {panel}:
+            expect(page.locator(other)).to_be_hidden()
+        expect(page.get_by_role("button", name=tab, exact=True)).to_have_attribute(
+            "aria-expanded", "true"
+        )
+        assert page.evaluate(COVERED_JS)  # the panel lies over the table and the hand
+        assert page.locator(".game").evaluate("g => g.inert")  # out of reach under it
+        page.screenshot(path=artifacts / f"panels-phone-{panel[1:]}.png")
+    # "Về bàn" goes back to the table; so does a second tap on the open tab
+    page.get_by_role("button", name="Về bàn").tap()
+    expect(page.locator(".side")).to_be_hidden()
+    assert not page.evaluate(COVERED_JS)
+    assert not page.locator(".game").evaluate("g => g.inert")
+    page.get_by_role("button", name="Bảng điểm", exact=True).tap()
+    page.get_by_role("button", name="Bảng điểm", exact=True).tap()
+    expect(page.locator(".side")).to_be_hidden()
+
+
+def test_landscape_phone_panels_side_by_side(make_context: Any, artifacts: Path) -> None:
+    page = make_context(**options(844, 390)).new_page()
+    open_table(page)
+    page.get_by_role("button", name="Các bảng").tap()
+    boxes = []
+    for panel in ("#tricks-panel", "#scores-panel", "#stats-panel"):
+        expect(page.locator(panel)).to_be_in_viewport(ratio=1)
+        box = page.locator(panel).bounding_box()
+        assert box is not None
+        boxes.append(box)
+    assert boxes[0]["x"] + boxes[0]["width"] <= boxes[1]["x"] < boxes[2]["x"]  # side by side
+    assert all(box["width"] >= 0.25 * 844 for box in boxes), boxes  # a third each, or near
+    page.screenshot(path=artifacts / "panels-landscape.png")
+    page.keyboard.press("Escape")
+    expect(page.locator(".side")).to_be_hidden()
+
+
+# a long match in the panels: 13 tricks and 12 hands of scores
+FILL_JS = """() => {
+    const list = document.getElementById('tricks-list');
+    for (let i = 1; i <= 13; i++) {
+        const li = document.createElement('li');
+        li.className = 'trick-row';
+        li.innerHTML = '<div class="trick-head"><span class="tn">Vòng ' + i + '</span></div>'
+          + '<div class="trick-cards"><span class="tc">Tây</span><span class="tc">Bắc</span></div>'
+          + '<div class="trick-foot"><span class="tw">Tây ăn</span></div>';
+        list.append(li);
+    }
+    document.getElementById('tricks-empty').hidden = true;
+    const body = document.querySelector('#score-table tbody');
+    for (let i = 1; i <= 12; i++) {
+        const tr = document.createElement('tr');
+        tr.innerHTML = '<th scope="row">' + i + '</th><td>3</td><td>13</td><td>0</td><td>10</td>';
+        body.append(tr);
+    }
+}"""
+
+
+def test_desktop_panels_scroll_apart(make_context: Any, artifacts: Path) -> None:
+    page = make_context(**options(1440, 900)).new_page()
+    open_table(page)
+    page.evaluate(FILL_JS)
+    side = page.locator(".side").bounding_box()
+    tricks = page.locator("#tricks-panel").bounding_box()
+    assert side is not None and tricks is not None
+    # the tricks list keeps at least 40 % of the column: several tricks, not 1.5
+    assert tricks["height"] >= 0.39 * side["height"], (tricks, side)
+    rows = page.locator("#tricks-list > li").first.bounding_box()
+    assert rows is not None and tricks["height"] >= 3 * rows["height"]
+    # each panel scrolls by itself, and the column does not overflow the window
+    scroll = page.evaluate(
+        """() => ['tricks-scroll', 'scores-panel'].map(id => {
+            const e = document.getElementById(id);
+            return [id, e.scrollHeight > e.clientHeight, getComputedStyle(e).overflowY];
+        })"""
+    )
+    for panel, overflows, overflow_y in scroll:
+        assert overflows and overflow_y == "auto", (panel, overflows, overflow_y)
+    assert page.evaluate("document.documentElement.scrollHeight <= innerHeight")
+    # the last hand's row is reached by scrolling the score panel alone
+    last = page.locator("#score-table tbody tr").last
+    last.scroll_into_view_if_needed()
+    expect(last).to_be_in_viewport()
+    expect(page.locator("#tricks-list > li").first).to_be_in_viewport()
+    page.screenshot(path=artifacts / "panels-desktop-long-match.png")
