@@ -43,6 +43,8 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from oracle import OracleBot
+from yardstick import NAME as YARDSTICK
+from yardstick import yardstick
 
 from hearts.bots.base import get_bot
 from hearts.bots.hard import HardBot, any_void
@@ -150,6 +152,8 @@ class Seat:
             self.bot = PolicyBot()
         elif kind == "oracle":
             self.bot: Any = OracleBot(**options)
+        elif kind == YARDSTICK:
+            self.bot = yardstick(**options)
         elif kind == "ismcts":
             self.bot = TimedIsmcts(options["time_budget"], options.get("seed", 0))
             self.passer = get_bot("medium")
