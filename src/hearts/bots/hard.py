@@ -35,9 +35,10 @@ from hearts.rules import Rules
 from hearts.view import PlayerView
 
 #: Playouts per play decision at 40 cards in hands (see :func:`playouts_for`):
-#: about 0.18 s of CPU per decision on the reference machine, 0.27 s at p95
-#: (3000 measured no stronger against Vừa, within noise, at 1.5 times the time).
-DEFAULT_ITERATIONS = 2000
+#: on the compiled kernel about 0.10 s of CPU per decision on the reference
+#: machine, 0.12 s at p95 (bench/engine.py --khó), half the time of the pure-Python
+#: search of 2026-11 (2,000 playouts, 0.2 s) with 50 times its playouts.
+DEFAULT_ITERATIONS = 100_000
 
 #: Playouts per pass decision when the pass is searched.
 DEFAULT_PASS_ITERATIONS = 1500
@@ -186,8 +187,11 @@ class HardBot:
         self.infer = float(infer)
         if pass_iterations is None:
             # A smaller play budget means a smaller pass budget too.
+            # (The pass search is pure Python: never more than its default.)
             pass_iterations = (
-                DEFAULT_PASS_ITERATIONS if iterations is None else max(1, int(iterations) // 2)
+                DEFAULT_PASS_ITERATIONS
+                if iterations is None
+                else max(1, min(DEFAULT_PASS_ITERATIONS, int(iterations) // 2))
             )
         self.pass_iterations = int(pass_iterations)
         self.passing = passing
