@@ -161,7 +161,8 @@ class HardBot:
     play says it is not; 0 or 1: no inference); ``eps`` (random moves in playouts);
     ``spread`` (more playouts when they are short); ``seed`` (salt);
     ``engine`` (``compiled``: the numba kernel, or ``reference``: its pure-Python
-    twin, the same results more slowly).
+    twin, the same results more slowly); ``shoot`` (a bonus on the value of a moon
+    of its own: the bench's moon-hungry opponent).
     """
 
     name = "hard"
@@ -178,7 +179,9 @@ class HardBot:
         spread: bool = True,
         pass_margin: float = 0.0,
         engine: str = "compiled",
+        shoot: float = 0.0,
     ) -> None:
+        self.shoot = float(shoot)
         if engine not in ("compiled", "reference"):
             raise ValueError(f"unknown engine {engine!r}")
         self.engine = engine
@@ -339,7 +342,7 @@ class HardBot:
         tables = deal_tables(sampler)
         seed = view.seed(self.seed)
         pos = search_position(view)
-        judge = search_judge(view)
+        judge = search_judge(view, self.shoot)
         compiled = self.engine == "compiled"
         sums_a: Any = np.zeros(len(cands)) if compiled else [0.0] * len(cands)
         points_a: Any = np.zeros(len(cands)) if compiled else [0.0] * len(cands)
@@ -484,7 +487,7 @@ def search_position(view: PlayerView) -> Position:
     )
 
 
-def search_judge(view: PlayerView) -> Judge:
+def search_judge(view: PlayerView, shoot: float = 0.0) -> Judge:
     """How the kernels value a finished hand for ``view``'s seat (:func:`hand_utility`)."""
     rules = view.rules
     return Judge(
@@ -494,6 +497,7 @@ def search_judge(view: PlayerView) -> Judge:
         target=rules.target,
         moon=MOON_CODES[rules.moon],
         jd_bonus=rules.jd_bonus,
+        shoot=shoot,
     )
 
 

@@ -419,6 +419,26 @@ def _value(
     target: int,
     moon: int,
     jd_bonus: bool,
+    shoot: float,
+    pts: Any,
+    after: Any,
+) -> tuple[float, int]:
+    v, mine = _value0(pen, jd, me, near, totals, target, moon, jd_bonus, pts, after)
+    if pen[me] == 26:
+        v += shoot
+    return v, mine
+
+
+@_jit
+def _value0(
+    pen: Any,
+    jd: int,
+    me: int,
+    near: bool,
+    totals: Any,
+    target: int,
+    moon: int,
+    jd_bonus: bool,
     pts: Any,
     after: Any,
 ) -> tuple[float, int]:
@@ -518,6 +538,7 @@ def _play_batch(
     target: int,
     moon: int,
     jd_bonus: bool,
+    shoot: float,
     sums: Any,
     points: Any,
 ) -> None:
@@ -572,7 +593,7 @@ def _play_batch(
                 lead_card,
                 voids,
             )
-            v, mine = _value(pen, jd, me, near, totals, target, moon, jd_bonus, pts, after)
+            v, mine = _value(pen, jd, me, near, totals, target, moon, jd_bonus, shoot, pts, after)
             sums[i] += v
             points[i] += mine
 
@@ -617,6 +638,7 @@ def play_batch(
         judge.target,
         judge.moon,
         judge.jd_bonus,
+        float(judge.shoot),
         sums,
         points,
     )

@@ -43,7 +43,8 @@ class Position(NamedTuple):
 class Judge(NamedTuple):
     """How a finished hand is valued (:func:`hearts.bots.hard.hand_utility`):
     ``near`` the end of the match, the match ``totals`` and ``target``, the moon
-    rule's code and the J♦ rule."""
+    rule's code and the J♦ rule; ``shoot`` is added to the value of a moon of its
+    own (0 for Khó; the bench's moon-hungry opponent sets it)."""
 
     me: int
     near: bool
@@ -51,6 +52,7 @@ class Judge(NamedTuple):
     target: int
     moon: int
     jd_bonus: bool
+    shoot: float = 0.0
 
 
 def draw(t: DealTables, state: int) -> tuple[list[int], int]:
@@ -122,6 +124,13 @@ def score(pen: list[int], jd: int, judge: Judge) -> list[int]:
 
 def value(pen: list[int], jd: int, judge: Judge) -> tuple[float, int]:
     """(Khó's value of the finished hand, the points its seat scores)."""
+    v, mine = _value(pen, jd, judge)
+    if pen[judge.me] == MOON:
+        v += judge.shoot
+    return v, mine
+
+
+def _value(pen: list[int], jd: int, judge: Judge) -> tuple[float, int]:
     pts = score(pen, jd, judge)
     n = len(pts)
     me = judge.me

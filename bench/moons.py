@@ -1,0 +1,102 @@
+"""Moons conceded per 100 hands against moon-hungry opponents (issue 12, lever 0).
+
+    python3 bench/moons.py [--hands N] [--hero hard hard-2026-11 ...] [--jobs K]
+
+Each hero sits with three copies of a moon-hungry player: Khó whose search adds
+``--shoot`` points to the value of a moon of its own and who passes as Vừa does
+(Vừa passes for a moon with a moon hand), at ``--hungry-iterations`` playouts.
+Every deal of strength.py's fixed sequence is played four times, the hero in
+each seat (duplicate).  Reported per hero, with 95% bootstrap intervals over
+deals: moons the opponents shot per 100 hands (conceded), moons the hero shot,
+and the hero's and the opponents' points per hand.  Heroes play the same deals.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import multiprocessing
+import statistics
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from strength import RULES, Seat, bootstrap, deal_for, fmt, play_deal
+
+MOON = 26
+
+
+def _run(args: tuple[int, str, dict[str, Any], dict[str, Any]]) -> tuple[int, list[float]]:
+    """Deal ``index`` in four rotations: (conceded moons, hero moons, hero points,
+    opponents' mean points), each summed over the rotations."""
+    index, hero_kind, hero_opts, hungry_opts = args
+    deal, number = deal_for(index)
+    hero = Seat(hero_kind, hero_opts)
+    hungry = Seat("hard", hungry_opts)
+    n = RULES.players
+    conceded = shot = mine = theirs = 0.0
+    for rot in range(n):
+        seats = [hungry] * n
+        seats[rot] = hero
+        pts = play_deal(deal, number, seats)
+        shooters = [s for s in range(n) if pts[s] == 0 and all(
+            pts[o] == MOON for o in range(n) if o != s)]  # fmt: skip
+        conceded += sum(1 for s in shooters if s != rot)
+        shot += sum(1 for s in shooters if s == rot)
+        mine += pts[rot]
+        theirs += sum(p for s, p in enumerate(pts) if s != rot) / (n - 1)
+    return index, [conceded, shot, mine, theirs]
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--hands", type=int, default=50, help="deals (x4 rotations)")
+    p.add_argument("--hero", nargs="*", default=["hard-2026-11", "hard"])
+    p.add_argument("--hero-iterations", type=int, default=None, help="the heroes' playouts")
+    p.add_argument("--shoot", type=float, default=40.0, help="the hungry players' moon bonus")
+    p.add_argument("--hungry-iterations", type=int, default=20000)
+    p.add_argument("--jobs", type=int, default=1)
+    p.add_argument("--out", default=None, help="write raw results as JSON")
+    args = p.parse_args(argv)
+    hungry = {"shoot": args.shoot, "passing": "medium", "iterations": args.hungry_iterations}
+    hero_opts: dict[str, Any] = {}
+    if args.hero_iterations is not None:
+        hero_opts["iterations"] = args.hero_iterations
+    raw: dict[str, Any] = {}
+    for hero in args.hero:
+        tasks = [(i, hero, hero_opts, hungry) for i in range(args.hands)]
+        start = time.time()
+        if args.jobs > 1:
+            with multiprocessing.Pool(args.jobs) as pool:
+                rows = sorted(pool.imap_unordered(_run, tasks))
+        else:
+            rows = [_run(t) for t in tasks]
+        raw[hero] = {"rows": [r for _, r in rows], "seconds": time.time() - start}
+        if args.out:
+            Path(args.out).write_text(json.dumps({"hungry": hungry, "heroes": raw}))
+        print(f"{hero}: {args.hands} deals in {time.time() - start:.0f} s", file=sys.stderr)
+    n = RULES.players
+    print(f"moon-hungry opponents: Khó with shoot={args.shoot:g}, Vừa's pass, "
+          f"{args.hungry_iterations} playouts; {args.hands} deals x {n} rotations")  # fmt: skip
+    for hero, data in raw.items():
+        rows = [(r[0], r) for r in data["rows"]]
+
+        def per100(d: Any, k: int) -> float:
+            return 100.0 * statistics.fmean(r[k] for _, r in d) / n
+
+        def pts(d: Any, k: int) -> float:
+            return statistics.fmean(r[k] for _, r in d) / n
+
+        print(f"\n== {hero} {hero_opts or ''} vs 3 x moon-hungry")
+        print(f"   moons conceded / 100 hands: {fmt(bootstrap(rows, lambda d: per100(d, 0)))}")
+        print(f"   moons shot / 100 hands:     {fmt(bootstrap(rows, lambda d: per100(d, 1)))}")
+        print(f"   hero points/hand:           {fmt(bootstrap(rows, lambda d: pts(d, 2)))}")
+        print(f"   opponents points/hand:      {fmt(bootstrap(rows, lambda d: pts(d, 3)))}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
