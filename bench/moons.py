@@ -32,9 +32,14 @@ MOON = 26
 def _run(args: tuple[int, str, dict[str, Any], dict[str, Any]]) -> tuple[int, list[float]]:
     """Deal ``index`` in four rotations: (conceded moons, hero moons, hero points,
     opponents' mean points), each summed over the rotations."""
-    index, hero_kind, hero_opts, hungry_opts = args
+    index, hero_spec, hero_opts, hungry_opts = args
     deal, number = deal_for(index)
-    hero = Seat(hero_kind, hero_opts)
+    hero_kind, _, extra = hero_spec.partition(":")
+    options = dict(hero_opts)
+    for kv in filter(None, extra.split(",")):
+        key, _, value = kv.partition("=")
+        options[key] = json.loads(value)
+    hero = Seat(hero_kind, options)
     hungry = Seat("hard", hungry_opts)
     n = RULES.players
     conceded = shot = mine = theirs = 0.0
@@ -54,33 +59,56 @@ def _run(args: tuple[int, str, dict[str, Any], dict[str, Any]]) -> tuple[int, li
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--hands", type=int, default=50, help="deals (x4 rotations)")
-    p.add_argument("--hero", nargs="*", default=["hard-2026-11", "hard"])
+    p.add_argument(
+        "--hero",
+        nargs="*",
+        default=["hard-2026-11", "hard"],
+        help="bot names, options after a colon: hard:moon=false,iterations=2000",
+    )
     p.add_argument("--hero-iterations", type=int, default=None, help="the heroes' playouts")
     p.add_argument("--shoot", type=float, default=40.0, help="the hungry players' moon bonus")
     p.add_argument("--hungry-iterations", type=int, default=20000)
     p.add_argument("--jobs", type=int, default=1)
     p.add_argument("--out", default=None, help="write raw results as JSON")
+    p.add_argument("--load", default=None, help="report a saved JSON (none run)")
     args = p.parse_args(argv)
+    if args.load:
+        saved = json.loads(Path(args.load).read_text())
+        report(saved["heroes"], saved["hungry"], {})
+        return 0
     hungry = {"shoot": args.shoot, "passing": "medium", "iterations": args.hungry_iterations}
     hero_opts: dict[str, Any] = {}
     if args.hero_iterations is not None:
         hero_opts["iterations"] = args.hero_iterations
-    raw: dict[str, Any] = {}
-    for hero in args.hero:
-        tasks = [(i, hero, hero_opts, hungry) for i in range(args.hands)]
-        start = time.time()
-        if args.jobs > 1:
-            with multiprocessing.Pool(args.jobs) as pool:
-                rows = sorted(pool.imap_unordered(_run, tasks))
-        else:
-            rows = [_run(t) for t in tasks]
-        raw[hero] = {"rows": [r for _, r in rows], "seconds": time.time() - start}
+    raw: dict[str, Any] = {hero: {"rows": [], "seconds": 0.0} for hero in args.hero}
+    # Deal by deal, every hero in turn: a run stopped early still compares them.
+    tasks = [(i, hero, hero_opts, hungry) for i in range(args.hands) for hero in args.hero]
+    start = time.time()
+    results: Any = _run_all(tasks, args.jobs)
+    for done, ((_, row), (_, hero, _, _)) in enumerate(zip(results, tasks, strict=True), 1):
+        raw[hero]["rows"].append(row)
+        raw[hero]["seconds"] = time.time() - start
         if args.out:
             Path(args.out).write_text(json.dumps({"hungry": hungry, "heroes": raw}))
-        print(f"{hero}: {args.hands} deals in {time.time() - start:.0f} s", file=sys.stderr)
+        print(f"\r{done}/{len(tasks)} in {time.time() - start:.0f} s", end="", file=sys.stderr)
+    print(file=sys.stderr)
+    report(raw, hungry, hero_opts)
+    return 0
+
+
+def _run_all(tasks: list[Any], jobs: int) -> Any:
+    if jobs > 1:
+        with multiprocessing.Pool(jobs) as pool:
+            yield from pool.imap(_run, tasks)
+    else:
+        for task in tasks:
+            yield _run(task)
+
+
+def report(raw: dict[str, Any], hungry: dict[str, Any], hero_opts: dict[str, Any]) -> None:
     n = RULES.players
-    print(f"moon-hungry opponents: Khó with shoot={args.shoot:g}, Vừa's pass, "
-          f"{args.hungry_iterations} playouts; {args.hands} deals x {n} rotations")  # fmt: skip
+    print(f"moon-hungry opponents: Khó with shoot={hungry['shoot']:g}, Vừa's pass, "
+          f"{hungry['iterations']} playouts; {n} rotations a deal")  # fmt: skip
     for hero, data in raw.items():
         rows = [(r[0], r) for r in data["rows"]]
 
@@ -90,12 +118,11 @@ def main(argv: list[str] | None = None) -> int:
         def pts(d: Any, k: int) -> float:
             return statistics.fmean(r[k] for _, r in d) / n
 
-        print(f"\n== {hero} {hero_opts or ''} vs 3 x moon-hungry")
+        print(f"\n== {hero} {hero_opts or ''} vs 3 x moon-hungry, {len(rows)} deals")
         print(f"   moons conceded / 100 hands: {fmt(bootstrap(rows, lambda d: per100(d, 0)))}")
         print(f"   moons shot / 100 hands:     {fmt(bootstrap(rows, lambda d: per100(d, 1)))}")
         print(f"   hero points/hand:           {fmt(bootstrap(rows, lambda d: pts(d, 2)))}")
         print(f"   opponents points/hand:      {fmt(bootstrap(rows, lambda d: pts(d, 3)))}")
-    return 0
 
 
 if __name__ == "__main__":

@@ -28,8 +28,9 @@ import numpy as np
 from hearts.bots import kernel, kernel_ref
 from hearts.bots.kernel_ref import MOON_CODES, Judge, Position
 from hearts.bots.medium import pass_cards as medium_pass
+from hearts.bots.moon import moon_sampler
 from hearts.bots.playout import rollout
-from hearts.bots.sampling import DealSampler, WeightedSampler, deal_tables
+from hearts.bots.sampling import DealSampler, MixtureSampler, WeightedSampler, deal_tables
 from hearts.cards import JACK_DIAMONDS, JD_BIT, QS_BIT, QUEEN_SPADES, SUIT_MASKS, cards_of
 from hearts.rules import Rules
 from hearts.view import PlayerView
@@ -162,7 +163,9 @@ class HardBot:
     ``spread`` (more playouts when they are short); ``seed`` (salt);
     ``engine`` (``compiled``: the numba kernel, or ``reference``: its pure-Python
     twin, the same results more slowly); ``shoot`` (a bonus on the value of a moon
-    of its own: the bench's moon-hungry opponent).
+    of its own: the bench's moon-hungry opponent); ``moon`` (moon defence: while
+    a moon is live, part of the deals give the runner the high hearts,
+    :mod:`hearts.bots.moon`).
     """
 
     name = "hard"
@@ -180,7 +183,9 @@ class HardBot:
         pass_margin: float = 0.0,
         engine: str = "compiled",
         shoot: float = 0.0,
+        moon: bool = True,
     ) -> None:
+        self.moon = moon
         self.shoot = float(shoot)
         if engine not in ("compiled", "reference"):
             raise ValueError(f"unknown engine {engine!r}")
@@ -326,11 +331,12 @@ class HardBot:
         """The play search (:func:`halving_ranks`) over ``total`` playouts (Khó's
         budget if None); each playout adds the seat's points to ``tally`` if given."""
         started = time.perf_counter()
-        sampler: DealSampler | WeightedSampler
+        base: DealSampler | WeightedSampler
         if self.infer:
-            sampler = WeightedSampler(view, QUEEN_SPADES, queen_doubts(view, self.infer))
+            base = WeightedSampler(view, QUEEN_SPADES, queen_doubts(view, self.infer))
         else:
-            sampler = DealSampler(view)
+            base = DealSampler(view)
+        sampler = moon_sampler(view, base) if self.moon else base
         budget = self.play_playouts(view) if total is None else total
         deadline = None
         if self.budget_ms is not None:
@@ -366,7 +372,7 @@ class HardBot:
         view: PlayerView,
         cands: list[int],
         tally: dict[int, float] | None,
-        sampler: DealSampler | WeightedSampler,
+        sampler: DealSampler | WeightedSampler | MixtureSampler,
         budget: int,
         deadline: float | None,
     ) -> tuple[list[int], dict[int, float], dict[int, int]]:

@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import random
 from bisect import bisect_right
+from collections.abc import Sequence
 from functools import cache
 from itertools import accumulate
 from math import factorial
@@ -69,6 +70,14 @@ def _compositions(total: int, caps: tuple[int, ...]) -> list[tuple[int, ...]]:
     return out
 
 
+def _pairs(place: tuple[int, int] | Sequence[tuple[int, int]] | None) -> list[tuple[int, int]]:
+    if place is None:
+        return []
+    if len(place) == 2 and isinstance(place[0], int) and isinstance(place[1], int):
+        return [(place[0], place[1])]
+    return [(int(s), int(c)) for s, c in place]  # type: ignore[misc]
+
+
 class NoConsistentDeal(ValueError):
     """The view admits no deal (it contradicts itself)."""
 
@@ -78,10 +87,15 @@ class DealSampler:
 
     ``total`` is the exact number of consistent deals.  ``draw`` returns a hand
     mask per seat; the viewing seat's hand is always ``view.hand``.  With
-    ``place=(seat, card)`` only the deals with ``card`` in ``seat``'s hand count.
+    ``place=(seat, card)`` only the deals with ``card`` in ``seat``'s hand count
+    (a list of such pairs: every one of them).
     """
 
-    def __init__(self, view: PlayerView, place: tuple[int, int] | None = None) -> None:
+    def __init__(
+        self,
+        view: PlayerView,
+        place: tuple[int, int] | Sequence[tuple[int, int]] | None = None,
+    ) -> None:
         n = view.n
         me = view.seat
         self.n = n
@@ -97,9 +111,8 @@ class DealSampler:
             if s != me:
                 fixed[s] = known[s] & unseen
                 placed |= fixed[s]
-        if place is not None:
+        for seat, card in _pairs(place):
             # A card assumed to lie in a given hand (for weighted sampling).
-            seat, card = place
             bit = 1 << card
             if seat == me or not unseen & bit or excluded[seat] & bit:
                 raise NoConsistentDeal("the card cannot lie in that hand")
@@ -225,6 +238,34 @@ class WeightedSampler:
         return self.parts[-1][1].draw(rng)
 
 
+class MixtureSampler:
+    """Deals drawn from several samplers, each picked with probability
+    proportional to its weight: e.g. uniform deals, and deals in which a seat
+    running for the moon holds the hearts it would need (:mod:`hearts.bots.moon`)."""
+
+    def __init__(self, parts: list[tuple[float, DealSampler]]) -> None:
+        self.parts = parts
+
+    def draw(self, rng: random.Random) -> list[int]:
+        pick = rng.random() * sum(w for w, _ in self.parts)
+        for weight, part in self.parts:
+            pick -= weight
+            if pick < 0:
+                return part.draw(rng)
+        return self.parts[-1][1].draw(rng)
+
+
+def sampler_parts(
+    sampler: DealSampler | WeightedSampler | MixtureSampler,
+) -> list[tuple[float, DealSampler]]:
+    """The exact samplers a sampler draws from, with their weights."""
+    if isinstance(sampler, MixtureSampler):
+        return sampler.parts
+    if isinstance(sampler, WeightedSampler):
+        return sampler.parts or [(1.0, sampler.base)]
+    return [(1.0, sampler)]
+
+
 Ints = npt.NDArray[np.int64]
 Floats = npt.NDArray[np.float64]
 
@@ -256,13 +297,10 @@ class DealTables(NamedTuple):
     cl_cards: Ints
 
 
-def deal_tables(sampler: DealSampler | WeightedSampler) -> DealTables:
+def deal_tables(sampler: DealSampler | WeightedSampler | MixtureSampler) -> DealTables:
     """The :class:`DealTables` of ``sampler``: the same deals with the same
     probabilities (up to the rounding of the counts to floats)."""
-    if isinstance(sampler, WeightedSampler):
-        parts = sampler.parts or [(1.0, sampler.base)]
-    else:
-        parts = [(1.0, sampler)]
+    parts = sampler_parts(sampler)
     first = parts[0][1]
     part_cum: list[float] = []
     part_fixed: list[list[int]] = []
