@@ -109,8 +109,11 @@ def report(raw: dict[str, Any], hungry: dict[str, Any], hero_opts: dict[str, Any
     n = RULES.players
     print(f"moon-hungry opponents: Khó with shoot={hungry['shoot']:g}, Vừa's pass, "
           f"{hungry['iterations']} playouts; {n} rotations a deal")  # fmt: skip
+    first = next(iter(raw))
     for hero, data in raw.items():
         rows = [(r[0], r) for r in data["rows"]]
+        if not rows:
+            continue
 
         def per100(d: Any, k: int) -> float:
             return 100.0 * statistics.fmean(r[k] for _, r in d) / n
@@ -123,6 +126,16 @@ def report(raw: dict[str, Any], hungry: dict[str, Any], hero_opts: dict[str, Any
         print(f"   moons shot / 100 hands:     {fmt(bootstrap(rows, lambda d: per100(d, 1)))}")
         print(f"   hero points/hand:           {fmt(bootstrap(rows, lambda d: pts(d, 2)))}")
         print(f"   opponents points/hand:      {fmt(bootstrap(rows, lambda d: pts(d, 3)))}")
+        if hero != first:
+            base = raw[first]["rows"]
+            k = min(len(base), len(rows))
+            paired = [
+                (a[0] - b[0], a[2] - b[2]) for (_, a), b in zip(rows[:k], base[:k], strict=True)
+            ]
+            diff = bootstrap(paired, lambda d: 100.0 * statistics.fmean(x for x, _ in d) / n)
+            gain = bootstrap(paired, lambda d: statistics.fmean(y for _, y in d) / n)
+            print(f"   vs {first} on the same {k} deals: conceded / 100 hands {fmt(diff)}, "
+                  f"points/hand {fmt(gain)}")  # fmt: skip
 
 
 if __name__ == "__main__":
