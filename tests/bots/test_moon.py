@@ -35,6 +35,13 @@ def test_a_seat_alone_with_queen_and_two_hearts_runs() -> None:
     assert live_moon(view) == 1  # West
 
 
+def test_queen_and_a_heart_lead_is_a_live_moon() -> None:
+    # West took Q♠ and one heart (14) and leads A♥: running.
+    view = _view("2C AC 3C 4C  AS QS 2S 3S  AD 9H 2D 3D  AH")
+    assert view.points_taken()[1] == 14
+    assert live_moon(view) == 1
+
+
 def test_no_moon_before_the_seat_runs() -> None:
     assert live_moon(_view("2C AC 3C 4C  AS QS 2S 3S")) == -1  # Q♠ alone
     assert live_moon(_view("2C AC 3C 4C")) == -1  # no points yet

@@ -1,8 +1,9 @@
 """Moon defence: seeing a live moon, and imagining the hands that make it.
 
 A moon is *live* when one other seat has taken every point so far (enough of
-them to be running: Q♠ and two hearts, or four hearts; the playouts' rule) and
-hearts are still out that the deciding seat does not hold.  Uniformly sampled
+them to be running: Q♠ and two hearts, or four hearts, the playouts' rule; or
+Q♠ and a seat that leads hearts) and hearts are still out that the deciding
+seat does not hold.  Uniformly sampled
 deals misjudge such a seat: a player running for the moon holds the high hearts
 it needs, while a random hand rarely does, so the playouts let the moon fail on
 its own and the search sees no reason to spend a point stopping it.  While a
@@ -42,11 +43,22 @@ def live_moon(view: PlayerView) -> int:
     if len(scorers) != 1:
         return -1
     runner = scorers[0]
-    if runner == view.seat or not runs_for_the_moon(taken[runner]):
+    if runner == view.seat:
+        return -1
+    if not runs_for_the_moon(taken[runner]) and not (
+        taken[runner] >= 13 and _led_a_heart(view, runner)
+    ):
         return -1
     if not view.unseen() & HEARTS_MASK:
         return -1
     return runner
+
+
+def _led_a_heart(view: PlayerView, seat: int) -> bool:
+    """Whether ``seat`` led a heart in this hand (the trick in progress included):
+    with Q♠ already taken, the mark of a seat running for the moon."""
+    n = view.n
+    return any(s == seat and c >= 39 for i, (s, c) in enumerate(view.plays) if i % n == 0)
 
 
 def moon_sampler(
