@@ -10,6 +10,13 @@ for hearts, so its step is ``legal_actions`` + ``clone`` + ``apply_action`` (see
 ``bench/openspiel_ref.py``); the like-for-like row "copy+play" steps ours the same way.
 Runs alternate ours/theirs; medians are printed, per wall-clock second and per CPU
 second of this process (the machine may be shared).
+
+(c) Khó's playouts per second, in whole play decisions (deal draws, playouts,
+values, the halving): today's Khó (compiled kernel) beside the yardstick
+``hard-2026-11`` (the pure-Python Khó of 2026-11-30, bench/yardstick) on the same
+positions, same run, alternating; and the reference engine's check that the
+compiled search chose the same cards as its pure-Python twin.  ``--khó`` runs
+only these rows.
 """
 
 from __future__ import annotations
@@ -23,9 +30,17 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 from types import ModuleType
+from typing import Any
 
+from hearts.bots.base import get_bot
+from hearts.bots.hard import HardBot
 from hearts.hand import HandState
 from hearts.rules import Rules
+from hearts.view import PlayerView
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from yardstick import yardstick
 
 
 def _openspiel_ref() -> ModuleType | None:
@@ -165,6 +180,75 @@ def copy_push_steps_per_second(seconds: float, seed: int = 0) -> float:
     return _steps_per_second(seconds, seed, _copy_push)
 
 
+def khó_positions(count: int = 24, seed: int = 0) -> list[PlayerView]:
+    """Play positions with a choice from hands played by Vừa (a pass, trick 2 to 12)."""
+    medium = get_bot("medium")
+    out = []
+    for i in range(count):
+        number = i % 4 + 1
+        state = HandState.deal(Rules(), number, random.Random(seed * 1000 + i))
+        if state.phase == "pass":
+            for s in range(4):
+                state.pass_cards(s, medium.choose_pass(state.view(s, hand_number=number)))
+        stop = 4 + (11 * i) % 40
+        k = 0
+        while not state.is_terminal():
+            view = state.view(state.turn, hand_number=number)
+            if k >= stop and view.legal & (view.legal - 1):
+                out.append(view)
+                break
+            state.play(medium.choose_play(view))
+            k += 1
+    return out
+
+
+def playouts_per_cpu_second(bot: Any, views: list[PlayerView]) -> tuple[float, float, list[int]]:
+    """(playouts per CPU second, CPU seconds per decision, cards chosen) over whole
+    play decisions (``weigh_play``: the search a decision runs)."""
+    playouts = 0
+    cards = []
+    cpu = time.process_time()
+    for view in views:
+        weighing = bot.weigh_play(view)
+        playouts += sum(weighing.deals.values())
+        cards.append(weighing.choice)
+    cpu = time.process_time() - cpu
+    return playouts / cpu, cpu / len(views), cards
+
+
+def khó_rows(repeats: int, iterations: int) -> None:
+    views = khó_positions()
+    old = yardstick()
+    new = HardBot(iterations=iterations)
+    same = HardBot()  # the default budget of today's Khó
+    HardBot(iterations=8).weigh_play(views[0])  # compile (or load) the kernel first
+    rates: dict[str, list[float]] = {"old": [], "new": [], "default": []}
+    per: dict[str, list[float]] = {"old": [], "new": [], "default": []}
+    for rep in range(repeats):
+        order = [("old", old), ("new", new), ("default", same)]
+        for name, bot in order if rep % 2 == 0 else order[::-1]:
+            rate, each, _ = playouts_per_cpu_second(bot, views)
+            rates[name].append(rate)
+            per[name].append(each)
+    ref = HardBot(iterations=200, engine="reference")
+    fast = HardBot(iterations=200)
+    agree = sum(ref.choose_play(v) == fast.choose_play(v) for v in views)
+    old_rate = statistics.median(rates["old"])
+    print(f"\nKhó: playouts per CPU second over {len(views)} play decisions, median of {repeats}")
+    print(f"{'':<44} {'playouts/s':>12} {'CPU s/decision':>15} {'ratio':>7}")
+    print(
+        f"{'yardstick hard-2026-11 (2000/play, Python)':<44} {old_rate:>12,.0f} "
+        f"{statistics.median(per['old']):>15.4f} {1.0:>6.2f}x"
+    )
+    for name, label in (("new", f"Khó compiled, {iterations}/play"), ("default", "Khó default")):
+        rate = statistics.median(rates[name])
+        print(
+            f"{label:<44} {rate:>12,.0f} {statistics.median(per[name]):>15.4f} "
+            f"{rate / old_rate:>6.2f}x"
+        )
+    print(f"compiled vs pure-Python reference engine: same card in {agree}/{len(views)} decisions")
+
+
 def _row(name: str, ours: list[float], theirs: list[float]) -> str:
     mine = statistics.median(ours)
     if not theirs:
@@ -189,7 +273,12 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=float, default=2.0, help="length of each timed run")
     parser.add_argument("--repeats", type=int, default=5, help="runs per figure (median)")
+    parser.add_argument("--khó", dest="kho", action="store_true", help="only Khó's playouts/s")
+    parser.add_argument("--iterations", type=int, default=2000, help="Khó's playouts per play")
     args = parser.parse_args(argv)
+    if args.kho:
+        khó_rows(args.repeats, args.iterations)
+        return 0
     osr = _openspiel_ref()
     ours = {
         "hands": random_hands_per_second,
@@ -226,6 +315,7 @@ def main(argv: list[str] | None = None) -> int:
         print("(OpenSpiel not installed: pip install -e '.[bench]')")
     else:
         print("OpenSpiel step = legal_actions + clone + apply_action (it has no undo for hearts)")
+    khó_rows(args.repeats, args.iterations)
     return 0
 
 

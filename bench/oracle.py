@@ -14,6 +14,7 @@ is seen, from sampled deals): the oracle differs only in play.
 from __future__ import annotations
 
 import random
+from typing import Any
 
 from hearts.bots.hard import HardBot, card_playout, successive_halving
 from hearts.view import PlayerView
@@ -25,6 +26,12 @@ class OracleBot(HardBot):
 
     name = "oracle"
     needs_hands = True
+
+    def __init__(self, iterations: int | None = None, **options: Any) -> None:
+        # Pure-Python playouts: the budget of the Khó it was measured beside
+        # (2,000 a play, 1,500 a pass), not the compiled Khó's 100,000.
+        options.setdefault("pass_iterations", 1500)
+        super().__init__(iterations=2000 if iterations is None else iterations, **options)
 
     def choose_play_face_up(self, view: PlayerView, hands: list[int]) -> int:
         return self._play(view, lambda v, cands: self._search_face_up(v, cands, hands))

@@ -22,6 +22,9 @@ Sections:
   ``hard-medium-5p`` (3 and 5 players), ``medium-easy-qsjd`` and
   ``hard-medium-qsjd`` (four players, Q♠ breaks hearts and J♦ −10).  Not in the
   default run: ask with ``--only``.
+* ``hard-yardstick`` and ``yardstick-hard`` (issue 12): Khó (``--iterations``
+  for equal CPU per card) vs 3 × the frozen yardstick ``hard-2026-11``
+  (bench/yardstick), and the yardstick vs 3 × Khó.  Ask with ``--only``.
 * decision times per level (p50, p95) over every decision with 2+ choices.
 """
 
@@ -43,6 +46,8 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from oracle import OracleBot
+from yardstick import NAME as YARDSTICK
+from yardstick import yardstick
 
 from hearts.bots.base import get_bot
 from hearts.bots.hard import HardBot, any_void
@@ -150,6 +155,8 @@ class Seat:
             self.bot = PolicyBot()
         elif kind == "oracle":
             self.bot: Any = OracleBot(**options)
+        elif kind == YARDSTICK:
+            self.bot = yardstick(**options)
         elif kind == "ismcts":
             self.bot = TimedIsmcts(options["time_budget"], options.get("seed", 0))
             self.passer = get_bot("medium")
@@ -249,10 +256,12 @@ def run_section(
     jobs: int,
     progress: str,
     rules: Rules = RULES,
+    save: Callable[[dict[str, Any]], None] | None = None,
 ) -> dict[str, Any]:
+    """Play the section; with ``save``, the section so far is handed to it after
+    every deal (a long run stopped early keeps what it played)."""
     tasks = [(i, hero[0], hero[1], opp[0], opp[1], rules.to_json()) for i in range(deals)]
-    results = []
-    times: dict[str, list[float]] = defaultdict(list)
+    results: list[Any] = []
     start = time.time()
     if jobs > 1:
         with multiprocessing.Pool(jobs) as pool:
@@ -260,11 +269,26 @@ def run_section(
             for done, res in enumerate(iterator, 1):
                 results.append(res)
                 _progress(progress, done, deals, start)
+                if save is not None:
+                    save(_section(hero, opp, rules, results, start))
     else:
         for done, task in enumerate(tasks, 1):
             results.append(_run_deal(task))
             _progress(progress, done, deals, start)
-    results.sort()
+            if save is not None:
+                save(_section(hero, opp, rules, results, start))
+    return _section(hero, opp, rules, results, start)
+
+
+def _section(
+    hero: tuple[str, dict[str, Any]],
+    opp: tuple[str, dict[str, Any]],
+    rules: Rules,
+    results: list[Any],
+    start: float,
+) -> dict[str, Any]:
+    results = sorted(results)
+    times: dict[str, list[float]] = defaultdict(list)
     for _, _, _, t in results:
         for k, v in t.items():
             times[k].extend(v)
@@ -274,9 +298,9 @@ def run_section(
         "hero_options": hero[1],
         "opponent": opp[0],
         "opponent_options": opp[1],
-        "deals": deals,
+        "deals": len(results),
         "rules": rules.to_json(),
-        "hands": rules.players * deals,
+        "hands": rules.players * len(results),
         "per_deal": per_deal,
         "times": dict(times),
         "seconds": time.time() - start,
@@ -432,6 +456,9 @@ def main(argv: list[str] | None = None) -> int:
         "hard-medium": (("hard", hard_opts), (args.opponent, {})),
         "oracle-medium": (("oracle", hard_opts), (args.opponent, {})),
         "policy-medium": (("policy", {}), ("medium", {})),
+        # Issue 12: today's Khó against the frozen yardstick, both ways.
+        "hard-yardstick": (("hard", hard_opts), (YARDSTICK, {})),
+        "yardstick-hard": ((YARDSTICK, {}), ("hard", hard_opts)),
     }
     tables: dict[str, Rules] = {}
     for suffix, table in TABLES.items():
@@ -446,9 +473,15 @@ def main(argv: list[str] | None = None) -> int:
             timed["budget_ms"] = ms
             plan[name] = (("hard", timed), ("ismcts", {"time_budget": ms / 1000.0}))
         hero, opp = plan[name]
-        sections[name] = run_section(hero, opp, deals, args.jobs, name, tables.get(name, RULES))
-        if args.out:
-            Path(args.out).write_text(json.dumps(sections))
+
+        def save(section: dict[str, Any], name: str = name) -> None:
+            if args.out:
+                Path(args.out).write_text(json.dumps({**sections, name: section}))
+
+        sections[name] = run_section(
+            hero, opp, deals, args.jobs, name, tables.get(name, RULES), save
+        )
+        save(sections[name])
     report(sections)
     return 0
 

@@ -21,18 +21,25 @@ import random
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
+import numpy as np
+
+from hearts.bots import kernel, kernel_ref
+from hearts.bots.kernel_ref import MOON_CODES, Judge, Position
 from hearts.bots.medium import pass_cards as medium_pass
+from hearts.bots.moon import moon_sampler
 from hearts.bots.playout import rollout
-from hearts.bots.sampling import DealSampler, WeightedSampler
+from hearts.bots.sampling import DealSampler, MixtureSampler, WeightedSampler, deal_tables
 from hearts.cards import JACK_DIAMONDS, JD_BIT, QS_BIT, QUEEN_SPADES, SUIT_MASKS, cards_of
 from hearts.rules import Rules
 from hearts.view import PlayerView
 
 #: Playouts per play decision at 40 cards in hands (see :func:`playouts_for`):
-#: about 0.18 s of CPU per decision on the reference machine, 0.27 s at p95
-#: (3000 measured no stronger against Vừa, within noise, at 1.5 times the time).
-DEFAULT_ITERATIONS = 2000
+#: on the compiled kernel about 0.10 s of CPU per decision on the reference
+#: machine, 0.12 s at p95 (bench/engine.py --khó), half the time of the pure-Python
+#: search of 2026-11 (2,000 playouts, 0.2 s) with 50 times its playouts.
+DEFAULT_ITERATIONS = 100_000
 
 #: Playouts per pass decision when the pass is searched.
 DEFAULT_PASS_ITERATIONS = 1500
@@ -153,7 +160,12 @@ class HardBot:
     half of ``iterations`` when only that is given); ``passing`` (``search`` or
     ``medium``: Vừa's pass); ``infer`` (weight of deals that put Q♠ where the
     play says it is not; 0 or 1: no inference); ``eps`` (random moves in playouts);
-    ``spread`` (more playouts when they are short); ``seed`` (salt).
+    ``spread`` (more playouts when they are short); ``seed`` (salt);
+    ``engine`` (``compiled``: the numba kernel, or ``reference``: its pure-Python
+    twin, the same results more slowly); ``shoot`` (a bonus on the value of a moon
+    of its own: the bench's moon-hungry opponent); ``moon`` (moon defence: while
+    a moon is live, part of the deals give the runner the high hearts,
+    :mod:`hearts.bots.moon`).
     """
 
     name = "hard"
@@ -169,14 +181,25 @@ class HardBot:
         infer: float = 0.1,
         spread: bool = True,
         pass_margin: float = 0.0,
+        engine: str = "compiled",
+        shoot: float = 0.0,
+        moon: bool = True,
     ) -> None:
+        self.moon = moon
+        self.shoot = float(shoot)
+        if engine not in ("compiled", "reference"):
+            raise ValueError(f"unknown engine {engine!r}")
+        self.engine = engine
         self.pass_margin = float(pass_margin)
         self.spread = spread
         self.infer = float(infer)
         if pass_iterations is None:
             # A smaller play budget means a smaller pass budget too.
+            # (The pass search is pure Python: never more than its default.)
             pass_iterations = (
-                DEFAULT_PASS_ITERATIONS if iterations is None else max(1, int(iterations) // 2)
+                DEFAULT_PASS_ITERATIONS
+                if iterations is None
+                else max(1, min(DEFAULT_PASS_ITERATIONS, int(iterations) // 2))
             )
         self.pass_iterations = int(pass_iterations)
         self.passing = passing
@@ -308,12 +331,53 @@ class HardBot:
         """The play search (:func:`halving_ranks`) over ``total`` playouts (Khó's
         budget if None); each playout adds the seat's points to ``tally`` if given."""
         started = time.perf_counter()
-        rng = random.Random(view.seed(self.seed))
-        sampler: DealSampler | WeightedSampler
+        base: DealSampler | WeightedSampler
         if self.infer:
-            sampler = WeightedSampler(view, QUEEN_SPADES, queen_doubts(view, self.infer))
+            base = WeightedSampler(view, QUEEN_SPADES, queen_doubts(view, self.infer))
         else:
-            sampler = DealSampler(view)
+            base = DealSampler(view)
+        sampler = moon_sampler(view, base) if self.moon else base
+        budget = self.play_playouts(view) if total is None else total
+        deadline = None
+        if self.budget_ms is not None:
+            # Wall-clock budget, counted from the start of the decision.
+            deadline = started + self.budget_ms / 1000.0
+            budget = 1_000_000
+        if self.eps:
+            return self._rank_play_noisy(view, cands, tally, sampler, budget, deadline)
+        tables = deal_tables(sampler)
+        seed = view.seed(self.seed)
+        pos = search_position(view)
+        judge = search_judge(view, self.shoot)
+        compiled = self.engine == "compiled"
+        sums_a: Any = np.zeros(len(cands)) if compiled else [0.0] * len(cands)
+        points_a: Any = np.zeros(len(cands)) if compiled else [0.0] * len(cands)
+        play_batch = kernel.play_batch if compiled else kernel_ref.play_batch
+
+        def batch(w0: int, w1: int, alive: list[int]) -> None:
+            play_batch(tables, seed, w0, w1, cands, alive, pos, judge, sums_a, points_a)
+
+        order, counts_i = halving_batches(len(cands), batch, sums_a, cands, budget, deadline)
+        if tally is not None:
+            for i, c in enumerate(cands):
+                tally[c] += float(points_a[i])
+        return (
+            [cands[i] for i in order],
+            {c: float(sums_a[i]) for i, c in enumerate(cands)},
+            {c: counts_i[i] for i, c in enumerate(cands)},
+        )
+
+    def _rank_play_noisy(
+        self,
+        view: PlayerView,
+        cands: list[int],
+        tally: dict[int, float] | None,
+        sampler: DealSampler | WeightedSampler | MixtureSampler,
+        budget: int,
+        deadline: float | None,
+    ) -> tuple[list[int], dict[int, float], dict[int, int]]:
+        """The search with random moves in its playouts (``eps``): pure Python."""
+        rng = random.Random(view.seed(self.seed))
         roll = card_rollout(view)
         utility = hand_utility(view.rules, view.totals, view.seat)
         mine = seat_points(view.rules, view.totals, view.seat)
@@ -325,16 +389,12 @@ class HardBot:
             while len(worlds) <= w:
                 worlds.append(sampler.draw(rng))
                 seeds.append(rng.getrandbits(32))
-            pen, jd = roll(worlds[w], card, random.Random(seeds[w]) if eps else None, eps)
+            pen, jd = roll(worlds[w], card, random.Random(seeds[w]), eps)
             if tally is not None:
                 tally[card] += mine(pen, jd)
             return utility(pen, jd)
 
-        if self.budget_ms is not None:
-            # Wall-clock budget, counted from the start of the decision.
-            deadline = started + self.budget_ms / 1000.0
-            return halving_ranks(cands, playout, 1_000_000, deadline)
-        return halving_ranks(cands, playout, self.play_playouts(view) if total is None else total)
+        return halving_ranks(cands, playout, budget, deadline)
 
     def play_playouts(self, view: PlayerView) -> int:
         """The fixed playout budget for a play from ``view``."""
@@ -408,6 +468,90 @@ def card_rollout(view: PlayerView) -> WorldRollout:
         return pen, jd
 
     return roll
+
+
+def search_position(view: PlayerView) -> Position:
+    """Where the kernels start a playout from ``view`` (before the card weighed)."""
+    rules = view.rules
+    pen = [0] * view.n
+    jd = -1
+    for s, mask in enumerate(view.taken()):
+        pen[s] = rules.penalty(mask)
+        if mask & JD_BIT:
+            jd = s
+    return Position(
+        me=view.seat,
+        trick=tuple(c for _, c in view.trick),
+        leader=view.leader,
+        played=len(view.plays),
+        broken=view.broken,
+        pen=tuple(pen),
+        jd=jd,
+        qs_breaks=rules.qs_breaks_hearts,
+        lead_card=rules.lead_card,
+        voids=any_void(view),
+    )
+
+
+def search_judge(view: PlayerView, shoot: float = 0.0) -> Judge:
+    """How the kernels value a finished hand for ``view``'s seat (:func:`hand_utility`)."""
+    rules = view.rules
+    return Judge(
+        me=view.seat,
+        near=near_the_end(rules, view.totals),
+        totals=tuple(view.totals),
+        target=rules.target,
+        moon=MOON_CODES[rules.moon],
+        jd_bonus=rules.jd_bonus,
+        shoot=shoot,
+    )
+
+
+def halving_batches(
+    k: int,
+    batch: Callable[[int, int, list[int]], None],
+    sums: Any,
+    keys: list[int],
+    total: int,
+    deadline: float | None = None,
+) -> tuple[list[int], list[int]]:
+    """:func:`halving_ranks` over candidates ``0..k-1`` whose playouts run in
+    batches: ``batch(w0, w1, alive)`` plays deals ``w0..w1-1`` for each index in
+    ``alive`` and adds the results to ``sums`` (ties: the lower ``keys[i]`` first).
+    The indices best first, and the playouts each got."""
+    alive = list(range(k))
+    dropped: list[int] = []
+    counts = [0] * k
+    rounds = max(1, math.ceil(math.log2(k)))
+    used = 0
+    w = 0
+    for r in range(rounds):
+        left = total - used
+        share = left // (rounds - r)
+        per = max(1, share // len(alive))
+        if deadline is None:
+            batch(w, w + per, alive)
+            done = per
+        else:
+            now = time.perf_counter()
+            round_end = now + (deadline - now) / (rounds - r)
+            done = 0
+            while done < per:
+                step = min(per - done, 16)
+                batch(w + done, w + done + step, alive)
+                done += step
+                if time.perf_counter() > round_end:
+                    break
+        used += done * len(alive)
+        w += done
+        for i in alive:
+            counts[i] += done
+        alive.sort(key=lambda i: (-float(sums[i]) / counts[i], keys[i]))
+        if len(alive) > 1 and r < rounds - 1:
+            keep = max(1, (len(alive) + 1) // 2)
+            dropped = alive[keep:] + dropped
+            alive = alive[:keep]
+    return alive + dropped, counts
 
 
 def playouts_for(iterations: int, cards_left: int) -> int:

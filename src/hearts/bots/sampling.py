@@ -31,9 +31,14 @@ from __future__ import annotations
 
 import random
 from bisect import bisect_right
+from collections.abc import Sequence
 from functools import cache
 from itertools import accumulate
 from math import factorial
+from typing import NamedTuple
+
+import numpy as np
+import numpy.typing as npt
 
 from hearts.cards import cards_of
 from hearts.view import PlayerView
@@ -65,6 +70,14 @@ def _compositions(total: int, caps: tuple[int, ...]) -> list[tuple[int, ...]]:
     return out
 
 
+def _pairs(place: tuple[int, int] | Sequence[tuple[int, int]] | None) -> list[tuple[int, int]]:
+    if place is None:
+        return []
+    if len(place) == 2 and isinstance(place[0], int) and isinstance(place[1], int):
+        return [(place[0], place[1])]
+    return [(int(s), int(c)) for s, c in place]  # type: ignore[misc]
+
+
 class NoConsistentDeal(ValueError):
     """The view admits no deal (it contradicts itself)."""
 
@@ -74,10 +87,15 @@ class DealSampler:
 
     ``total`` is the exact number of consistent deals.  ``draw`` returns a hand
     mask per seat; the viewing seat's hand is always ``view.hand``.  With
-    ``place=(seat, card)`` only the deals with ``card`` in ``seat``'s hand count.
+    ``place=(seat, card)`` only the deals with ``card`` in ``seat``'s hand count
+    (a list of such pairs: every one of them).
     """
 
-    def __init__(self, view: PlayerView, place: tuple[int, int] | None = None) -> None:
+    def __init__(
+        self,
+        view: PlayerView,
+        place: tuple[int, int] | Sequence[tuple[int, int]] | None = None,
+    ) -> None:
         n = view.n
         me = view.seat
         self.n = n
@@ -93,9 +111,8 @@ class DealSampler:
             if s != me:
                 fixed[s] = known[s] & unseen
                 placed |= fixed[s]
-        if place is not None:
+        for seat, card in _pairs(place):
             # A card assumed to lie in a given hand (for weighted sampling).
-            seat, card = place
             bit = 1 << card
             if seat == me or not unseen & bit or excluded[seat] & bit:
                 raise NoConsistentDeal("the card cannot lie in that hand")
@@ -219,3 +236,146 @@ class WeightedSampler:
             if pick < 0:
                 return part.draw(rng)
         return self.parts[-1][1].draw(rng)
+
+
+class MixtureSampler:
+    """Deals drawn from several samplers, each picked with probability
+    proportional to its weight: e.g. uniform deals, and deals in which a seat
+    running for the moon holds the hearts it would need (:mod:`hearts.bots.moon`)."""
+
+    def __init__(self, parts: list[tuple[float, DealSampler]]) -> None:
+        self.parts = parts
+
+    def draw(self, rng: random.Random) -> list[int]:
+        pick = rng.random() * sum(w for w, _ in self.parts)
+        for weight, part in self.parts:
+            pick -= weight
+            if pick < 0:
+                return part.draw(rng)
+        return self.parts[-1][1].draw(rng)
+
+
+def sampler_parts(
+    sampler: DealSampler | WeightedSampler | MixtureSampler,
+) -> list[tuple[float, DealSampler]]:
+    """The exact samplers a sampler draws from, with their weights."""
+    if isinstance(sampler, MixtureSampler):
+        return sampler.parts
+    if isinstance(sampler, WeightedSampler):
+        return sampler.parts or [(1.0, sampler.base)]
+    return [(1.0, sampler)]
+
+
+Ints = npt.NDArray[np.int64]
+Floats = npt.NDArray[np.float64]
+
+
+class DealTables(NamedTuple):
+    """A sampler's counting flattened into arrays, for the compiled draw
+    (:mod:`hearts.bots.kernel`) and its pure-Python reference (:mod:`hearts.bots.kernel_ref`).
+
+    A draw picks a part (a sampler of a :class:`WeightedSampler`, by ``part_cum``:
+    cumulative weights), starts from its fixed cards and its root state, and
+    walks the states: a state deals one class of cards; its splits (how many of
+    the class each other seat gets, ``sp_take``) are picked by ``sp_cum``
+    (cumulative numbers of deals, as floats), the class's cards shuffled into them,
+    and ``sp_next`` is the next state (class -1: the deal is complete).
+    """
+
+    others: Ints  # the other seats, in the order of sp_take's columns
+    part_cum: Floats
+    part_fixed: Ints  # (parts, n): cards known per seat
+    part_root: Ints
+    st_class: Ints
+    st_first: Ints
+    st_count: Ints
+    sp_take: Ints  # (splits, n - 1)
+    sp_cum: Floats
+    sp_next: Ints
+    cl_first: Ints
+    cl_len: Ints
+    cl_cards: Ints
+
+
+def deal_tables(sampler: DealSampler | WeightedSampler | MixtureSampler) -> DealTables:
+    """The :class:`DealTables` of ``sampler``: the same deals with the same
+    probabilities (up to the rounding of the counts to floats)."""
+    parts = sampler_parts(sampler)
+    first = parts[0][1]
+    part_cum: list[float] = []
+    part_fixed: list[list[int]] = []
+    part_root: list[int] = []
+    st_class: list[int] = []
+    st_first: list[int] = []
+    st_count: list[int] = []
+    sp_take: list[tuple[int, ...]] = []
+    sp_cum: list[float] = []
+    sp_next: list[int] = []
+    cl_first: list[int] = []
+    cl_len: list[int] = []
+    cl_cards: list[int] = []
+    acc = 0.0
+    for weight, part in parts:
+        acc += float(weight)
+        part_cum.append(acc)
+        part_fixed.append(part.fixed[:])
+        classes = len(cl_first)
+        for cards in part.suit_cards:
+            cl_first.append(len(cl_cards))
+            cl_len.append(len(cards))
+            cl_cards.extend(cards)
+        # The states of this part, numbered as first reached (depth first).
+        ids: dict[tuple[int, tuple[int, ...]], int] = {}
+
+        def state(
+            k: int,
+            needs: tuple[int, ...],
+            part: DealSampler = part,
+            base: int = classes,
+            ids: dict[tuple[int, tuple[int, ...]], int] = ids,
+        ) -> int:
+            key = (k, needs)
+            if key in ids:
+                return ids[key]
+            sid = len(st_class)
+            ids[key] = sid
+            if k == part.classes:
+                st_class.append(-1)
+                st_first.append(0)
+                st_count.append(0)
+                return sid
+            st_class.append(base + k)
+            splits, cumulative = part._options(k, needs)
+            st_first.append(0)
+            st_count.append(len(splits))
+            nexts = [
+                state(k + 1, tuple(a - b for a, b in zip(needs, sp, strict=True))) for sp in splits
+            ]
+            st_first[sid] = len(sp_cum)
+            prev = 0
+            run = 0.0
+            for sp, cum, nxt in zip(splits, cumulative, nexts, strict=True):
+                run += float(cum - prev)
+                prev = cum
+                sp_take.append(sp)
+                sp_cum.append(run)
+                sp_next.append(nxt)
+            return sid
+
+        part_root.append(state(0, part.needs))
+    m = len(first.others)
+    return DealTables(
+        others=np.array(first.others, dtype=np.int64),
+        part_cum=np.array(part_cum, dtype=np.float64),
+        part_fixed=np.array(part_fixed, dtype=np.int64).reshape(len(parts), first.n),
+        part_root=np.array(part_root, dtype=np.int64),
+        st_class=np.array(st_class, dtype=np.int64),
+        st_first=np.array(st_first, dtype=np.int64),
+        st_count=np.array(st_count, dtype=np.int64),
+        sp_take=np.array(sp_take, dtype=np.int64).reshape(len(sp_take), m),
+        sp_cum=np.array(sp_cum, dtype=np.float64),
+        sp_next=np.array(sp_next, dtype=np.int64),
+        cl_first=np.array(cl_first, dtype=np.int64),
+        cl_len=np.array(cl_len, dtype=np.int64),
+        cl_cards=np.array(cl_cards, dtype=np.int64),
+    )

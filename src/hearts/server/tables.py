@@ -42,7 +42,11 @@ def bot_pool(size: int) -> ProcessPoolExecutor:
         mp_context=multiprocessing.get_context("spawn"),
         initializer=warm_up,
     )
-    for _ in range(size):  # start (and warm) the workers now, not on Khó's first card
+    # Start (and warm) the workers now, not on Khó's first card.  The first one
+    # compiles Khó's kernel into numba's disk cache (about 15 s, once per install)
+    # before the others start and load it from there (about 2 s).
+    pool.submit(int).result()
+    for _ in range(size - 1):
         pool.submit(int)
     return pool
 

@@ -1,0 +1,142 @@
+"""Moons conceded per 100 hands against moon-hungry opponents (issue 12, lever 0).
+
+    python3 bench/moons.py [--hands N] [--hero hard hard-2026-11 ...] [--jobs K]
+
+Each hero sits with three copies of a moon-hungry player: Khó whose search adds
+``--shoot`` points to the value of a moon of its own and who passes as Vừa does
+(Vừa passes for a moon with a moon hand), at ``--hungry-iterations`` playouts.
+Every deal of strength.py's fixed sequence is played four times, the hero in
+each seat (duplicate).  Reported per hero, with 95% bootstrap intervals over
+deals: moons the opponents shot per 100 hands (conceded), moons the hero shot,
+and the hero's and the opponents' points per hand.  Heroes play the same deals.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import multiprocessing
+import statistics
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from strength import RULES, Seat, bootstrap, deal_for, fmt, play_deal
+
+MOON = 26
+
+
+def _run(args: tuple[int, str, dict[str, Any], dict[str, Any]]) -> tuple[int, list[float]]:
+    """Deal ``index`` in four rotations: (conceded moons, hero moons, hero points,
+    opponents' mean points), each summed over the rotations."""
+    index, hero_spec, hero_opts, hungry_opts = args
+    deal, number = deal_for(index)
+    hero_kind, _, extra = hero_spec.partition(":")
+    options = dict(hero_opts)
+    for kv in filter(None, extra.split(",")):
+        key, _, value = kv.partition("=")
+        options[key] = json.loads(value)
+    hero = Seat(hero_kind, options)
+    hungry = Seat("hard", hungry_opts)
+    n = RULES.players
+    conceded = shot = mine = theirs = 0.0
+    for rot in range(n):
+        seats = [hungry] * n
+        seats[rot] = hero
+        pts = play_deal(deal, number, seats)
+        shooters = [s for s in range(n) if pts[s] == 0 and all(
+            pts[o] == MOON for o in range(n) if o != s)]  # fmt: skip
+        conceded += sum(1 for s in shooters if s != rot)
+        shot += sum(1 for s in shooters if s == rot)
+        mine += pts[rot]
+        theirs += sum(p for s, p in enumerate(pts) if s != rot) / (n - 1)
+    return index, [conceded, shot, mine, theirs]
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--hands", type=int, default=50, help="deals (x4 rotations)")
+    p.add_argument(
+        "--hero",
+        nargs="*",
+        default=["hard-2026-11", "hard"],
+        help="bot names, options after a colon: hard:moon=false,iterations=2000",
+    )
+    p.add_argument("--hero-iterations", type=int, default=None, help="the heroes' playouts")
+    p.add_argument("--shoot", type=float, default=40.0, help="the hungry players' moon bonus")
+    p.add_argument("--hungry-iterations", type=int, default=20000)
+    p.add_argument("--jobs", type=int, default=1)
+    p.add_argument("--out", default=None, help="write raw results as JSON")
+    p.add_argument("--load", default=None, help="report a saved JSON (none run)")
+    args = p.parse_args(argv)
+    if args.load:
+        saved = json.loads(Path(args.load).read_text())
+        report(saved["heroes"], saved["hungry"], {})
+        return 0
+    hungry = {"shoot": args.shoot, "passing": "medium", "iterations": args.hungry_iterations}
+    hero_opts: dict[str, Any] = {}
+    if args.hero_iterations is not None:
+        hero_opts["iterations"] = args.hero_iterations
+    raw: dict[str, Any] = {hero: {"rows": [], "seconds": 0.0} for hero in args.hero}
+    # Deal by deal, every hero in turn: a run stopped early still compares them.
+    tasks = [(i, hero, hero_opts, hungry) for i in range(args.hands) for hero in args.hero]
+    start = time.time()
+    results: Any = _run_all(tasks, args.jobs)
+    for done, ((_, row), (_, hero, _, _)) in enumerate(zip(results, tasks, strict=True), 1):
+        raw[hero]["rows"].append(row)
+        raw[hero]["seconds"] = time.time() - start
+        if args.out:
+            Path(args.out).write_text(json.dumps({"hungry": hungry, "heroes": raw}))
+        print(f"\r{done}/{len(tasks)} in {time.time() - start:.0f} s", end="", file=sys.stderr)
+    print(file=sys.stderr)
+    report(raw, hungry, hero_opts)
+    return 0
+
+
+def _run_all(tasks: list[Any], jobs: int) -> Any:
+    if jobs > 1:
+        with multiprocessing.Pool(jobs) as pool:
+            yield from pool.imap(_run, tasks)
+    else:
+        for task in tasks:
+            yield _run(task)
+
+
+def report(raw: dict[str, Any], hungry: dict[str, Any], hero_opts: dict[str, Any]) -> None:
+    n = RULES.players
+    print(f"moon-hungry opponents: Khó with shoot={hungry['shoot']:g}, Vừa's pass, "
+          f"{hungry['iterations']} playouts; {n} rotations a deal")  # fmt: skip
+    first = next(iter(raw))
+    for hero, data in raw.items():
+        rows = [(r[0], r) for r in data["rows"]]
+        if not rows:
+            continue
+
+        def per100(d: Any, k: int) -> float:
+            return 100.0 * statistics.fmean(r[k] for _, r in d) / n
+
+        def pts(d: Any, k: int) -> float:
+            return statistics.fmean(r[k] for _, r in d) / n
+
+        print(f"\n== {hero} {hero_opts or ''} vs 3 x moon-hungry, {len(rows)} deals")
+        print(f"   moons conceded / 100 hands: {fmt(bootstrap(rows, lambda d: per100(d, 0)))}")
+        print(f"   moons shot / 100 hands:     {fmt(bootstrap(rows, lambda d: per100(d, 1)))}")
+        print(f"   hero points/hand:           {fmt(bootstrap(rows, lambda d: pts(d, 2)))}")
+        print(f"   opponents points/hand:      {fmt(bootstrap(rows, lambda d: pts(d, 3)))}")
+        if hero != first:
+            base = raw[first]["rows"]
+            k = min(len(base), len(rows))
+            paired = [
+                (a[0] - b[0], a[2] - b[2]) for (_, a), b in zip(rows[:k], base[:k], strict=True)
+            ]
+            diff = bootstrap(paired, lambda d: 100.0 * statistics.fmean(x for x, _ in d) / n)
+            gain = bootstrap(paired, lambda d: statistics.fmean(y for _, y in d) / n)
+            print(f"   vs {first} on the same {k} deals: conceded / 100 hands {fmt(diff)}, "
+                  f"points/hand {fmt(gain)}")  # fmt: skip
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,577 @@
+"""Khó (hard): determinized playouts over exactly sampled deals.
+
+For a play, the bot draws deals of the hidden cards uniformly among those
+consistent with its view (:mod:`hearts.bots.sampling`), plays each candidate card
+in each deal and lets the fast heuristic policy (:mod:`hearts.bots.playout`)
+finish the hand, then plays the card with the best mean result.  The budget is
+spent by successive halving: every candidate is tried on the same deals (so
+luck cancels between them), the worse half is dropped, the rest get more deals.
+
+Results are judged for the match, not just the hand (:func:`hand_utility`): a
+moon counts as a moon, and near the target the totals after the hand matter.
+
+Everything random is seeded from ``view.seed()``, and the default budget is a
+fixed number of playouts, so the same view gives the same card on any machine.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from hearts.cards import JACK_DIAMONDS, JD_BIT, QS_BIT, QUEEN_SPADES, SUIT_MASKS, cards_of
+from hearts.rules import Rules
+from hearts.view import PlayerView
+
+from .medium import pass_cards as medium_pass
+from .playout import rollout
+from .sampling import DealSampler, WeightedSampler
+
+#: Playouts per play decision at 40 cards in hands (see :func:`playouts_for`):
+#: about 0.18 s of CPU per decision on the reference machine, 0.27 s at p95
+#: (3000 measured no stronger against Vừa, within noise, at 1.5 times the time).
+DEFAULT_ITERATIONS = 2000
+
+#: Playouts per pass decision when the pass is searched.
+DEFAULT_PASS_ITERATIONS = 1500
+
+Utility = Callable[[list[int], int], float]
+
+
+def near_the_end(rules: Rules, totals: tuple[int, ...]) -> bool:
+    """Whether this hand may end the match: then Khó plays for the match's win."""
+    return max(totals) + 26 >= rules.target - 20
+
+
+def hand_utility(rules: Rules, totals: tuple[int, ...], me: int) -> Utility:
+    """How good a finished hand is for ``me``: ``f(pen, jd_taker) -> float``.
+
+    ``pen`` is hearts + 13 for Q♠ taken per seat.  Far from the target the value
+    is the points the others took minus mine (on average), which counts a moon
+    at its real worth (+26 to each other seat).  When the hand may end the match
+    it is a win probability: 1 for a win, else a soft-min of the totals whose
+    temperature shrinks as the target nears.
+    """
+    n = rules.players
+    target = rules.target
+    near = near_the_end(rules, totals)
+    score = rules.score
+    chooses = rules.moon == "shooter_chooses"
+
+    def points(pen: list[int], jd: int) -> list[int]:
+        # The shooter, if any, scores the moon as the rules (or its own choice) say.
+        return score(pen, jd, rules.moon_choice(totals, pen, jd) if chooses else None)
+
+    if not near:
+        scale = 1.0 / (n - 1)
+
+        def linear(pen: list[int], jd: int) -> float:
+            pts = points(pen, jd)
+            mine = pts[me]
+            return (sum(pts) - mine) * scale - mine
+
+        return linear
+
+    def win_chance(pen: list[int], jd: int) -> float:
+        pts = points(pen, jd)
+        after = [t + p for t, p in zip(totals, pts, strict=True)]
+        if max(after) >= target:
+            low = min(after)
+            if after[me] != low:
+                return 0.0
+            ties = after.count(low)
+            return 1.0 / ties
+        hands_left = 1.0 + (target - max(after)) / 9.0
+        temp = 4.5 * math.sqrt(hands_left)
+        low = min(after)
+        weights = [math.exp((low - a) / temp) for a in after]
+        return weights[me] / sum(weights)
+
+    # On the same footing as the linear value (points), so budgets compare.
+    return lambda pen, jd: 100.0 * win_chance(pen, jd)
+
+
+def seat_points(rules: Rules, totals: tuple[int, ...], me: int) -> Callable[[list[int], int], int]:
+    """``f(pen, jd_taker)``: the points ``me`` scores for a finished hand (a moon
+    scored as the shooter would choose), what a coach calls expected points."""
+    chooses = rules.moon == "shooter_chooses"
+
+    def points(pen: list[int], jd: int) -> int:
+        return rules.score(pen, jd, rules.moon_choice(totals, pen, jd) if chooses else None)[me]
+
+    return points
+
+
+@dataclass(frozen=True, slots=True)
+class Weighing:
+    """Khó's search of one decision, as a coach reads it: ``choice`` (a card, or a
+    pass as a mask) is what Khó plays; ``options`` every candidate, best first in
+    Khó's judgement; per option the mean ``points`` the seat scores over the deals
+    it was tried on (``deals``), and Khó's own mean ``value`` (higher is better).
+    ``near``: the match may end this hand, so values are chances to win the match."""
+
+    choice: int
+    options: tuple[int, ...]
+    points: dict[int, float]
+    value: dict[int, float]
+    deals: dict[int, int]
+    near: bool
+
+
+def candidates(view: PlayerView) -> list[int]:
+    """The legal cards worth telling apart: of cards of one suit with nothing
+    between them but cards gone in finished tricks (or in this hand), one is kept.
+    Q♠ (and J♦ with the bonus) differ in points and are always kept."""
+    n = view.n
+    done = len(view.plays) - len(view.plays) % n
+    gone = view.hand
+    for _, c in view.plays[:done]:
+        gone |= 1 << c
+    special = QS_BIT | (JD_BIT if view.rules.jd_bonus else 0)
+    out = []
+    prev = -2
+    for c in cards_of(view.legal):
+        bit = 1 << c
+        if prev >= 0 and c // 13 == prev // 13 and not bit & special and not (1 << prev) & special:
+            between = ((1 << c) - 1) & ~((1 << (prev + 1)) - 1)
+            if between & ~gone == 0:
+                prev = c
+                continue
+        out.append(c)
+        prev = c
+    return out
+
+
+class HardBot:
+    """Khó.
+
+    Options: ``iterations`` (playouts per play at 40 cards, deterministic; the
+    default keeps a decision well under a second) or ``budget_ms`` (wall-clock
+    per play, machine-dependent); ``pass_iterations`` (playouts for the pass,
+    half of ``iterations`` when only that is given); ``passing`` (``search`` or
+    ``medium``: Vừa's pass); ``infer`` (weight of deals that put Q♠ where the
+    play says it is not; 0 or 1: no inference); ``eps`` (random moves in playouts);
+    ``spread`` (more playouts when they are short); ``seed`` (salt).
+    """
+
+    name = "hard-2026-11"
+
+    def __init__(
+        self,
+        iterations: int | None = None,
+        budget_ms: float | None = None,
+        seed: int = 0,
+        passing: str = "search",
+        eps: float = 0.0,
+        pass_iterations: int | None = None,
+        infer: float = 0.1,
+        spread: bool = True,
+        pass_margin: float = 0.0,
+    ) -> None:
+        self.pass_margin = float(pass_margin)
+        self.spread = spread
+        self.infer = float(infer)
+        if pass_iterations is None:
+            # A smaller play budget means a smaller pass budget too.
+            pass_iterations = (
+                DEFAULT_PASS_ITERATIONS if iterations is None else max(1, int(iterations) // 2)
+            )
+        self.pass_iterations = int(pass_iterations)
+        self.passing = passing
+        self.eps = float(eps)
+        self.iterations = int(iterations) if iterations is not None else DEFAULT_ITERATIONS
+        self.budget_ms = float(budget_ms) if budget_ms is not None else None
+        self.seed = int(seed)
+
+    # -- passing ------------------------------------------------------------------
+    def choose_pass(self, view: PlayerView) -> int:
+        """Vừa's pass (``passing="medium"``), or the best of a few likely passes
+        judged by playouts (``passing="search"``)."""
+        rules = view.rules
+        offset = rules.pass_offset(view.direction)
+        base = medium_pass(
+            view.hand, rules.pass_count, offset, view.n, True, rules.jd_bonus, rules.deck
+        )
+        if self.passing != "search":
+            return base
+        cands = pass_candidates(view.hand, rules.pass_count, base, jd=rules.jd_bonus)
+        return cands[self._search_pass(view, cands, offset)]
+
+    def _search_pass(self, view: PlayerView, cands: list[int], offset: int) -> int:
+        return self._rank_pass(view, cands, offset, None)[0][0]
+
+    def weigh_pass(self, view: PlayerView) -> Weighing:
+        """:meth:`choose_pass` with the search's findings (the passes searched, as
+        masks, with South's mean points): the pass chosen is the same."""
+        rules = view.rules
+        offset = rules.pass_offset(view.direction)
+        base = medium_pass(
+            view.hand, rules.pass_count, offset, view.n, True, rules.jd_bonus, rules.deck
+        )
+        cands = pass_candidates(view.hand, rules.pass_count, base, jd=rules.jd_bonus)
+        tally = [0.0] * len(cands)
+        order, sums, counts = self._rank_pass(view, cands, offset, tally)
+        choice = cands[order[0]] if self.passing == "search" else base
+        return Weighing(
+            choice=choice,
+            options=tuple(cands[i] for i in order),
+            points={cands[i]: tally[i] / counts[i] for i in order},
+            value={cands[i]: sums[i] / counts[i] for i in order},
+            deals={cands[i]: counts[i] for i in order},
+            near=near_the_end(rules, view.totals),
+        )
+
+    def _rank_pass(
+        self, view: PlayerView, cands: list[int], offset: int, tally: list[float] | None
+    ) -> tuple[list[int], dict[int, float], dict[int, int]]:
+        """The pass search over the indices of ``cands`` (:func:`halving_ranks`);
+        each playout adds the seat's points to ``tally`` if given."""
+        rules = view.rules
+        n = view.n
+        me = view.seat
+        k = rules.pass_count
+        rng = random.Random(view.seed(self.seed))
+        sampler = DealSampler(view)
+        utility = hand_utility(rules, view.totals, me)
+        mine = seat_points(rules, view.totals, me)
+        qs_breaks = rules.qs_breaks_hearts
+        jd_rule = rules.jd_bonus
+        lead = rules.lead_card
+        lead_bit = 1 << lead
+        worlds: list[tuple[list[int], list[int]]] = []
+        margin = self.pass_margin
+
+        def playout(i: int, w: int) -> float:
+            while len(worlds) <= w:
+                hands = sampler.draw(rng)
+                # The others choose before seeing ours: once per deal.
+                passes = [0 if s == me else quick_pass(hands[s], k, jd_rule) for s in range(n)]
+                worlds.append((hands, passes))
+            hands, passes = worlds[w]
+            passes = passes[:]
+            passes[me] = cands[i]
+            after = [(hands[s] & ~passes[s]) | passes[(s - offset) % n] for s in range(n)]
+            leader = next(s for s in range(n) if after[s] & lead_bit)
+            pen = [0] * n
+            jd = rollout(after, [], leader, 0, False, pen, -1, qs_breaks, lead)
+            if tally is not None:
+                tally[i] += mine(pen, jd)
+            # Vừa's pass (first) gets a head start: leave it only for a clear gain.
+            return utility(pen, jd) + (margin if i == 0 else 0.0)
+
+        return halving_ranks(list(range(len(cands))), playout, self.pass_iterations)
+
+    # -- playing ------------------------------------------------------------------
+    def choose_play(self, view: PlayerView) -> int:
+        return self._play(view, self._search)
+
+    def _play(self, view: PlayerView, search: Callable[[PlayerView, list[int]], int]) -> int:
+        """The only legal card, the only candidate, else ``search(view, candidates)``."""
+        legal = view.legal
+        if legal & (legal - 1) == 0:
+            return legal.bit_length() - 1
+        cands = candidates(view)
+        if len(cands) == 1:
+            return cands[0]
+        return search(view, cands)
+
+    def _search(self, view: PlayerView, cands: list[int]) -> int:
+        return self._rank_play(view, cands, None)[0][0]
+
+    def weigh_play(self, view: PlayerView) -> Weighing:
+        """:meth:`choose_play` with the search's findings: every candidate (one
+        card of each run of equal cards) with the seat's mean points.  The card
+        chosen is the same; an only candidate is searched too, for its points."""
+        cands = candidates(view)
+        tally = dict.fromkeys(cands, 0.0)
+        # An only candidate needs no comparing: a quarter of the budget for its points.
+        total = self.play_playouts(view) // (4 if len(cands) == 1 else 1)
+        order, sums, counts = self._rank_play(view, cands, tally, max(1, total))
+        return Weighing(
+            choice=order[0],
+            options=tuple(order),
+            points={c: tally[c] / counts[c] for c in order},
+            value={c: sums[c] / counts[c] for c in order},
+            deals={c: counts[c] for c in order},
+            near=near_the_end(view.rules, view.totals),
+        )
+
+    def _rank_play(
+        self,
+        view: PlayerView,
+        cands: list[int],
+        tally: dict[int, float] | None,
+        total: int | None = None,
+    ) -> tuple[list[int], dict[int, float], dict[int, int]]:
+        """The play search (:func:`halving_ranks`) over ``total`` playouts (Khó's
+        budget if None); each playout adds the seat's points to ``tally`` if given."""
+        started = time.perf_counter()
+        rng = random.Random(view.seed(self.seed))
+        sampler: DealSampler | WeightedSampler
+        if self.infer:
+            sampler = WeightedSampler(view, QUEEN_SPADES, queen_doubts(view, self.infer))
+        else:
+            sampler = DealSampler(view)
+        roll = card_rollout(view)
+        utility = hand_utility(view.rules, view.totals, view.seat)
+        mine = seat_points(view.rules, view.totals, view.seat)
+        worlds: list[list[int]] = []
+        seeds: list[int] = []
+        eps = self.eps
+
+        def playout(card: int, w: int) -> float:
+            while len(worlds) <= w:
+                worlds.append(sampler.draw(rng))
+                seeds.append(rng.getrandbits(32))
+            pen, jd = roll(worlds[w], card, random.Random(seeds[w]) if eps else None, eps)
+            if tally is not None:
+                tally[card] += mine(pen, jd)
+            return utility(pen, jd)
+
+        if self.budget_ms is not None:
+            # Wall-clock budget, counted from the start of the decision.
+            deadline = started + self.budget_ms / 1000.0
+            return halving_ranks(cands, playout, 1_000_000, deadline)
+        return halving_ranks(cands, playout, self.play_playouts(view) if total is None else total)
+
+    def play_playouts(self, view: PlayerView) -> int:
+        """The fixed playout budget for a play from ``view``."""
+        total = self.iterations
+        if self.spread:
+            total = playouts_for(total, sum(view.counts))
+        return total
+
+
+WorldPlayout = Callable[[list[int], int, random.Random | None, float], float]
+
+
+def card_playout(view: PlayerView) -> WorldPlayout:
+    """``f(hands, card, noise, eps)``: the value for ``view``'s seat of playing
+    ``card`` now when the seats hold ``hands`` (not changed), the rest of the hand
+    played by the rollout policy (random legal moves with probability ``eps``
+    drawn from ``noise``, when given)."""
+    roll = card_rollout(view)
+    utility = hand_utility(view.rules, view.totals, view.seat)
+
+    def play_out(world: list[int], card: int, noise: random.Random | None, eps: float) -> float:
+        return utility(*roll(world, card, noise, eps))
+
+    return play_out
+
+
+WorldRollout = Callable[[list[int], int, random.Random | None, float], tuple[list[int], int]]
+
+
+def card_rollout(view: PlayerView) -> WorldRollout:
+    """Like :func:`card_playout`, the finished hand itself: ``(pen, jd_taker)``."""
+    me = view.seat
+    n = view.n
+    rules = view.rules
+    trick = [c for _, c in view.trick]
+    leader = view.leader
+    played = len(view.plays)
+    broken = view.broken
+    pen0 = [0] * n
+    jd0 = -1
+    for s, mask in enumerate(view.taken()):
+        pen0[s] = rules.penalty(mask)
+        if mask & JD_BIT:
+            jd0 = s
+    qs_breaks = rules.qs_breaks_hearts
+    lead_card = rules.lead_card
+    voids = any_void(view)
+
+    def roll(
+        world: list[int], card: int, noise: random.Random | None, eps: float
+    ) -> tuple[list[int], int]:
+        hands = world[:]
+        hands[me] &= ~(1 << card)
+        t = [*trick, card]
+        pen = pen0[:]
+        jd = rollout(
+            hands,
+            t,
+            leader,
+            played + 1,
+            broken or card >= 39 or (qs_breaks and card == QUEEN_SPADES),
+            pen,
+            jd0,
+            qs_breaks,
+            lead_card,
+            None,
+            noise,
+            eps,
+            voids,
+        )
+        return pen, jd
+
+    return roll
+
+
+def playouts_for(iterations: int, cards_left: int) -> int:
+    """Playouts for a decision with ``cards_left`` cards in hands: ``iterations``
+    at 40 cards, more when playouts are shorter (a playout costs about one step
+    per card), up to 4 times as many, so every decision takes about as long."""
+    return min(4 * iterations, iterations * 40 // max(cards_left, 10))
+
+
+def successive_halving(
+    cands: list[int],
+    playout: Callable[[int, int], float],
+    total: int,
+    deadline: float | None = None,
+) -> int:
+    """Spend ``total`` playouts over ``cands`` by successive halving; the best card.
+
+    Round after round every surviving card is tried on the same new deals and
+    the worse half is dropped; ties keep the lower card (deterministic).  With a
+    ``deadline`` (``time.perf_counter()`` value) the rounds share the time left
+    instead, and ``total`` only caps the playouts.
+    """
+    return halving_ranks(cands, playout, total, deadline)[0][0]
+
+
+def halving_ranks(
+    cands: list[int],
+    playout: Callable[[int, int], float],
+    total: int,
+    deadline: float | None = None,
+) -> tuple[list[int], dict[int, float], dict[int, int]]:
+    """:func:`successive_halving`'s search with what it found: the candidates best
+    first (the survivors of the last round, then those dropped later before those
+    dropped earlier), and each one's sum of results and number of playouts."""
+    alive = list(cands)
+    dropped: list[int] = []
+    sums = dict.fromkeys(cands, 0.0)
+    counts = dict.fromkeys(cands, 0)
+    rounds = max(1, math.ceil(math.log2(len(cands))))
+    used = 0
+    w = 0
+    for r in range(rounds):
+        left = total - used
+        share = left // (rounds - r)
+        per = max(1, share // len(alive))
+        round_end = None
+        if deadline is not None:
+            now = time.perf_counter()
+            round_end = now + (deadline - now) / (rounds - r)
+        done = 0
+        for k in range(w, w + per):
+            for c in alive:
+                sums[c] += playout(c, k)
+            done += 1
+            if round_end is not None and time.perf_counter() > round_end:
+                break
+        used += done * len(alive)
+        w += done
+        for c in alive:
+            counts[c] += done
+        alive.sort(key=lambda c: (-sums[c] / counts[c], c))
+        if len(alive) > 1 and r < rounds - 1:
+            keep = max(1, (len(alive) + 1) // 2)
+            dropped = alive[keep:] + dropped
+            alive = alive[:keep]
+    return alive + dropped, sums, counts
+
+
+def pass_scores(hand: int, jd: bool = False) -> dict[int, float]:
+    """How much each card wants to leave the hand: Q♠ and its guards with few low
+    spades, high hearts, and the high cards of a short side suit (never the J♦
+    when it counts −10: ``jd``)."""
+    spades = hand & SUIT_MASKS[2]
+    low_spades = (spades & ((1 << QUEEN_SPADES) - 1)).bit_count()
+    has_qs = bool(hand & QS_BIT)
+    out: dict[int, float] = {}
+    for c in cards_of(hand):
+        suit, rank = divmod(c, 13)
+        length = (hand & SUIT_MASKS[suit]).bit_count()
+        if suit == 2:
+            if c == QUEEN_SPADES:
+                v = 100.0 if low_spades < 4 else 20.0
+            elif rank > 10:
+                v = (90.0 if not has_qs else 85.0) if low_spades < 4 else 25.0
+            else:
+                v = -5.0 + rank
+        elif suit == 3:
+            v = 40.0 + 3 * rank if rank >= 8 else 2.0 * rank
+        else:
+            v = 3.0 * rank + (18.0 if length <= 3 else 0.0) - 2.0 * length
+        out[c] = v
+    if jd and hand & JD_BIT:
+        out[JACK_DIAMONDS] = -100.0
+    return out
+
+
+def quick_pass(hand: int, count: int, jd: bool = False) -> int:
+    """A cheap careful pass for the simulated other seats: the top of
+    :func:`pass_scores`."""
+    scores = pass_scores(hand, jd)
+    ranked = sorted(scores, key=lambda c: (-scores[c], -c))
+    out = 0
+    for c in ranked[:count]:
+        out |= 1 << c
+    return out
+
+
+def pass_candidates(
+    hand: int, count: int, base: int, keep: int = 10, jd: bool = False
+) -> list[int]:
+    """Passes worth a search: ``base`` first, then the best-scored sets of
+    ``count`` cards among the seven most passable cards."""
+    from itertools import combinations
+
+    scores = pass_scores(hand, jd)
+    top = sorted(scores, key=lambda c: (-scores[c], -c))[:7]
+    sets = sorted(
+        combinations(top, count), key=lambda cs: (-sum(scores[c] for c in cs), sorted(cs))
+    )
+    out = [base]
+    for cs in sets:
+        mask = 0
+        for c in cs:
+            mask |= 1 << c
+        if mask not in out:
+            out.append(mask)
+        if len(out) >= keep:
+            break
+    return out
+
+
+def queen_doubts(view: PlayerView, factor: float) -> dict[int, float]:
+    """Seats whose play says they probably do not hold Q♠, each with ``factor``.
+
+    A careful player holding Q♠ dumps it when void in the suit led (after the
+    first trick), and drops it under K♠ or A♠; a seat that threw or played
+    something else instead most likely has no Q♠.
+    """
+    n = view.n
+    plays = view.plays
+    out: dict[int, float] = {}
+    for start in range(0, len(plays), n):
+        trick = plays[start : start + n]
+        led = trick[0][1] // 13
+        top = trick[0][1]
+        for i, (seat, card) in enumerate(trick):
+            if card == QUEEN_SPADES:
+                return out
+            if i and seat != view.seat:
+                if card // 13 != led:
+                    if start:
+                        out[seat] = factor
+                elif led == 2 and top > QUEEN_SPADES:
+                    out[seat] = factor
+            if card // 13 == led and card > top:
+                top = card
+    return out
+
+
+def any_void(view: PlayerView) -> int:
+    """Bit k set when some other seat has shown a void in suit k."""
+    out = 0
+    for seat, mask in enumerate(view.voids()):
+        if seat != view.seat:
+            out |= mask
+    return out

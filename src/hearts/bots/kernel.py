@@ -1,0 +1,687 @@
+"""Khó's search kernel compiled to machine code with numba: deal draws, playouts,
+the value of a finished hand, over int masks and small numpy arrays.
+
+It is the exact algorithm of :mod:`hearts.bots.kernel_ref` (the draw and the
+value) and :func:`hearts.bots.playout.rollout` (the policy), with the same
+random stream (:mod:`hearts.bots.splitmix`, here in wrapping int64 arithmetic
+with logical shifts): for the same seed both give the same results, bit for
+bit.  Cards fit in 52 bits, so every mask is a non-negative int64.
+
+Compiled code is cached on disk (``cache=True``).  Numba writes the cache next
+to this file, or, where that is read-only, under ``NUMBA_CACHE_DIR`` or the
+user's cache directory; where none can be written it compiles in memory on
+every start (:func:`_jit`).  :func:`warm_up` compiles (or loads) everything, so
+the server calls it when a worker starts, not on a player's card.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from typing import Any, TypeVar, cast
+
+import numba
+import numpy as np
+
+from hearts.bots.kernel_ref import Judge, Position
+from hearts.bots.sampling import DealTables
+from hearts.bots.splitmix import GOLDEN, MIX1, MIX2
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def _jit(fn: F) -> F:
+    """``numba.njit(cache=True)``, or without the disk cache when no cache
+    directory can be written (numba refuses ``cache=True`` then)."""
+    try:
+        return cast(F, numba.njit(cache=True)(fn))
+    except RuntimeError:  # "cannot cache function ...: no locator available"
+        return cast(F, numba.njit(cache=False)(fn))
+
+
+def _signed(x: int) -> int:
+    return x - (1 << 64) if x >= 1 << 63 else x
+
+
+_GOLDEN = _signed(GOLDEN)
+_MIX1 = _signed(MIX1)
+_MIX2 = _signed(MIX2)
+_LOW30 = (1 << 34) - 1  # logical shifts of a 64-bit pattern held in an int64
+_LOW27 = (1 << 37) - 1
+_LOW31 = (1 << 33) - 1
+_LOW11 = (1 << 53) - 1
+
+_QS = 36
+_QS_BIT = 1 << _QS
+_JD = 22
+_HEARTS = 0x1FFF << 39
+_NOT_HEARTS = ~_HEARTS
+_HIGH_SPADES = (1 << 37) | (1 << 38)
+_NO_POINTS = ~(_HEARTS | _QS_BIT)
+_LOW_SPADES = 0x3FF << 26
+_POINTS = _HEARTS | _QS_BIT
+_STAKES = _HEARTS | _QS_BIT | (1 << _JD)
+_VOID_RISK = 6
+_FLUSH = 6
+_HEART_DUMP = 4
+
+
+@_jit
+def _next(state: int) -> tuple[int, int]:
+    state = state + _GOLDEN
+    z = state
+    z = (z ^ ((z >> 30) & _LOW30)) * _MIX1
+    z = (z ^ ((z >> 27) & _LOW27)) * _MIX2
+    return state, z ^ ((z >> 31) & _LOW31)
+
+
+@_jit
+def _unit(x: int) -> float:
+    return ((x >> 11) & _LOW11) * (1.0 / 9007199254740992.0)
+
+
+@_jit
+def _world_state(seed: int, world: int) -> int:
+    return seed ^ ((world + 1) * _MIX2)
+
+
+@_jit
+def _bitlen(x: int) -> int:
+    n = 0
+    if x >> 32:
+        x >>= 32
+        n += 32
+    if x >> 16:
+        x >>= 16
+        n += 16
+    if x >> 8:
+        x >>= 8
+        n += 8
+    if x >> 4:
+        x >>= 4
+        n += 4
+    if x >> 2:
+        x >>= 2
+        n += 2
+    if x >> 1:
+        x >>= 1
+        n += 1
+    return n + x
+
+
+@_jit
+def _pop(x: int) -> int:
+    k = 0
+    while x:
+        x &= x - 1
+        k += 1
+    return k
+
+
+@_jit
+def _low(x: int) -> int:
+    return _bitlen(x & -x) - 1
+
+
+@_jit
+def draw(
+    others: Any,
+    part_cum: Any,
+    part_fixed: Any,
+    part_root: Any,
+    st_class: Any,
+    st_first: Any,
+    st_count: Any,
+    sp_take: Any,
+    sp_cum: Any,
+    sp_next: Any,
+    cl_first: Any,
+    cl_len: Any,
+    cl_cards: Any,
+    state: int,
+    hands: Any,
+    buf: Any,
+) -> int:
+    """One deal into ``hands`` (a mask per seat); the generator's new state."""
+    p = 0
+    parts = part_cum.shape[0]
+    if parts > 1:
+        state, x = _next(state)
+        u = _unit(x) * part_cum[parts - 1]
+        while p < parts - 1 and part_cum[p] <= u:
+            p += 1
+    for s in range(hands.shape[0]):
+        hands[s] = part_fixed[p, s]
+    st = part_root[p]
+    m = others.shape[0]
+    while st_class[st] >= 0:
+        k = st_class[st]
+        first = st_first[st]
+        count = st_count[st]
+        j = 0
+        if count > 1:
+            state, x = _next(state)
+            u = _unit(x) * sp_cum[first + count - 1]
+            while j < count - 1 and sp_cum[first + j] <= u:
+                j += 1
+        start = cl_first[k]
+        size = cl_len[k]
+        for i in range(size):
+            buf[i] = cl_cards[start + i]
+        for i in range(size - 1, 0, -1):
+            state, x = _next(state)
+            r = (((x >> 11) & _LOW11) * (i + 1)) >> 53
+            tmp = buf[i]
+            buf[i] = buf[r]
+            buf[r] = tmp
+        at = 0
+        for o in range(m):
+            seat = others[o]
+            for _ in range(sp_take[first + j, o]):
+                hands[seat] |= 1 << buf[at]
+                at += 1
+        st = sp_next[first + j]
+    return state
+
+
+@_jit
+def _runner(pen: Any) -> int:
+    who = -1
+    for s in range(pen.shape[0]):
+        if pen[s]:
+            if who >= 0:
+                return -1
+            who = s
+    if who < 0:
+        return -1
+    p = pen[who]
+    return who if p >= 15 or 4 <= p < 13 else -1
+
+
+@_jit
+def rollout(
+    hands: Any,
+    trick: Any,
+    tlen: int,
+    leader: int,
+    played: int,
+    broken: bool,
+    pen: Any,
+    jd: int,
+    qs_breaks: bool,
+    lead_card: int,
+    voids: int,
+) -> int:
+    """:func:`hearts.bots.playout.rollout` without noise; ``trick[:tlen]`` is the
+    trick in progress (a buffer of n cards); ``hands`` and ``pen`` change in place."""
+    n = hands.shape[0]
+    pos = tlen
+    alive = 0
+    for s in range(n):
+        alive |= hands[s]
+    qs_live = (alive & _QS_BIT) != 0
+    led = 0
+    top = 0
+    win = 0
+    tp = 0
+    if pos:
+        led = trick[0] // 13
+        top = trick[0]
+        win = leader
+        for i in range(pos):
+            c = trick[i]
+            if c // 13 == led and c > top:
+                top = c
+                win = (leader + i) % n
+            if c >= 39:
+                tp += 1
+            elif c == _QS:
+                tp += 13
+    seat = (leader + pos) % n
+    if pos == n:
+        pen[win] += tp
+        for i in range(n):
+            if trick[i] == _JD:
+                jd = win
+        pos = 0
+        seat = win
+    runner = _runner(pen)
+    while True:
+        h = hands[seat]
+        if not h:
+            return jd
+        c = -1
+        if pos == 0:
+            if played == 0:
+                c = lead_card
+            else:
+                legal = h
+                if not broken and h & _NOT_HEARTS:
+                    legal = h & _NOT_HEARTS
+                others = alive & ~h
+                if runner == seat:
+                    side = legal & _NOT_HEARTS
+                    c = _bitlen(side if side else legal) - 1
+                elif (
+                    runner >= 0
+                    and legal & _HEARTS
+                    and not others & _HEARTS & ~((2 << (_bitlen(legal) - 1)) - 1)
+                ):
+                    c = _bitlen(legal) - 1
+                else:
+                    best = 999
+                    for s in range(4):
+                        m = (legal >> (13 * s)) & 0x1FFF
+                        if not m:
+                            continue
+                        r = _low(m)
+                        om = (others >> (13 * s)) & 0x1FFF
+                        if not om:
+                            v = 60 + r
+                        else:
+                            lower = _pop(om & ((1 << r) - 1))
+                            if lower:
+                                higher = _pop(om >> r)
+                                v = 10 * lower // (lower + higher) + (8 if not higher else 2)
+                                if (voids >> s) & 1 and alive & _POINTS:
+                                    v += _VOID_RISK
+                            else:
+                                v = 0
+                            if s == 3:
+                                v += 2 if lower else -1
+                            elif s == 2 and qs_live:
+                                if r == 10:
+                                    v += 40
+                                elif r > 10:
+                                    v += 30
+                                elif not h & (_QS_BIT | _HIGH_SPADES):
+                                    v -= _FLUSH
+                        if v < best:
+                            best = v
+                            c = 13 * s + r
+        else:
+            follow = h & (0x1FFF << (13 * led))
+            if follow:
+                if runner >= 0 and runner != seat and (tp or led == 3):
+                    ahead = (seat - runner) % n
+                    t = _bitlen(follow) - 1
+                    if t > top and (win == runner or ahead > pos):
+                        c = t
+                    else:
+                        below = follow & ((1 << top) - 1)
+                        c = _bitlen(below if below else follow) - 1
+                elif runner == seat:
+                    c = _bitlen(follow) - 1
+                elif played < n or (pos == n - 1 and tp == 0):
+                    c = _bitlen(follow) - 1
+                    if c == _QS and follow != _QS_BIT:
+                        c = _bitlen(follow ^ _QS_BIT) - 1
+                else:
+                    below = follow & ((1 << top) - 1)
+                    if below:
+                        c = _bitlen(below) - 1
+                    elif pos == n - 1:
+                        c = _bitlen(follow) - 1
+                        if c == _QS and follow != _QS_BIT:
+                            c = _bitlen(follow ^ _QS_BIT) - 1
+                    elif tp == 0 and led != 2 and not (voids >> led) & 1:
+                        c = _bitlen(follow) - 1
+                    else:
+                        rest = follow & ~_QS_BIT
+                        if led == 2 and qs_live:
+                            rest &= ~_HIGH_SPADES
+                        if not rest:
+                            rest = follow
+                        c = _low(rest)
+            else:
+                legal = h
+                if played < n and h & _NO_POINTS:
+                    legal = h & _NO_POINTS
+                safe = legal & _NO_POINTS
+                if (
+                    runner >= 0
+                    and safe
+                    and (runner == seat or win == runner or ((runner - seat) % n < n - pos))
+                ):
+                    legal = safe
+                if legal & _QS_BIT:
+                    c = _QS
+                elif qs_live and legal & _HIGH_SPADES and _pop(h & _LOW_SPADES) < 3:
+                    c = _bitlen(legal & _HIGH_SPADES) - 1
+                else:
+                    others = alive & ~h
+                    best = -999
+                    for s in range(4):
+                        m = (legal >> (13 * s)) & 0x1FFF
+                        if not m:
+                            continue
+                        r = _bitlen(m) - 1
+                        om = (others >> (13 * s)) & 0x1FFF
+                        if om:
+                            lower = _pop(om & ((1 << r) - 1))
+                            higher = _pop(om >> r)
+                            v = r + 2 * lower - 3 * higher + (8 if lower and not higher else 0)
+                        else:
+                            v = r - 8
+                        if s == 3:
+                            v += _HEART_DUMP
+                        v -= 2 * _pop(((h >> (13 * s)) & 0x1FFF) & ((1 << r) - 1))
+                        if v > best:
+                            best = v
+                            c = 13 * s + r
+        bit = 1 << c
+        hands[seat] = h & ~bit
+        alive &= ~bit
+        played += 1
+        if pos == 0:
+            led = c // 13
+            top = c
+            win = seat
+            tp = 0
+        elif c // 13 == led:
+            if c > top:
+                top = c
+                win = seat
+        else:
+            voids |= 1 << led
+        if c >= 39:
+            tp += 1
+            broken = True
+        elif c == _QS:
+            tp += 13
+            qs_live = False
+            if qs_breaks:
+                broken = True
+        trick[pos] = c
+        pos += 1
+        if pos == n:
+            if tp:
+                pen[win] += tp
+                runner = _runner(pen)
+            for i in range(n):
+                if trick[i] == _JD:
+                    jd = win
+            if not alive & _STAKES:
+                return jd
+            pos = 0
+            seat = win
+        else:
+            seat = (seat + 1) % n
+
+
+@_jit
+def _value(
+    pen: Any,
+    jd: int,
+    me: int,
+    near: bool,
+    totals: Any,
+    target: int,
+    moon: int,
+    jd_bonus: bool,
+    shoot: float,
+    pts: Any,
+    after: Any,
+) -> tuple[float, int]:
+    v, mine = _value0(pen, jd, me, near, totals, target, moon, jd_bonus, pts, after)
+    if pen[me] == 26:
+        v += shoot
+    return v, mine
+
+
+@_jit
+def _value0(
+    pen: Any,
+    jd: int,
+    me: int,
+    near: bool,
+    totals: Any,
+    target: int,
+    moon: int,
+    jd_bonus: bool,
+    pts: Any,
+    after: Any,
+) -> tuple[float, int]:
+    """:func:`hearts.bots.kernel_ref.value` (``pts``, ``after``: scratch arrays)."""
+    n = pen.shape[0]
+    for s in range(n):
+        pts[s] = pen[s]
+    for shooter in range(n):
+        if pen[shooter] == 26:
+            how = moon
+            if how == 2:
+                how = 0
+                for s in range(n):
+                    after[s] = totals[s] + (0 if s == shooter else 26)
+                if jd_bonus and jd >= 0:
+                    after[jd] -= 10
+                high = after[0]
+                low = after[0]
+                for s in range(1, n):
+                    high = max(high, after[s])
+                    low = min(low, after[s])
+                if high >= target:
+                    ties = 0
+                    for s in range(n):
+                        if after[s] == low:
+                            ties += 1
+                    if after[shooter] != low or ties > 1:
+                        how = 1
+            if how == 0:
+                for s in range(n):
+                    pts[s] = 0 if s == shooter else 26
+            else:
+                pts[shooter] = -26
+            break
+    if jd_bonus and jd >= 0:
+        pts[jd] -= 10
+    mine = pts[me]
+    if not near:
+        total = 0
+        for s in range(n):
+            total += pts[s]
+        return (total - mine) * (1.0 / (n - 1)) - mine, mine
+    for s in range(n):
+        after[s] = totals[s] + pts[s]
+    high = after[0]
+    low = after[0]
+    for s in range(1, n):
+        high = max(high, after[s])
+        low = min(low, after[s])
+    if high >= target:
+        if after[me] != low:
+            return 0.0, mine
+        ties = 0
+        for s in range(n):
+            if after[s] == low:
+                ties += 1
+        return 100.0 * (1.0 / ties), mine
+    temp = 4.5 * math.sqrt(1.0 + (target - high) / 9.0)
+    acc = 0.0
+    for s in range(n):
+        acc += math.exp((low - after[s]) / temp)
+    return 100.0 * (math.exp((low - after[me]) / temp) / acc), mine
+
+
+@_jit
+def _play_batch(
+    others: Any,
+    part_cum: Any,
+    part_fixed: Any,
+    part_root: Any,
+    st_class: Any,
+    st_first: Any,
+    st_count: Any,
+    sp_take: Any,
+    sp_cum: Any,
+    sp_next: Any,
+    cl_first: Any,
+    cl_len: Any,
+    cl_cards: Any,
+    seed: int,
+    w0: int,
+    w1: int,
+    cands: Any,
+    alive: Any,
+    me: int,
+    trick0: Any,
+    leader: int,
+    played: int,
+    broken: bool,
+    pen0: Any,
+    jd0: int,
+    qs_breaks: bool,
+    lead_card: int,
+    voids: int,
+    near: bool,
+    totals: Any,
+    target: int,
+    moon: int,
+    jd_bonus: bool,
+    shoot: float,
+    sums: Any,
+    points: Any,
+) -> None:
+    n = pen0.shape[0]
+    world = np.zeros(n, np.int64)
+    hands = np.zeros(n, np.int64)
+    pen = np.zeros(n, np.int64)
+    trick = np.zeros(n, np.int64)
+    pts = np.zeros(n, np.int64)
+    after = np.zeros(n, np.int64)
+    buf = np.zeros(64, np.int64)
+    tlen = trick0.shape[0]
+    for w in range(w0, w1):
+        draw(
+            others,
+            part_cum,
+            part_fixed,
+            part_root,
+            st_class,
+            st_first,
+            st_count,
+            sp_take,
+            sp_cum,
+            sp_next,
+            cl_first,
+            cl_len,
+            cl_cards,
+            _world_state(seed, w),
+            world,
+            buf,
+        )
+        for a in range(alive.shape[0]):
+            i = alive[a]
+            card = cands[i]
+            for s in range(n):
+                hands[s] = world[s]
+                pen[s] = pen0[s]
+            hands[me] &= ~(1 << card)
+            for k in range(tlen):
+                trick[k] = trick0[k]
+            trick[tlen] = card
+            jd = rollout(
+                hands,
+                trick,
+                tlen + 1,
+                leader,
+                played + 1,
+                broken or card >= 39 or (qs_breaks and card == _QS),
+                pen,
+                jd0,
+                qs_breaks,
+                lead_card,
+                voids,
+            )
+            v, mine = _value(pen, jd, me, near, totals, target, moon, jd_bonus, shoot, pts, after)
+            sums[i] += v
+            points[i] += mine
+
+
+def _seed64(seed: int) -> int:
+    return _signed(seed & ((1 << 64) - 1))
+
+
+def play_batch(
+    t: DealTables,
+    seed: int,
+    w0: int,
+    w1: int,
+    cands: list[int],
+    alive: list[int],
+    pos: Position,
+    judge: Judge,
+    sums: Any,
+    points: Any,
+) -> None:
+    """:func:`hearts.bots.kernel_ref.play_batch`, compiled; ``sums`` and ``points``
+    are float64 arrays."""
+    _play_batch(
+        *t,
+        _seed64(seed),
+        w0,
+        w1,
+        np.array(cands, dtype=np.int64),
+        np.array(alive, dtype=np.int64),
+        pos.me,
+        np.array(pos.trick, dtype=np.int64),
+        pos.leader,
+        pos.played,
+        pos.broken,
+        np.array(pos.pen, dtype=np.int64),
+        pos.jd,
+        pos.qs_breaks,
+        pos.lead_card,
+        pos.voids,
+        judge.near,
+        np.array(judge.totals, dtype=np.int64),
+        judge.target,
+        judge.moon,
+        judge.jd_bonus,
+        float(judge.shoot),
+        sums,
+        points,
+    )
+
+
+def draw_deal(t: DealTables, seed: int, world: int) -> list[int]:
+    """Deal number ``world`` of a search seeded ``seed`` (as the search draws it)."""
+    n = t.part_fixed.shape[1]
+    hands = np.zeros(n, np.int64)
+    draw(*t, _world_state(_seed64(seed), world), hands, np.zeros(64, np.int64))
+    return [int(h) for h in hands]
+
+
+def play_out(
+    hands: list[int],
+    trick: list[int],
+    leader: int,
+    played: int,
+    broken: bool,
+    pen: list[int],
+    jd: int,
+    qs_breaks: bool,
+    lead_card: int,
+    voids: int = 0,
+) -> tuple[list[int], list[int], int]:
+    """:func:`rollout` on lists (for tests): (hands after, pen after, J♦ taker)."""
+    n = len(hands)
+    h = np.array(hands, dtype=np.int64)
+    t = np.zeros(n, np.int64)
+    t[: len(trick)] = trick
+    p = np.array(pen, dtype=np.int64)
+    out = rollout(h, t, len(trick), leader, played, broken, p, jd, qs_breaks, lead_card, voids)
+    return [int(x) for x in h], [int(x) for x in p], int(out)
+
+
+def warm_up() -> None:
+    """Compile (or load from the cache) every kernel now: a short search."""
+    from hearts.bots.hard import HardBot
+    from hearts.rules import Rules
+    from hearts.view import PlayerView
+
+    rules = Rules()
+    hand = sum(1 << c for c in range(0, 52, 4))  # 2♣ 6♣ ... a hand of every suit
+    view = PlayerView(rules, 0, 4, "play", "none", hand, 0, 0, (), 0, 1, False,
+                      (13, 13, 13, 13), (0, 0, 0, 0), rules.target)  # fmt: skip
+    HardBot(iterations=8).weigh_play(view)

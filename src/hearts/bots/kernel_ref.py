@@ -1,0 +1,194 @@
+"""The pure-Python reference of Khó's compiled search kernel (:mod:`hearts.bots.kernel`).
+
+Same algorithm, same random stream (:mod:`hearts.bots.splitmix`), same order of
+floating-point additions: for the same seed both give the same deals, the same
+playouts and the same sums, bit for bit (tests/bots/test_kernel.py).  The
+playout policy is :func:`hearts.bots.playout.rollout` itself; this module adds
+the deal draw from :class:`~hearts.bots.sampling.DealTables`, the value of a
+finished hand, and the batch of playouts the search asks for.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import NamedTuple
+
+from hearts.bots.playout import rollout
+from hearts.bots.sampling import DealTables
+from hearts.bots.splitmix import next_u64, to_unit, world_state
+
+MOON = 26
+JD_POINTS = -10
+#: Codes of the moon rules in the kernels.
+MOON_CODES = {"add_to_others": 0, "subtract_from_self": 1, "shooter_chooses": 2}
+
+
+class Position(NamedTuple):
+    """Where the search starts: the trick in progress (leader first, without the
+    card being weighed), its leader, cards played, hearts broken, points and J♦
+    taken so far, the table's rules as numbers, suits some seat is void in."""
+
+    me: int
+    trick: tuple[int, ...]
+    leader: int
+    played: int
+    broken: bool
+    pen: tuple[int, ...]
+    jd: int
+    qs_breaks: bool
+    lead_card: int
+    voids: int
+
+
+class Judge(NamedTuple):
+    """How a finished hand is valued (:func:`hearts.bots.hard.hand_utility`):
+    ``near`` the end of the match, the match ``totals`` and ``target``, the moon
+    rule's code and the J♦ rule; ``shoot`` is added to the value of a moon of its
+    own (0 for Khó; the bench's moon-hungry opponent sets it)."""
+
+    me: int
+    near: bool
+    totals: tuple[int, ...]
+    target: int
+    moon: int
+    jd_bonus: bool
+    shoot: float = 0.0
+
+
+def draw(t: DealTables, state: int) -> tuple[list[int], int]:
+    """One deal (a hand mask per seat) and the generator's new state."""
+    part_cum = t.part_cum.tolist()
+    p = 0
+    if len(part_cum) > 1:
+        state, x = next_u64(state)
+        u = to_unit(x) * part_cum[-1]
+        while p < len(part_cum) - 1 and part_cum[p] <= u:
+            p += 1
+    hands = t.part_fixed[p].tolist()
+    others = t.others.tolist()
+    st = int(t.part_root[p])
+    while t.st_class[st] >= 0:
+        k = int(t.st_class[st])
+        first = int(t.st_first[st])
+        count = int(t.st_count[st])
+        j = 0
+        if count > 1:
+            state, x = next_u64(state)
+            u = to_unit(x) * float(t.sp_cum[first + count - 1])
+            while j < count - 1 and float(t.sp_cum[first + j]) <= u:
+                j += 1
+        start = int(t.cl_first[k])
+        size = int(t.cl_len[k])
+        buf = t.cl_cards[start : start + size].tolist()
+        for i in range(size - 1, 0, -1):
+            state, x = next_u64(state)
+            r = ((x >> 11) * (i + 1)) >> 53
+            buf[i], buf[r] = buf[r], buf[i]
+        at = 0
+        take = t.sp_take[first + j].tolist()
+        for o, seat in enumerate(others):
+            for c in buf[at : at + take[o]]:
+                hands[seat] |= 1 << c
+            at += take[o]
+        st = int(t.sp_next[first + j])
+    return hands, state
+
+
+def score(pen: list[int], jd: int, judge: Judge) -> list[int]:
+    """The hand's points per seat (:meth:`hearts.rules.Rules.score`, the shooter
+    choosing as :meth:`~hearts.rules.Rules.moon_choice` does)."""
+    n = len(pen)
+    out = list(pen)
+    for shooter in range(n):
+        if pen[shooter] == MOON:
+            how = judge.moon
+            if how == 2:
+                how = 0
+                added = [0 if s == shooter else MOON for s in range(n)]
+                if judge.jd_bonus and jd >= 0:
+                    added[jd] += JD_POINTS
+                after = [a + b for a, b in zip(judge.totals, added, strict=True)]
+                if max(after) >= judge.target:
+                    low = min(after)
+                    if after[shooter] != low or after.count(low) > 1:
+                        how = 1
+            if how == 0:
+                out = [0 if s == shooter else MOON for s in range(n)]
+            else:
+                out[shooter] = -MOON
+            break
+    if judge.jd_bonus and jd >= 0:
+        out[jd] += JD_POINTS
+    return out
+
+
+def value(pen: list[int], jd: int, judge: Judge) -> tuple[float, int]:
+    """(Khó's value of the finished hand, the points its seat scores)."""
+    v, mine = _value(pen, jd, judge)
+    if pen[judge.me] == MOON:
+        v += judge.shoot
+    return v, mine
+
+
+def _value(pen: list[int], jd: int, judge: Judge) -> tuple[float, int]:
+    pts = score(pen, jd, judge)
+    n = len(pts)
+    me = judge.me
+    mine = pts[me]
+    if not judge.near:
+        return (sum(pts) - mine) * (1.0 / (n - 1)) - mine, mine
+    after = [a + b for a, b in zip(judge.totals, pts, strict=True)]
+    high = max(after)
+    low = min(after)
+    if high >= judge.target:
+        if after[me] != low:
+            return 0.0, mine
+        return 100.0 * (1.0 / after.count(low)), mine
+    temp = 4.5 * math.sqrt(1.0 + (judge.target - high) / 9.0)
+    total = 0.0
+    for a in after:
+        total += math.exp((low - a) / temp)
+    return 100.0 * (math.exp((low - after[me]) / temp) / total), mine
+
+
+def play_batch(
+    t: DealTables,
+    seed: int,
+    w0: int,
+    w1: int,
+    cands: list[int],
+    alive: list[int],
+    pos: Position,
+    judge: Judge,
+    sums: list[float],
+    points: list[float],
+) -> None:
+    """Deals ``w0``..``w1 - 1``; in each, every candidate ``cands[i]`` for ``i`` in
+    ``alive`` played now and the hand played out: its value added to ``sums[i]``
+    and its points to ``points[i]``, deal after deal, candidate after candidate."""
+    me = pos.me
+    for w in range(w0, w1):
+        world, _ = draw(t, world_state(seed, w))
+        for i in alive:
+            card = cands[i]
+            hands = world[:]
+            hands[me] &= ~(1 << card)
+            pen = list(pos.pen)
+            jd = rollout(
+                hands,
+                [*pos.trick, card],
+                pos.leader,
+                pos.played + 1,
+                pos.broken or card >= 39 or (pos.qs_breaks and card == 36),
+                pen,
+                pos.jd,
+                pos.qs_breaks,
+                pos.lead_card,
+                None,
+                None,
+                0.0,
+                pos.voids,
+            )
+            v, mine = value(pen, jd, judge)
+            sums[i] += v
+            points[i] += mine

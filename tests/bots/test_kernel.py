@@ -1,0 +1,184 @@
+"""Khó's compiled search kernel is its pure-Python reference, bit for bit: the
+same deals for the same seed, the same playouts, the same sums, the same card;
+and it compiles and decides in a fresh process where no cache can be written."""
+
+from __future__ import annotations
+
+import os
+import random
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import hearts
+from hearts.bots import kernel, kernel_ref
+from hearts.bots.base import get_bot
+from hearts.bots.hard import HardBot, candidates, queen_doubts, search_judge, search_position
+from hearts.bots.playout import rollout
+from hearts.bots.sampling import DealSampler, WeightedSampler, deal_tables
+from hearts.bots.splitmix import world_state
+from hearts.cards import QUEEN_SPADES
+from hearts.hand import HandState
+from hearts.rules import Rules
+from hearts.view import PlayerView
+
+TABLES = [
+    Rules(),
+    Rules(players=3),
+    Rules(players=5),
+    Rules(qs_breaks_hearts=True, jd_bonus=True, moon="shooter_chooses"),
+]
+
+
+def _views(count: int) -> list[PlayerView]:
+    """Positions with a choice, from hands played by Vừa at every table, totals
+    far from and near the target."""
+    medium = get_bot("medium")
+    out = []
+    for i in range(count):
+        rules = TABLES[i % len(TABLES)]
+        number = i % rules.pass_cycle_length + 1
+        state = HandState.deal(rules, number, random.Random(i))
+        if state.phase == "pass":
+            for s in range(rules.players):
+                state.pass_cards(s, medium.choose_pass(state.view(s, hand_number=number)))
+        stop = (7 * i) % (rules.hand_size * rules.players - 2)
+        totals = tuple((30 * s + 7 * i) % 99 for s in range(rules.players))
+        k = 0
+        while not state.is_terminal():
+            view = state.view(state.turn, hand_number=number, totals=totals)
+            if k >= stop and view.legal & (view.legal - 1):
+                out.append(view)
+                break
+            state.play(medium.choose_play(view))
+            k += 1
+    return out
+
+
+VIEWS = _views(24)
+
+
+def test_the_compiled_deals_are_the_reference_deals_and_fit_the_view() -> None:
+    for view in VIEWS:
+        sampler = WeightedSampler(view, QUEEN_SPADES, queen_doubts(view, 0.1))
+        tables = deal_tables(sampler)
+        excluded = view.excluded()
+        seed = view.seed()
+        for w in range(12):
+            want, _ = kernel_ref.draw(tables, world_state(seed, w))
+            assert kernel.draw_deal(tables, seed, w) == want
+            assert [h.bit_count() for h in want] == list(view.counts)
+            assert want[view.seat] == view.hand
+            for s in range(view.n):
+                assert not want[s] & excluded[s] if s != view.seat else True
+            union = 0
+            for h in want:
+                assert not union & h
+                union |= h
+            assert union == view.hand | view.unseen()
+
+
+def test_the_compiled_playout_is_the_policy_card_for_card() -> None:
+    rng = random.Random(4)
+    for view in VIEWS:
+        hands = DealSampler(view).draw(rng)
+        trick = [c for _, c in view.trick]
+        pen = [0] * view.n
+        want_hands, want_pen = hands[:], pen[:]
+        record: list[int] = []
+        args = (view.leader, len(view.plays), view.broken)
+        rules = view.rules
+        want_jd = rollout(
+            want_hands, trick[:], *args, want_pen, -1, rules.qs_breaks_hearts, rules.lead_card,
+            record, voids=5,
+        )  # fmt: skip
+        got_hands, got_pen, got_jd = kernel.play_out(
+            hands, trick, *args, pen, -1, rules.qs_breaks_hearts, rules.lead_card, 5
+        )
+        assert (got_hands, got_pen, got_jd) == (want_hands, want_pen, want_jd)
+        assert record  # the hand was played on
+
+
+def test_the_compiled_search_sums_are_the_reference_sums() -> None:
+    for view in VIEWS:
+        tables = deal_tables(DealSampler(view))
+        cands = candidates(view)
+        alive = list(range(len(cands)))
+        pos, judge = search_position(view), search_judge(view)
+        want_sums, want_points = [0.0] * len(cands), [0.0] * len(cands)
+        kernel_ref.play_batch(
+            tables, view.seed(), 0, 16, cands, alive, pos, judge, want_sums, want_points
+        )
+        sums, points = np.zeros(len(cands)), np.zeros(len(cands))
+        kernel.play_batch(tables, view.seed(), 0, 16, cands, alive, pos, judge, sums, points)
+        assert sums.tolist() == want_sums
+        assert points.tolist() == want_points
+
+
+def test_the_reference_engine_chooses_what_the_compiled_one_does() -> None:
+    for view in VIEWS[:8]:
+        fast = HardBot(iterations=100, engine="compiled").weigh_play(view)
+        slow = HardBot(iterations=100, engine="reference").weigh_play(view)
+        assert fast == slow
+
+
+def test_the_seed_matters() -> None:
+    view = VIEWS[0]
+    tables = deal_tables(DealSampler(view))
+    deals = {tuple(kernel.draw_deal(tables, view.seed(), w)) for w in range(20)}
+    assert len(deals) == 20
+
+
+FRESH = """
+import sys
+from hearts.bots import kernel
+from hearts.bots.hard import HardBot
+from hearts.view import PlayerView
+from hearts.rules import Rules
+rules = Rules()
+view = PlayerView(rules, 1, 2, "play", "right", int(sys.argv[1]), 0, 0, ((0, 0),), 1,
+                  int(sys.argv[2]), False, (12, 13, 13, 13), (0, 0, 0, 0), 100)
+print(kernel.__file__, HardBot(iterations=300).choose_play(view))
+"""
+
+
+@pytest.mark.slow
+def test_a_fresh_process_compiles_and_decides_where_no_cache_can_be_written(
+    tmp_path: Path,
+) -> None:
+    # A copy of the package where numba cannot write its cache next to the
+    # module, nor under NUMBA_CACHE_DIR or the user's cache directory.
+    package = tmp_path / "src" / "hearts"
+    shutil.copytree(
+        Path(hearts.__file__).parent, package, ignore=shutil.ignore_patterns("__pycache__")
+    )
+    (package / "bots" / "__pycache__").write_text("not a directory")
+    blocked = tmp_path / "blocked"
+    blocked.write_text("not a directory")
+    env = dict(os.environ)
+    env.update(
+        PYTHONPATH=str(tmp_path / "src"),
+        NUMBA_CACHE_DIR=str(blocked / "numba"),
+        XDG_CACHE_HOME=str(blocked / "cache"),
+        HOME=str(blocked / "home"),
+        PYTHONDONTWRITEBYTECODE="1",
+    )
+    hand = sum(1 << c for c in range(1, 52, 4))  # 3♣ 7♣ J♣ 2♦ ... : West after 2♣
+    legal = hand & 0x1FFF
+    view = PlayerView(Rules(), 1, 2, "play", "right", hand, 0, 0, ((0, 0),), 1, legal, False,
+                      (12, 13, 13, 13), (0, 0, 0, 0), 100)  # fmt: skip
+    want = HardBot(iterations=300).choose_play(view)
+    out = subprocess.run(
+        [sys.executable, "-c", FRESH, str(hand), str(legal)],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=True,
+    ).stdout.split()
+    assert out == [str(package / "bots" / "kernel.py"), str(want)]
+    assert not (blocked.parent / "numba").exists()

@@ -1,0 +1,61 @@
+"""Moon defence: Khó sees a live moon and imagines the runner holding the hearts
+it needs (hearts.bots.moon)."""
+
+from __future__ import annotations
+
+import random
+
+from positions_helper import craft
+
+from hearts.bots import kernel
+from hearts.bots.moon import live_moon, moon_sampler, runs_for_the_moon
+from hearts.bots.sampling import DealSampler, MixtureSampler, deal_tables
+from hearts.cards import parse_card
+from hearts.view import PlayerView
+
+# West takes Q♠ and two hearts (15 points, alone): a moon is live when South,
+# holding no high heart, is to play to West's fifth lead.
+HANDS = {
+    "S": "2C 3S 3D 5D 7D 2H",
+    "W": "AC AS AD KD QD",
+    "N": "3C QS 9H TH JH",
+    "E": "4C 2S 2D 4D 6D",
+}
+PLAYS = "2C AC 3C 4C  AS QS 2S 3S  AD 9H 2D 3D  KD TH 4D 5D  QD JH 6D"
+
+
+def _view(plays: str = PLAYS) -> PlayerView:
+    return craft(HANDS, plays, void={"N": "D"}).view(0)
+
+
+def test_a_seat_alone_with_queen_and_two_hearts_runs() -> None:
+    view = _view()
+    assert view.turn == 0
+    assert runs_for_the_moon(15) and runs_for_the_moon(4) and not runs_for_the_moon(13)
+    assert live_moon(view) == 1  # West
+
+
+def test_queen_and_a_heart_lead_is_a_live_moon() -> None:
+    # West took Q♠ and one heart (14) and leads A♥: running.
+    view = _view("2C AC 3C 4C  AS QS 2S 3S  AD 9H 2D 3D  AH")
+    assert view.points_taken()[1] == 14
+    assert live_moon(view) == 1
+
+
+def test_no_moon_before_the_seat_runs() -> None:
+    assert live_moon(_view("2C AC 3C 4C  AS QS 2S 3S")) == -1  # Q♠ alone
+    assert live_moon(_view("2C AC 3C 4C")) == -1  # no points yet
+
+
+def test_half_the_deals_give_the_runner_the_high_hearts() -> None:
+    view = _view()
+    base = DealSampler(view)
+    sampler = moon_sampler(view, base)
+    assert isinstance(sampler, MixtureSampler)
+    tops = (1 << parse_card("AH")) | (1 << parse_card("KH"))
+    tables = deal_tables(sampler)
+    draws = [kernel.draw_deal(tables, 7, w) for w in range(400)]
+    with_tops = sum(d[1] & tops == tops for d in draws)
+    uniform = sum(d[1] & tops == tops for d in (base.draw(random.Random(w)) for w in range(400)))
+    assert with_tops > 200 > 4 * uniform
+    assert all(d[0] == view.hand for d in draws)
