@@ -18,7 +18,7 @@ pytestmark = pytest.mark.browser
 @pytest.fixture()
 def quick_analysis(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     """A small analysis budget for the server this test starts."""
-    monkeypatch.setenv("HEARTS_ANALYSIS_ITERATIONS", "600")
+    monkeypatch.setenv("HEARTS_ANALYSIS_ITERATIONS", "20000")
     yield
 
 

@@ -126,7 +126,7 @@ SETTINGS: tuple[Setting, ...] = (
     ),
     Setting(
         "analysis_iterations",
-        _int(1, 100_000),
+        _int(1, 1_000_000),
         "Khó's playouts per decision when it analyses a player's hand (Phân tích)",
     ),
     Setting("seed", _int(None), "reproducible deals: for tests only, never on a public server"),
@@ -194,7 +194,7 @@ class Config:
     data_dir: Path | None = None
     workers: int = 1
     bot_processes: int | None = None
-    analysis_iterations: int = 4000
+    analysis_iterations: int = 200_000
     seed: int | None = None
     trusted_proxy: tuple[Network, ...] = ()
     new_player_burst: int = 20
