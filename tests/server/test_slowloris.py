@@ -107,7 +107,7 @@ def test_half_sent_requests_neither_stop_the_service_nor_flood_the_log(
             for _ in range(3):
                 status, body, took = call(address, "GET", "/api/state", token)
                 assert status == 200, body
-                assert took < 1.0, f"a normal request took {took:.2f} s"
+                assert took < 3.0, f"a normal request took {took:.2f} s"  # stuck: the 10 s deadline
 
             # Past the deadline, the server has closed every stalled connection.
             time.sleep(DEADLINE + 2)
@@ -116,7 +116,7 @@ def test_half_sent_requests_neither_stop_the_service_nor_flood_the_log(
             dripping.join()
             assert trickle_closed_after and trickle_closed_after[0] < DEADLINE + 3
             status, _, took = call(address, "GET", "/api/state", token)
-            assert status == 200 and took < 1.0
+            assert status == 200 and took < 3.0
         finally:
             for sock in stalled:
                 sock.close()
