@@ -27,7 +27,7 @@ from hearts.server import achievements, history, retention, review, roomapi
 from hearts.server.compress import Page, gzip_static
 from hearts.server.config import Config
 from hearts.server.db import Loaded, Store
-from hearts.server.errors import ApiError, error_response, install_error_handlers
+from hearts.server.errors import ApiError, bearer_token, error_response, install_error_handlers
 from hearts.server.game import Game, rules_from_api
 from hearts.server.live import Live
 from hearts.server.middleware import BodyLimit, HeadAsGet
@@ -70,12 +70,7 @@ FROM_CONFIG = -1.0
 async def current_player(request: Request) -> int:
     """The player named by ``Authorization: Bearer <token>`` (403 otherwise)."""
     tables: Tables = request.app.state.tables
-    header = request.headers.get("authorization", "")
-    scheme, _, token = header.partition(" ")
-    token = token.strip()
-    if scheme.lower() != "bearer" or not token or len(token) > 256:
-        raise ApiError("bad_token")
-    return await tables.player_id(token)
+    return await tables.player_id(bearer_token(request))
 
 
 PlayerId = Annotated[int, Depends(current_player)]

@@ -70,3 +70,13 @@ def install_error_handlers(app: FastAPI) -> None:
     async def _crash(_request: Request, exc: Exception) -> JSONResponse:
         log.exception("unexpected error", exc_info=exc)
         return error_response("internal")
+
+
+def bearer_token(request: Request) -> str:
+    """The token of ``Authorization: Bearer <token>``; 403 ``bad_token`` otherwise."""
+    header = request.headers.get("authorization", "")
+    scheme, _, token = header.partition(" ")
+    token = token.strip()
+    if scheme.lower() != "bearer" or not token or len(token) > 256:
+        raise ApiError("bad_token")
+    return token

@@ -11,7 +11,7 @@ from fastapi.responses import JSONResponse, Response
 from pydantic import BaseModel, ConfigDict, Field, StrictStr
 
 from hearts.server.config import Config
-from hearts.server.errors import ApiError
+from hearts.server.errors import ApiError, bearer_token
 from hearts.server.game import rules_from_api
 from hearts.server.live import Live, Watcher
 from hearts.server.messages import error_message, error_status
@@ -56,12 +56,7 @@ def install(app: FastAPI, tables: Tables, rooms: Rooms, live: Live, config: Conf
     joins = TokenBuckets(config.new_player_burst, config.new_player_interval)
 
     async def player(request: Request) -> int:
-        header = request.headers.get("authorization", "")
-        scheme, _, token = header.partition(" ")
-        token = token.strip()
-        if scheme.lower() != "bearer" or not token or len(token) > 256:
-            raise ApiError("bad_token")
-        return await tables.player_id(token)
+        return await tables.player_id(bearer_token(request))
 
     def limit(request: Request) -> None:
         """Joining (and making rooms) is limited per address, like new tokens."""
