@@ -514,11 +514,13 @@ def halving_batches(
     keys: list[int],
     total: int,
     deadline: float | None = None,
+    step: int = 16,
 ) -> tuple[list[int], list[int]]:
     """:func:`halving_ranks` over candidates ``0..k-1`` whose playouts run in
     batches: ``batch(w0, w1, alive)`` plays deals ``w0..w1-1`` for each index in
     ``alive`` and adds the results to ``sums`` (ties: the lower ``keys[i]`` first).
-    The indices best first, and the playouts each got."""
+    The indices best first, and the playouts each got.  With a ``deadline`` the
+    clock is read after every ``step`` deals."""
     alive = list(range(k))
     dropped: list[int] = []
     counts = [0] * k
@@ -537,9 +539,9 @@ def halving_batches(
             round_end = now + (deadline - now) / (rounds - r)
             done = 0
             while done < per:
-                step = min(per - done, 16)
-                batch(w + done, w + done + step, alive)
-                done += step
+                n = min(per - done, step)
+                batch(w + done, w + done + n, alive)
+                done += n
                 if time.perf_counter() > round_end:
                     break
         used += done * len(alive)
@@ -586,38 +588,17 @@ def halving_ranks(
     """:func:`successive_halving`'s search with what it found: the candidates best
     first (the survivors of the last round, then those dropped later before those
     dropped earlier), and each one's sum of results and number of playouts."""
-    alive = list(cands)
-    dropped: list[int] = []
-    sums = dict.fromkeys(cands, 0.0)
-    counts = dict.fromkeys(cands, 0)
-    rounds = max(1, math.ceil(math.log2(len(cands))))
-    used = 0
-    w = 0
-    for r in range(rounds):
-        left = total - used
-        share = left // (rounds - r)
-        per = max(1, share // len(alive))
-        round_end = None
-        if deadline is not None:
-            now = time.perf_counter()
-            round_end = now + (deadline - now) / (rounds - r)
-        done = 0
-        for k in range(w, w + per):
-            for c in alive:
-                sums[c] += playout(c, k)
-            done += 1
-            if round_end is not None and time.perf_counter() > round_end:
-                break
-        used += done * len(alive)
-        w += done
-        for c in alive:
-            counts[c] += done
-        alive.sort(key=lambda c: (-sums[c] / counts[c], c))
-        if len(alive) > 1 and r < rounds - 1:
-            keep = max(1, (len(alive) + 1) // 2)
-            dropped = alive[keep:] + dropped
-            alive = alive[:keep]
-    return alive + dropped, sums, counts
+    sums = [0.0] * len(cands)
+
+    def batch(w0: int, w1: int, alive: list[int]) -> None:
+        for k in range(w0, w1):
+            for i in alive:
+                sums[i] += playout(cands[i], k)
+
+    # one deal at a time: the clock is read after each (a playout here is slow)
+    order, counts = halving_batches(len(cands), batch, sums, cands, total, deadline, step=1)
+    ranked = [cands[i] for i in order]
+    return ranked, dict(zip(cands, sums, strict=True)), dict(zip(cands, counts, strict=True))
 
 
 def pass_scores(hand: int, jd: bool = False) -> dict[int, float]:
