@@ -58,4 +58,6 @@ if [ -z "${HEARTS_TEST_PG_URL:-}" ]; then
   export HEARTS_TEST_PG_URL="postgresql+psycopg://postgres@127.0.0.1:$pg_port/postgres"
 fi
 
-python3 -m pytest -q "$@"
+# Two workers (pytest-xdist): most tests wait on a browser, a server or a database,
+# so two of them share this machine's two cores well.
+python3 -m pytest -q -n "${HEARTS_TEST_WORKERS:-2}" "$@"
