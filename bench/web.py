@@ -12,12 +12,20 @@ with httpx on loopback only:
    level; N grows along ``--levels`` until p95 passes 100 ms;
 
 each with SQLite's ``synchronous=FULL`` (the default: an fsync per action) and
-``NORMAL`` (WAL: no fsync per commit; survives a server crash, not a power cut).
+``NORMAL`` (WAL: no fsync per commit; survives a server crash, not a power cut);
+
+4. Khó's capacity: N concurrent matches on Khó (each browser acting as in 3),
+   N along ``--hard-levels``; a computer card is one ``/api/step``, and the
+   figure is the most matches whose computer cards answer at p95 ≤ 1 s. The
+   same is measured, in the same run, on a server whose Khó is the frozen
+   yardstick ``hard-2026-11`` (bench/yardstick, swapped in by a
+   ``sitecustomize`` that only this bench puts on the server's path).
 
 Bounded by count and time; every figure is a median/percentile of this run.
 
     nice python3 bench/web.py [--seconds 6] [--think 250] [--levels 10,25,50,100]
-        [--sync FULL,NORMAL]
+        [--sync FULL,NORMAL] [--hard-levels 1,2,4,8,16] [--hard-seconds 20]
+        [--no-hard-reference]
 """
 
 from __future__ import annotations
@@ -148,15 +156,18 @@ def cpu_seconds(pid: int) -> float:
 
 
 async def concurrent(
-    base: str, players: int, seconds: float, think: float, pid: int
+    base: str,
+    players: int,
+    seconds: float,
+    think: float,
+    pid: int,
+    levels: tuple[str, ...] = ("medium", "easy"),
 ) -> dict[str, Any]:
     lat: dict[str, list[float]] = defaultdict(list)
     limits = httpx.Limits(max_connections=players + 4, max_keepalive_connections=players + 4)
     async with httpx.AsyncClient(base_url=base, timeout=60, limits=limits) as client:
         browsers = [Browser(client, lat) for _ in range(players)]
-        await asyncio.gather(
-            *(b.start("easy" if i % 2 else "medium") for i, b in enumerate(browsers))
-        )
+        await asyncio.gather(*(b.start(levels[i % len(levels)]) for i, b in enumerate(browsers)))
         lat.clear()
         deadline = time.perf_counter() + seconds
         errors = 0
@@ -189,7 +200,9 @@ async def concurrent(
     }
 
 
-def start_server(data_dir: str, sync: str) -> tuple[subprocess.Popen[str], str]:
+def start_server(
+    data_dir: str, sync: str, env: dict[str, str] | None = None
+) -> tuple[subprocess.Popen[str], str]:
     proc = subprocess.Popen(
         [
             sys.executable,
@@ -207,7 +220,13 @@ def start_server(data_dir: str, sync: str) -> tuple[subprocess.Popen[str], str]:
         ],
         stdout=subprocess.PIPE,
         text=True,
-        env={**os.environ, "HEARTS_SQLITE_SYNCHRONOUS": sync},
+        # every simulated browser comes from this one address: no per-address limit
+        env={
+            **os.environ,
+            "HEARTS_SQLITE_SYNCHRONOUS": sync,
+            "HEARTS_NEW_PLAYER_INTERVAL": "0",
+            **(env or {}),
+        },
     )
     assert proc.stdout is not None
     line = proc.stdout.readline().strip()
@@ -268,6 +287,61 @@ async def main_async(
     print(f"held with p95 under 100 ms (synchronous={sync}): {held} concurrent matches")
 
 
+# Swaps Khó for the frozen yardstick in the server and in its spawned bot workers
+# (they inherit PYTHONPATH, so each runs this at start-up too).
+YARDSTICK_SITECUSTOMIZE = """
+import hearts.server.game as game
+from yardstick import yardstick
+
+_get_bot = game.get_bot
+
+
+def get_bot(level, **options):
+    return yardstick(**options) if level == "hard" else _get_bot(level, **options)
+
+
+game.get_bot = get_bot
+"""
+
+
+async def hard_capacity(args: argparse.Namespace, base: str, pid: int, label: str) -> int:
+    """The most concurrent Khó matches whose computer cards answer at p95 ≤ 1 s."""
+    print(f"Khó capacity ({label}), {args.think:.0f} ms think, {args.hard_seconds:.0f} s each:")
+    # One match first, not counted: the bot workers' first decisions load the
+    # kernel and warm their caches.
+    await concurrent(base, 1, 5.0, args.think / 1000, pid, ("hard",))
+    held = 0
+    for n in args.hard_levels:
+        res = await concurrent(base, n, args.hard_seconds, args.think / 1000, pid, ("hard",))
+        steps = res["lat"]["step"]
+        p95 = pct(steps, 95) * 1000
+        print(
+            f"  N={n:>3}: computer cards n={len(steps):>4}"
+            f"  p50={pct(steps, 50) * 1000:7.1f} ms  p95={p95:7.1f} ms"
+            f"  (pass p95 {pct(res['lat']['pass'], 95) * 1000:7.1f} ms)"
+            f"  server CPU/request {res['cpu_per_request'] * 1000:.1f} ms"
+            f"  errors={res['errors']}  load {os.getloadavg()[0]:.1f}"
+        )
+        if steps and p95 <= 1000:
+            held = n
+        else:
+            break
+    print(f"  held with computer cards at p95 ≤ 1 s ({label}): {held} concurrent Khó matches")
+    return held
+
+
+def hard_server(data_dir: str, label: str) -> tuple[subprocess.Popen[str], str]:
+    if label == "Khó":
+        return start_server(data_dir, "NORMAL")
+    site = os.path.join(data_dir, "site")
+    os.makedirs(site)
+    with open(os.path.join(site, "sitecustomize.py"), "w") as fh:
+        fh.write(YARDSTICK_SITECUSTOMIZE)
+    here = os.path.dirname(os.path.abspath(__file__))
+    path = os.pathsep.join(p for p in (site, here, os.environ.get("PYTHONPATH")) if p)
+    return start_server(data_dir, "NORMAL", {"PYTHONPATH": path})
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--seconds", type=float, default=6.0, help="per concurrency level")
@@ -285,8 +359,34 @@ def main() -> int:
         default="FULL,NORMAL",
         help="SQLite synchronous modes to measure (HEARTS_SQLITE_SYNCHRONOUS)",
     )
+    parser.add_argument(
+        "--hard-levels",
+        type=lambda s: [int(x) for x in s.split(",")] if s else [],
+        default=[1, 2, 4, 8, 16],
+        help="concurrent Khó matches to try, in order ('' skips Khó)",
+    )
+    parser.add_argument("--hard-seconds", type=float, default=20.0, help="per Khó level")
+    parser.add_argument(
+        "--no-hard-reference",
+        action="store_true",
+        help="skip the same measure on the yardstick hard-2026-11",
+    )
     args = parser.parse_args()
-    for i, sync in enumerate(args.sync.upper().split(",")):
+    labels = ["Khó"] if args.no_hard_reference else ["Khó", "yardstick hard-2026-11"]
+    held = {}
+    for label in labels if args.hard_levels else []:
+        with tempfile.TemporaryDirectory(prefix="hearts-bench-") as data_dir:
+            proc, base = hard_server(data_dir, label)
+            try:
+                held[label] = asyncio.run(hard_capacity(args, base, proc.pid, label))
+            finally:
+                proc.terminate()
+                proc.wait(timeout=30)
+    if len(held) == 2:
+        ref = held["yardstick hard-2026-11"]
+        ratio = f"{held['Khó'] / ref:.1f}×" if ref else "n/a (the yardstick held none)"
+        print(f"Khó matches held: {held['Khó']} vs {ref} with the yardstick ({ratio})")
+    for i, sync in enumerate(x for x in args.sync.upper().split(",") if x):
         with tempfile.TemporaryDirectory(prefix="hearts-bench-") as data_dir:
             proc, base = start_server(data_dir, sync)
             try:
