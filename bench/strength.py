@@ -12,9 +12,12 @@ Sections:
 
 * ``medium-easy``: Vừa vs 3 × Dễ (goal: Vừa at most 60% of Dễ's points).
 * ``hard-medium``: Khó vs 3 × Vừa (goal: at most 75%).
-* ``hard-ismcts``: Khó vs 3 × OpenSpiel ISMCTS given the same time per move
-  (ISMCTS only plays; Vừa passes for it); an OpenSpiel state is kept in
-  lockstep with ours and checked card by card.
+* ``hard-ismcts-sims``: Khó at its budget vs 3 × OpenSpiel ISMCTS given a fixed
+  number of simulations per move (``--ismcts-sims``; by default calibrated at
+  the start to Khó's median CPU per play on the same positions), so load on the
+  machine cannot move either side's budget (ISMCTS only plays; Vừa passes for
+  it); an OpenSpiel state is kept in lockstep with ours and checked card by card.
+* ``hard-ismcts``: the same with both on one wall-clock budget (``--ismcts-ms``).
 * ``oracle-medium``: the face-up oracle (bench/oracle.py) vs 3 × Vừa, and the
   fraction of the Vừa-to-oracle gap that Khó closes (on the same deals).
 * the other tables (issue 8), each hero against n - 1 copies, every deal played
@@ -157,6 +160,11 @@ class Seat:
             self.bot: Any = OracleBot(**options)
         elif kind == YARDSTICK:
             self.bot = yardstick(**options)
+        elif kind == "ismcts" and "simulations" in options:
+            from openspiel_ref import ISMCTSPlayer
+
+            self.bot = ISMCTSPlayer(simulations=options["simulations"], seed=options.get("seed", 0))
+            self.passer = get_bot("medium")
         elif kind == "ismcts":
             self.bot = TimedIsmcts(options["time_budget"], options.get("seed", 0))
             self.passer = get_bot("medium")
@@ -217,6 +225,49 @@ def play_deal(
     if os_state is not None:
         assert osr.hand_points(os_state) == points, "OpenSpiel disagrees on the points"
     return points
+
+
+def calibrate_ismcts(hard_opts: dict[str, Any], deals: int = 2, probe: int = 400) -> int:
+    """Simulations per move that cost ISMCTS what a play costs Khó in CPU: both
+    timed (process CPU, which other load hardly moves) on the same positions,
+    those of ``deals`` hands played by Vừa at every seat."""
+    import openspiel_ref as osr
+
+    hard, medium = get_bot("hard", **hard_opts), get_bot("medium")
+    ismcts = osr.ISMCTSPlayer(simulations=probe, seed=1)
+    hard_cpu: list[float] = []
+    ismcts_cpu: list[float] = []
+    for index in range(deals):
+        deal, hand_number = deal_for(10_000 + index, RULES)
+        state = HandState(RULES, deal, RULES.pass_direction(hand_number))
+        os_state = osr.new_state(deal, state.direction)
+        if state.phase == "pass":
+            passes = [
+                medium.choose_pass(state.view(seat, hand_number=hand_number)) for seat in range(4)
+            ]
+            for seat, mask in enumerate(passes):
+                state.pass_cards(seat, mask)
+            osr.apply_passes(os_state, passes)
+        while not state.is_terminal():
+            view = state.view(state.turn, hand_number=hand_number)
+            if view.legal & (view.legal - 1):
+                c0 = time.process_time()
+                hard.choose_play(view)
+                c1 = time.process_time()
+                ismcts.choose_play(os_state)
+                hard_cpu.append(c1 - c0)
+                ismcts_cpu.append(time.process_time() - c1)
+            card = medium.choose_play(view)
+            state.play(card, state.turn)
+            osr.apply_play(os_state, card)
+    k, i = statistics.median(hard_cpu), statistics.median(ismcts_cpu)
+    sims = max(1, round(probe * k / i))
+    print(
+        f"calibration: Khó {k * 1000:.1f} ms CPU per play, ISMCTS {i * 1000:.1f} ms per"
+        f" {probe} simulations (medians of {len(hard_cpu)} positions): {sims} simulations",
+        flush=True,
+    )
+    return sims
 
 
 def _run_deal(
@@ -382,7 +433,7 @@ def report(sections: dict[str, dict[str, Any]]) -> None:
         goal = goals.get(name)
         tail = f"  (goal <= {goal:.2f})" if goal else ""
         print(f"   ratio hero/opponent: {fmt(s['ratio'])}{tail}")
-        if name == "hard-ismcts":
+        if name.startswith("hard-ismcts"):
             sep = s["hero"][2] < s["opponent"][1]
             print(f"   Khó lower with non-overlapping 95% intervals: {'yes' if sep else 'no'}")
     if "oracle-medium" in sections and "hard-medium" in sections:
@@ -424,6 +475,12 @@ def main(argv: list[str] | None = None) -> int:
         default=100.0,
         help="wall-clock ms per move for both Khó and ISMCTS (hard-ismcts)",
     )
+    p.add_argument(
+        "--ismcts-sims",
+        type=int,
+        default=None,
+        help="ISMCTS simulations per move (hard-ismcts-sims); default: calibrated",
+    )
     p.add_argument("--opponent", default="medium", help="opponent of Khó and the oracle")
     p.add_argument("--hard", nargs="*", default=[], help="Khó options, key=value")
     p.add_argument("--out", type=str, default=None, help="write raw results as JSON")
@@ -449,7 +506,7 @@ def main(argv: list[str] | None = None) -> int:
     want = (
         args.only
         if args.only is not None
-        else ["medium-easy", "hard-medium", "oracle-medium", "hard-ismcts"]
+        else ["medium-easy", "hard-medium", "oracle-medium", "hard-ismcts-sims"]
     )
     plan = {
         "medium-easy": (("medium", {}), ("easy", {})),
@@ -472,6 +529,10 @@ def main(argv: list[str] | None = None) -> int:
             timed = {k: v for k, v in hard_opts.items() if k != "iterations"}
             timed["budget_ms"] = ms
             plan[name] = (("hard", timed), ("ismcts", {"time_budget": ms / 1000.0}))
+        if name == "hard-ismcts-sims":
+            # Equal CPU, fixed counts: Khó's playouts against ISMCTS's simulations.
+            sims = args.ismcts_sims or calibrate_ismcts(hard_opts)
+            plan[name] = (("hard", hard_opts), ("ismcts", {"simulations": sims}))
         hero, opp = plan[name]
 
         def save(section: dict[str, Any], name: str = name) -> None:
