@@ -13,14 +13,18 @@ from table_page import (
     finished_tricks,
     hand_cards,
     legal_cards,
+    new_match_by_api,
     open_table,
     play,
+    play_by_api,
     play_until,
     south_to_play,
     state,
     table_cards,
+    token,
     wait_ready,
 )
+from test_match_end import finish_match_by_api
 
 pytestmark = pytest.mark.browser
 
@@ -64,3 +68,16 @@ def test_take_back_restores_the_hand_and_the_table_exactly(page: Page) -> None:
         switch.click()
     expect(button).to_be_hidden()
     assert state(page)["settings"]["take_back"] is False
+
+
+def test_a_match_with_a_take_back_is_marked_in_the_statistics(page: Page) -> None:
+    open_table(page)
+    new_match_by_api(page, {"target": 50})
+    s = play_by_api(page, lambda s: s["hand"]["can_take_back"])
+    headers = {"Authorization": f"Bearer {token(page)}"}
+    r = page.request.post("/api/take-back", headers=headers, data={"version": s["version"]})
+    assert r.ok, r.text()
+    assert finish_match_by_api(page)["match"]["take_backs"] == 1
+    wait_ready(page)
+    expect(page.locator("#stats-text")).to_contain_text("Đã chơi 1 trận")
+    expect(page.locator("#stats-text")).to_contain_text("1 trận có đi lại")
