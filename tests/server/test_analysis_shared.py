@@ -10,7 +10,7 @@ from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
 from typing import Any
 
-from hearts.server import analysis
+from hearts.server import analysis, analysisdb
 
 SMALL = 48  # playouts: a quick analysis for the tests
 LIVE = 60.0  # seconds: a liveness bound only
@@ -128,3 +128,29 @@ def test_moving_on_in_one_process_stops_the_search_in_the_other(
     got = south.call("GET", "/api/analysis/1")
     assert got["status"] == "cancelled" and got["done"] == 0
     assert other.call("GET", "/api/analysis/1") == got
+
+
+def test_a_process_that_stops_leaves_its_analysis_to_another_at_once(
+    db_url: str, app_client: Any, new_south: Any
+) -> None:
+    from fastapi.testclient import TestClient
+
+    from hearts.server.app import create_app
+
+    stalling = Stalling(runs=2)
+    with TestClient(create_app(db_url, seed=1, executor=stalling)) as first:
+        first.app.state.tables.analysis_iterations = SMALL
+        south = new_south(first)
+        south.call("PUT", "/api/settings", {"level": "easy"})
+        _careless_hand(south)
+        south.call("POST", "/api/analysis", {"hand": 1})
+        _poll(south, 1, lambda _got: stalling.submitted > 2)
+    # stopped (its lifespan ended): the next process asked goes on with it, with no
+    # wait for its heartbeat to go stale (analysisdb.STALE)
+    other = new_south(app_client(), south.token)
+    assert other.client.app.state.tables.analysis_stale == analysisdb.STALE
+    got = other.call("GET", "/api/analysis/1")
+    assert got["status"] == "running" and got["done"] == 2
+    assert other.client.app.state.tables._analysing  # taken over here
+    done = _poll(other, 1, lambda got: got["status"] != "running")
+    assert done["decisions"] == _expected(other.call("GET", "/api/hands/1"))
