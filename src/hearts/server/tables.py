@@ -452,7 +452,9 @@ class Tables:
 
     async def analysis_now(self, player_id: int, hand: int) -> dict[str, Any]:
         """The player's analysis of ``hand`` as far as it went (404 if none)."""
-        match_id, on_table, results = await anyio.to_thread.run_sync(self._on_table, player_id)
+        match_id, on_table, results = await self.run(
+            player_id, functools.partial(self._on_table, player_id)
+        )
         job = None
         if match_id is not None:
             job = await anyio.to_thread.run_sync(self.analyses.get, match_id, hand)
