@@ -40,6 +40,8 @@ def test_the_analysis_lists_and_marks_the_costliest_decisions(
     play_until(page, pick=highest_legal)  # careless play: Khó differs somewhere
     page.locator("#review-open").click()
     page.locator("#rv-analyse").click()
+    # a progress bar while Khó works (14 decisions at this budget: seconds)
+    expect(page.locator("#rv-progress")).to_be_visible()
     findings = page.locator("#rv-findings > li")
     expect(findings.first).to_be_visible(timeout=WAIT_MS)
     got = _analysis(page)

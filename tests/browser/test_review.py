@@ -134,3 +134,32 @@ def json_record(page: Page) -> dict[str, Any]:
         }"""
     )
     return got
+
+
+ANOTHER_TOOL = Path(__file__).parents[1] / "engine" / "data" / "hand_4_15_7_0.json"
+
+
+def test_a_record_of_another_tool_is_opened_before_any_hand_is_over(page: Page) -> None:
+    """A hearts-hand/1 file this game did not write (SPEC's worked example: hand 4,
+    no pass), opened from the panel's 'Xem lại, mở tệp ván' in the first deal."""
+    record = json.loads(ANOTHER_TOOL.read_text())
+    open_table(page)
+    page.locator("#review-file").click()
+    expect(page.locator(DIALOG)).to_be_visible()
+    expect(page.locator("#rv-body")).to_contain_text("Chưa xong ván nào")
+    page.locator("#rv-file").set_input_files(str(ANOTHER_TOOL))
+    expect(page.locator(DIALOG)).to_have_attribute("data-review-step", "13")
+    expect(page.locator("#rv-title")).to_contain_text("Ván 4")
+    expect(page.locator("#rv-analyse")).to_have_count(0)  # a file: no analysis
+    # who took what: the record's points by the end
+    shown = page.locator("#rv-seats .rv-taken").all_inner_texts()
+    assert shown == [f"{record['points'][s]} điểm" for s in ("S", "W", "N", "E")]
+    assert [c for _, c in _on_table(page)] == record["plays"][-4:]
+    # the first trick, every hand face up as dealt (no pass at hand 4)
+    page.locator("#rv-first").click()
+    expect(page.locator("#rv-seats .rv-pass")).to_have_count(0)
+    assert {s: sorted(c) for s, c in _held(page).items()} == {
+        s: sorted(c) for s, c in record["deal"].items()
+    }
+    page.locator("#rv-next").click()
+    assert [c for _, c in _on_table(page)] == record["plays"][:4]

@@ -13,14 +13,18 @@ from table_page import (
     finished_tricks,
     hand_cards,
     legal_cards,
+    new_match_by_api,
     open_table,
     play,
+    play_by_api,
     play_until,
     south_to_play,
     state,
     table_cards,
+    token,
     wait_ready,
 )
+from test_match_end import finish_match_by_api
 
 pytestmark = pytest.mark.browser
 
@@ -64,3 +68,23 @@ def test_take_back_restores_the_hand_and_the_table_exactly(page: Page) -> None:
         switch.click()
     expect(button).to_be_hidden()
     assert state(page)["settings"]["take_back"] is False
+
+
+def test_the_match_end_counts_hints_and_the_statistics_mark_a_take_back(page: Page) -> None:
+    """A match played with a hint and a take-back (through the API, for speed): its
+    end says how many hints were used, the statistics mark it as taken back."""
+    open_table(page)
+    new_match_by_api(page, {"target": 50})
+    headers = {"Authorization": f"Bearer {token(page)}"}
+    version = state(page)["version"]
+    r = page.request.post("/api/hint", headers=headers, data={"version": version})
+    assert r.ok and r.json()["state"]["match"]["hints"] == 1, r.text()
+    s = play_by_api(page, lambda s: s["hand"]["can_take_back"])
+    r = page.request.post("/api/take-back", headers=headers, data={"version": s["version"]})
+    assert r.ok, r.text()
+    m = finish_match_by_api(page)["match"]
+    assert (m["hints"], m["take_backs"]) == (1, 1)
+    wait_ready(page)
+    expect(page.locator("#result-hints")).to_have_text("Đã dùng 1 lần gợi ý trong trận")
+    expect(page.locator("#stats-text")).to_contain_text("Đã chơi 1 trận")
+    expect(page.locator("#stats-text")).to_contain_text("1 trận có đi lại")

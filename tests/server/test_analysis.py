@@ -5,9 +5,12 @@ stops when the player moves on."""
 
 from __future__ import annotations
 
+import threading
 import time
+from concurrent.futures import Future, ThreadPoolExecutor
 from typing import Any
 
+from hearts.bots.hard import DEFAULT_ITERATIONS
 from hearts.cards import card_name, parse_card
 from hearts.server import analysis
 
@@ -105,3 +108,64 @@ def test_the_analysis_stops_when_the_player_moves_on(south: Any) -> None:
     tables.analysis_iterations = SMALL
     assert south.call("POST", "/api/analysis", {"hand": 1})["status"] == "running"
     _wait(south, 1)
+
+
+class HeldAnalysis(ThreadPoolExecutor):
+    """Bot workers where every weighing of the analysis waits for ``gate`` (noting
+    its budget, and how many are in the workers at once); the rest runs at once."""
+
+    def __init__(self) -> None:
+        super().__init__(max_workers=3)
+        self.gate = threading.Event()
+        self.budgets: list[int] = []
+        self.weighing = self.most = self.others = 0
+        self._lock = threading.Lock()
+
+    def submit(self, fn: Any, /, *args: Any, **kwargs: Any) -> Future[Any]:
+        if fn is not analysis.weigh:
+            self.others += 1
+            return super().submit(fn, *args, **kwargs)
+        self.budgets.append(args[2])
+
+        def held() -> Any:
+            with self._lock:
+                self.weighing += 1
+                self.most = max(self.most, self.weighing)
+            try:
+                assert self.gate.wait(60), "the test never opened the gate"
+                raise RuntimeError("not weighed: the test is over")
+            finally:
+                with self._lock:
+                    self.weighing -= 1
+
+        return super().submit(held)
+
+
+def test_the_analysis_runs_on_a_larger_budget_and_holds_up_no_one(
+    app_client: Any, new_south: Any
+) -> None:
+    """With the server's settings, the analysis weighs on twice Khó's budget, one
+    decision at a time in the workers; while its decision is in them another
+    player's Khó decides and that player's table goes on."""
+    held = HeldAnalysis()
+    client = app_client(executor=held)  # the default budget (config.analysis_iterations)
+    south = new_south(client)
+    south.call("PUT", "/api/settings", {"level": "easy"})
+    state = _careless_hand(south)
+    assert south.call("POST", "/api/analysis", {"hand": 1})["status"] == "running"
+    deadline = time.monotonic() + 30  # liveness only
+    while not held.weighing and time.monotonic() < deadline:
+        time.sleep(0.02)
+    assert held.weighing == 1
+    assert held.budgets == [2 * DEFAULT_ITERATIONS]  # Khó plays on DEFAULT_ITERATIONS
+
+    other = new_south(client)
+    other.call("PUT", "/api/settings", {"level": "hard"})
+    passed = other.pass_cards(other.state())
+    after = other.step(passed)  # the computers' passes: Khó, in the workers
+    assert after["hand"]["phase"] == "play" and held.others >= 1
+    # still the first decision of the analysis: one at a time
+    assert held.budgets == [2 * DEFAULT_ITERATIONS] and held.most == 1
+    assert south.call("GET", "/api/analysis/1")["done"] == 0
+    south.call("POST", "/api/next-hand", {"version": state["version"]})
+    held.gate.set()

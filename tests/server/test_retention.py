@@ -18,7 +18,7 @@ from fastapi.testclient import TestClient
 from hearts.cli import main
 from hearts.server import retention
 from hearts.server.app import create_app
-from hearts.server.db import Store, hands, matches, players, token_hash
+from hearts.server.db import Store, analyses, hands, matches, players, token_hash
 
 NOW = dt.datetime.now(dt.UTC)
 
@@ -155,3 +155,37 @@ def test_the_server_prunes_by_itself(fresh_db_url: str, new_south: Callable[...,
             time.sleep(0.05)
         assert store.player_id(old.token) is None
         assert store.player_id(recent.token) is not None
+
+
+def test_an_analysis_goes_with_its_player(client: TestClient, new_south: Callable[..., Any]):
+    """Phân tích's rows (table analyses) go with the match they analysed: removed
+    with an inactive player, kept with a kept one."""
+    tables = client.app.state.tables  # type: ignore[attr-defined]
+    tables.analysis_iterations = 48
+    players_ = {"kept": new_south(client), "gone": new_south(client)}
+    for player in players_.values():
+        player.call("PUT", "/api/settings", {"level": "easy"})
+        player.play_hand(player.state())
+        player.call("POST", "/api/analysis", {"hand": 1})
+        deadline = time.monotonic() + 60  # liveness only
+        while player.call("GET", "/api/analysis/1")["status"] == "running":
+            assert time.monotonic() < deadline, "the analysis never finished"
+            time.sleep(0.05)
+    ids = {name: tables.store.player_id(p.token) for name, p in players_.items()}
+    idle_since(tables.store, players_["gone"].token, 401)
+
+    def analysed(pid: int) -> int:
+        with tables.store.read() as conn:
+            return int(
+                conn.execute(
+                    sa.select(sa.func.count())
+                    .select_from(analyses)
+                    .where(analyses.c.player_id == pid)
+                ).scalar_one()
+            )
+
+    assert analysed(ids["gone"]) == analysed(ids["kept"]) == 1
+    done = retention.prune(tables.store, retention.Policy())
+    assert done.ids == [ids["gone"]]
+    assert analysed(ids["gone"]) == 0 and analysed(ids["kept"]) == 1
+    assert players_["kept"].call("GET", "/api/analysis/1")["status"] == "done"

@@ -93,3 +93,18 @@ def test_a_record_with_an_illegal_step_is_refused_naming_it(south: Any) -> None:
     body = _check(south, wrong, status=400)
     assert body["error"]["message"] == "Điểm ghi trong tệp không khớp với các vòng đã đánh"
     assert _check(south, {"format": "hearts-hand/2"}, status=400)["error"]["code"] == "bad_record"
+
+
+def test_a_record_this_game_did_not_write_is_laid_out(south: Any) -> None:
+    """SPEC's worked example (hand 4, no pass; tests/engine/data), not a record of
+    this server: read, replayed, its points confirmed."""
+    from pathlib import Path
+
+    path = Path(__file__).parents[1] / "engine" / "data" / "hand_4_15_7_0.json"
+    record = json.loads(path.read_text())
+    got = _check(south, path.read_text())
+    assert got["hand"] == 4 and got["finished"] is True and got["points"] == record["points"]
+    for seat, cards in record["deal"].items():  # no pass: play began with the deal
+        assert sorted(got["deal"][seat]) == sorted(got["start"][seat]) == sorted(cards)
+    assert [c["card"] for t in got["tricks"] for c in t["cards"]] == record["plays"]
+    assert got["tricks"][-1]["taken"] == record["points"]

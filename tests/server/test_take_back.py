@@ -148,3 +148,45 @@ def test_a_finished_match_with_a_take_back_is_counted_in_the_statistics(south: A
     play_match(take_back=False)
     stats = south.call("GET", "/api/stats")
     assert stats["played"] == 2 and stats["take_back_matches"] == 1
+
+
+def test_a_room_offers_no_take_back(db_url: str) -> None:
+    """Đi lại is against computers only: at a room's table (other humans) a card
+    played stays played, whatever the player's setting."""
+    import sys
+    from concurrent.futures import ThreadPoolExecutor
+    from pathlib import Path
+
+    from fastapi.testclient import TestClient
+
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    from room_guests import Guest, new_room, settled
+
+    from hearts.server.app import create_app
+
+    app = create_app(db_url, seed=5, executor=ThreadPoolExecutor(1), room_pace=0.0)
+    with TestClient(app) as client:
+        creator = Guest(client)
+        room = new_room(creator)
+        code = room["code"]
+        creator.act(code, "start", {"version": room["version"]})
+        room = settled(creator, code)
+        hand = room["state"]["hand"]
+        creator.act(code, "pass", {"version": room["version"], "cards": hand["cards"][:3]})
+        for _ in range(8):
+            room = settled(creator, code)
+            hand = room["state"]["hand"]
+            assert (
+                hand["can_take_back"] is False and room["state"]["settings"]["take_back"] is False
+            )
+            if len(hand["tricks"]) >= 2:
+                break
+            if hand["turn"] == "S":
+                creator.act(code, "play", {"version": room["version"], "card": hand["legal"][0]})
+        else:
+            raise AssertionError("the room's hand did not go on")
+        refused = creator.call(
+            "POST", f"/api/rooms/{code}/take-back", {"version": room["version"]}, status=None
+        )
+        assert refused["error"]["code"] in ("not_found", "bad_request")
+        assert creator.room(code)["state"]["hand"] == hand

@@ -146,6 +146,7 @@ def create_app(
         yield
         await live.stop()
         await rooms.stop_driving()
+        await tables.stop_analyses()  # another process goes on with them at once
         if pruning is not None:
             pruning.cancel()
             with contextlib.suppress(asyncio.CancelledError):
@@ -239,14 +240,14 @@ def create_app(
     @app.post("/api/next-hand", response_model=State, responses=ERROR_RESPONSES, tags=["api"])
     async def next_hand(body: VersionBody, pid: PlayerId, response: Response) -> dict[str, Any]:
         """Deal the next hand (the hand is over and the match is not)."""
-        tables.drop_analysis(pid)  # the player moves on: its analysis stops
+        await tables.drop_analysis(pid)  # the player moves on: its analysis stops
         return await act(pid, body.version, lambda game: game.next_hand(tables.seed), response)
 
     @app.post("/api/new-match", response_model=State, responses=ERROR_RESPONSES, tags=["api"])
     async def new_match(body: NewMatchBody, pid: PlayerId, response: Response) -> dict[str, Any]:
         """A fresh match (allowed at any time), at the table ``rules`` if given."""
         rules = rules_from_api(body.rules, tables.rules)  # bad_rules before anything changes
-        tables.drop_analysis(pid)
+        await tables.drop_analysis(pid)
         state = await tables.run(pid, functools.partial(tables.new_match, pid, body.version, rules))
         return answer(state, response)
 

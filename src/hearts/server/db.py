@@ -12,6 +12,8 @@ Tables:
   hand on the table as a ``hearts-hand/1`` record, and how it ended.
 - ``hands``: every finished hand as a complete ``hearts-hand/1`` record.
 - ``achievements``: the goals a player unlocked (``achievements.py``), once each.
+- ``analyses``: Phân tích of a finished hand, its progress and findings
+  (``analysisdb.py``), so that every server process answers the same.
 - ``meta``: ``schema`` (the schema's number, for servers older than the migrations)
   and ``token_secret`` (the key that signs the tokens, see ``tokens.py``).
 
@@ -157,6 +159,26 @@ room_seats = sa.Table(
     sa.Column("player_id", sa.Integer, nullable=True, index=True),
     sa.Column("auto", sa.Boolean, nullable=False),
     sa.Column("seen_at", sa.Float, nullable=True),  # last socket refresh or call (Unix s)
+)
+
+
+# -- Phân tích (issue 11; the SQL is analysisdb.py): analyses any process answers --
+analyses = sa.Table(
+    "analyses",
+    metadata,
+    sa.Column("match_id", sa.Integer, sa.ForeignKey("matches.id"), primary_key=True),
+    sa.Column("hand", sa.Integer, primary_key=True),
+    sa.Column("player_id", sa.Integer, sa.ForeignKey("players.id"), nullable=False, index=True),
+    sa.Column("on_table", sa.Integer, nullable=False),  # the hand on the table at the start
+    # "running" | "done" | "cancelled" | "failed"
+    sa.Column("status", sa.String(10), nullable=False),
+    sa.Column("done", sa.Integer, nullable=False),
+    sa.Column("total", sa.Integer, nullable=False),
+    sa.Column("found", sa.Text, nullable=False),  # JSON: the decisions where Khó differs
+    sa.Column("iterations", sa.Integer, nullable=False),  # the budget, kept for a resume
+    sa.Column("run", sa.BigInteger, nullable=False),  # claimed by every (re)start
+    sa.Column("heartbeat", sa.Float, nullable=False),  # Unix s, by the process running it
+    sa.Column("updated_at", sa.DateTime(timezone=True), nullable=False),
 )
 
 

@@ -2,7 +2,7 @@
 
 - A player whose token was never used for a move (version 0 or 1: at most its first
   deal was dealt) goes after ``unused_days`` (default 1) without a call.
-- Any player goes, with its matches and hands, after ``keep_days`` (default 400)
+- Any player goes, with its matches, hands and analyses, after ``keep_days`` (default 400)
   without a call.
 - Nothing else is ever deleted: a saved match stays as long as its player does.
 
@@ -25,7 +25,7 @@ import sqlalchemy as sa
 from sqlalchemy.engine import Connection
 
 from hearts.server import migrate
-from hearts.server.db import Store, achievements, hands, matches, players
+from hearts.server.db import Store, achievements, analyses, hands, matches, players
 
 log = logging.getLogger("hearts.server")
 
@@ -99,6 +99,8 @@ def prune(
             if not dry_run:
                 conn.execute(achievements.delete().where(achievements.c.player_id.in_(ids)))
                 conn.execute(hands.delete().where(hands.c.player_id.in_(ids)))
+                # Phân tích of its hands: they go with their match
+                conn.execute(analyses.delete().where(analyses.c.player_id.in_(ids)))
                 conn.execute(matches.delete().where(matches.c.player_id.in_(ids)))
                 conn.execute(players.delete().where(players.c.id.in_(ids)))
 

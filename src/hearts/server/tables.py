@@ -17,7 +17,7 @@ from typing import Any, TypeVar
 import anyio.to_thread
 
 from hearts.rules import Rules
-from hearts.server import achievements, analysis, coach, history
+from hearts.server import achievements, analysis, analysisdb, coach, history
 from hearts.server.db import Loaded, PlayerGone, Stale, Store, token_hash
 from hearts.server.errors import ApiError
 from hearts.server.game import Game, GameError, Job, decide, warm_up
@@ -105,9 +105,13 @@ class Tables:
         self._thinkers: weakref.WeakValueDictionary[int, asyncio.Lock] = (
             weakref.WeakValueDictionary()
         )
-        # Phân tích: each player's one analysis (the last asked for) and its task.
-        self._analyses: dict[int, tuple[analysis.Analysis, asyncio.Task[None]]] = {}
+        # Phân tích: the analyses this process runs, by (match id, hand): (player,
+        # run, task).  Their rows (analysisdb.py) are what every process answers.
+        self.analyses = analysisdb.AnalysisStore(store)
+        self._analysing: dict[tuple[int, int], tuple[int, int, asyncio.Task[None]]] = {}
         self.analysis_iterations = analysis.ITERATIONS
+        self.analysis_heartbeat = analysisdb.HEARTBEAT
+        self.analysis_stale = analysisdb.STALE
 
     def lock(self, player_id: int) -> asyncio.Lock:
         lock = self._locks.get(player_id)
@@ -398,6 +402,8 @@ class Tables:
         return self.act(player_id, version, undo)
 
     # -- Phân tích --------------------------------------------------------------
+    # The analyses live in the database (analysisdb.py): any process answers a poll;
+    # the process that accepted the request runs the search and writes to the row.
     def _on_table(self, player_id: int) -> tuple[int | None, int, list[tuple[int, ...]]]:
         """(match id, number of the hand on the table, the match's finished hands'
         points per seat) of the player now."""
@@ -408,85 +414,178 @@ class Tables:
             return None, 0, []
         return loaded.player.match_id, game.hand_no, [r.points for r in game.results]
 
+    def _steps(
+        self, player_id: int, hand: int, results: list[tuple[int, ...]]
+    ) -> list[analysis.Decision] | None:
+        """South's decisions in finished hand ``hand`` of the match on the table."""
+        record = history.hand_record(self.store, player_id, hand)
+        if record is None:
+            return None
+        n = len(record["deal"])
+        totals = tuple(sum(r[s] for r in results[: hand - 1]) for s in range(n))
+        return analysis.decisions(record, totals)
+
     async def start_analysis(self, player_id: int, hand: int) -> dict[str, Any]:
         """Start (or find) the analysis of finished hand ``hand`` of the match on the
-        table; the player's analysis of another hand, if any, is dropped."""
+        table; the player's analysis of another hand, if any, is stopped."""
         match_id, on_table, results = await self.run(
             player_id, functools.partial(self._on_table, player_id)
         )
-        current = self._analyses.get(player_id)
-        if current is not None:
-            found, task = current
-            if (found.match_id, found.hand, found.on_table) == (match_id, hand, on_table) and (
-                found.status in ("running", "done")
-            ):
-                return found.to_json()
-            task.cancel()
-        record = await anyio.to_thread.run_sync(history.hand_record, self.store, player_id, hand)
-        if record is None or match_id is None:
+        if match_id is None:
             raise ApiError("not_found", "Ván này chưa xong hoặc không có")
-        n = len(record["deal"])
-        totals = tuple(sum(r[s] for r in results[: hand - 1]) for s in range(n))
-        steps = await anyio.to_thread.run_sync(analysis.decisions, record, totals)
+        job = await anyio.to_thread.run_sync(self.analyses.get, match_id, hand)
+        if job is not None:
+            a = job.analysis
+            if a.status == "done" or (a.status == "running" and a.on_table == on_table):
+                return await self._answer(job, on_table, results)
+        steps = await anyio.to_thread.run_sync(self._steps, player_id, hand, results)
+        if steps is None:
+            raise ApiError("not_found", "Ván này chưa xong hoặc không có")
+        await self._stop_others(player_id, (match_id, hand))
         found = analysis.Analysis(hand, match_id, on_table, total=len(steps))
-        task = asyncio.ensure_future(self._analyse(player_id, found, steps))
-        if len(self._analyses) > 10_000:  # keep the ones under way, forget the others
-            self._analyses = {k: v for k, v in self._analyses.items() if not v[1].done()}
-        self._analyses[player_id] = (found, task)
+        new = analysisdb.Job(found, player_id, self.analysis_iterations)
+        seen = None if job is None else job.run
+        if not await anyio.to_thread.run_sync(self.analyses.claim, new, seen):
+            return await self.analysis_now(player_id, hand)  # another process started it
+        self._launch(new, steps)
         return found.to_json()
 
     async def analysis_now(self, player_id: int, hand: int) -> dict[str, Any]:
         """The player's analysis of ``hand`` as far as it went (404 if none)."""
-        current = self._analyses.get(player_id)
-        if current is None or current[0].hand != hand:
+        match_id, on_table, results = await self.run(
+            player_id, functools.partial(self._on_table, player_id)
+        )
+        job = None
+        if match_id is not None:
+            job = await anyio.to_thread.run_sync(self.analyses.get, match_id, hand)
+        if job is None:
             raise ApiError("not_found", "Chưa phân tích ván này")
-        found, task = current
-        if found.status == "running" and await self._moved_on(player_id, found):
-            task.cancel()
-            found.status = "cancelled"
-        return found.to_json()
+        return await self._answer(job, on_table, results)
+
+    async def _answer(
+        self, job: analysisdb.Job, on_table: int, results: list[tuple[int, ...]]
+    ) -> dict[str, Any]:
+        """``job`` as the API answers it, once a running one is seen to: stopped if
+        the player moved on, taken over here if its process went silent."""
+        a = job.analysis
+        if a.status != "running":
+            return a.to_json()
+        if a.on_table != on_table:
+            self._stop_local(lambda key, _player: key == job.key)
+            if not await anyio.to_thread.run_sync(self.analyses.cancel, job):
+                again = await anyio.to_thread.run_sync(self.analyses.get, *job.key)
+                return (again or job).analysis.to_json()  # it ended meanwhile
+        elif job.stale(time.time(), self.analysis_stale):
+            steps = await anyio.to_thread.run_sync(self._steps, job.player_id, a.hand, results)
+            seen = job.run
+            if steps is not None and await anyio.to_thread.run_sync(self.analyses.claim, job, seen):
+                log.warning("analysis %s: its process went silent; going on here", job.key)
+                self._launch(job, steps)
+            else:  # another process took it over first: its row now
+                again = await anyio.to_thread.run_sync(self.analyses.get, *job.key)
+                return (again or job).analysis.to_json()
+        return a.to_json()
+
+    def _launch(self, job: analysisdb.Job, steps: list[analysis.Decision]) -> None:
+        """Run ``job`` (claimed by this process) here, from its first unweighed decision."""
+        task = asyncio.ensure_future(self._analyse(job, steps))
+        key = job.key
+        self._analysing[key] = (job.player_id, job.run, task)
+
+        def forget(_done: object) -> None:
+            if self._analysing.get(key, (0, 0, task))[2] is task:
+                self._analysing.pop(key, None)
+
+        task.add_done_callback(forget)
+
+    def _stop_local(self, which: Callable[[tuple[int, int], int], bool]) -> None:
+        """Cancel the analyses run here for which ``which(key, player)`` holds."""
+        for key, (player_id, _run, task) in list(self._analysing.items()):
+            if which(key, player_id):
+                task.cancel()
+
+    async def _stop_others(self, player_id: int, keep: tuple[int, int] | None) -> None:
+        """Stop the player's running analyses (but ``keep``), here and in any process."""
+        await anyio.to_thread.run_sync(self.analyses.cancel_player, player_id, keep)
+        self._stop_local(lambda key, player: key != keep and player == player_id)
 
     async def _moved_on(self, player_id: int, found: analysis.Analysis) -> bool:
         match_id, on_table, _ = await anyio.to_thread.run_sync(self._on_table, player_id)
         return (match_id, on_table) != (found.match_id, found.on_table)
 
-    async def _analyse(
-        self, player_id: int, found: analysis.Analysis, steps: list[analysis.Decision]
-    ) -> None:
+    async def _analyse(self, job: analysisdb.Job, steps: list[analysis.Decision]) -> None:
         """Weigh South's decisions one by one in the workers, each in the player's
-        slot for costly work (the player's own Khó goes between them); stop when
-        the player moves on (a next hand, a new match)."""
+        slot for costly work (the player's own Khó goes between them), writing the
+        progress to the row; stop when the player moves on (a next hand, a new
+        match) or the row's run is no longer this one."""
         loop = asyncio.get_running_loop()
-        iterations = self.analysis_iterations
+        found, player_id = job.analysis, job.player_id
+        beating = asyncio.ensure_future(self._beat(job, asyncio.current_task()))
         try:
-            for step in steps:
+            for step in steps[found.done :]:
                 if await self._moved_on(player_id, found):
-                    found.status = "cancelled"
+                    await anyio.to_thread.run_sync(self.analyses.cancel, job)
                     return
                 async with self._costly_slot(player_id):
                     result = await loop.run_in_executor(
-                        self.executor, analysis.weigh, step.view, step.chosen, iterations
+                        self.executor, analysis.weigh, step.view, step.chosen, job.iterations
                     )
                 if result is not None:
                     found.found.append(result)
                 found.done += 1
-            found.status = "done"
-        except asyncio.CancelledError:
-            found.status = "cancelled"
-            raise
+                if found.done == found.total:
+                    found.status = "done"
+                if not await anyio.to_thread.run_sync(self.analyses.save, job):
+                    return  # cancelled or taken over: the row is another's now
+            if found.status != "done":  # nothing was left to weigh
+                found.status = "done"
+                await anyio.to_thread.run_sync(self.analyses.save, job)
         except BrokenExecutor:
             self._renew_workers()
-            found.status = "failed"
+            await self._fail(job)
         except Exception:
             log.exception("an analysis failed")
-            found.status = "failed"
+            await self._fail(job)
+        finally:
+            beating.cancel()
 
-    def drop_analysis(self, player_id: int) -> None:
-        """The player moved on: its analysis stops now."""
-        current = self._analyses.get(player_id)
-        if current is not None and current[0].status == "running":
-            current[1].cancel()
-            current[0].status = "cancelled"
+    async def _fail(self, job: analysisdb.Job) -> None:
+        job.analysis.status = "failed"
+        with contextlib.suppress(Exception):
+            await anyio.to_thread.run_sync(self.analyses.save, job)
+
+    async def _beat(self, job: analysisdb.Job, task: asyncio.Task[Any] | None) -> None:
+        """The running analysis's heartbeat; stops ``task`` once its run no longer
+        runs (another process cancelled it or took it over)."""
+        while True:
+            await asyncio.sleep(self.analysis_heartbeat)
+            try:
+                alive = await anyio.to_thread.run_sync(self.analyses.beat, job)
+            except Exception:
+                log.exception("an analysis's heartbeat failed")
+                continue
+            if not alive:
+                if task is not None:
+                    task.cancel()
+                return
+
+    async def drop_analysis(self, player_id: int) -> None:
+        """The player moved on: its analysis stops now (here, or in the process
+        running it, at its next write or heartbeat)."""
+        await self._stop_others(player_id, None)
+
+    async def stop_analyses(self) -> None:
+        """The process stops: its analyses are left for another process to take
+        over at once (their heartbeat set long past)."""
+        running = list(self._analysing.items())
+        for _key, (_player, _run, task) in running:
+            task.cancel()
+        for key, (player_id, run, _task) in running:
+            job = analysisdb.Job(
+                analysis.Analysis(key[1], key[0], 0, 0), player_id, self.analysis_iterations, run
+            )
+            with contextlib.suppress(Exception):
+                await anyio.to_thread.run_sync(self.analyses.beat, job, 0.0)
 
     def new_match(self, player_id: int, version: int, rules: Rules | None = None) -> dict[str, Any]:
         """A fresh match at the table ``rules`` (the server's own if None)."""
