@@ -136,6 +136,14 @@ def serve(args: argparse.Namespace) -> int:
     from hearts.server.db import Store
     from hearts.server.tables import bot_pool
 
+    # Listen before the bot workers start: a port in use then stops nothing half-made
+    # (workers killed while they start print tracebacks at exit).
+    try:
+        sock = _listen(config.host, config.port)
+    except OSError as exc:
+        _say(f"cannot listen on {config.host}:{config.port}: {exc.strerror or exc}")
+        return 1
+
     # Open the database here first: a bad URL, an unreachable server or an unwritable
     # file is one line now rather than a traceback in every worker.
     app: Any = APP_FACTORY
@@ -146,16 +154,10 @@ def serve(args: argparse.Namespace) -> int:
         else:
             Store(url).close()
     except Exception as exc:
+        sock.close()
         _say(f"cannot open the database {shown_url(url)}: {_reason(exc)}")
         return 1
 
-    try:
-        sock = _listen(config.host, config.port)
-    except OSError as exc:
-        _say(f"cannot listen on {config.host}:{config.port}: {exc.strerror or exc}")
-        if not isinstance(app, str):
-            app.state.tables.executor.shutdown(wait=False, cancel_futures=True)
-        return 1
     urls = listening_urls(sock, config.host)
     _say(f"database {shown_url(url).split('@')[-1]}")
     if not is_loopback(config.host):
