@@ -7,6 +7,7 @@ const COUNT = { 2: "two", 3: "three", 4: "four", 5: "five", 6: "six" };
 const PASS_DIR = { left: "left", right: "right", across: "across", none: "" };
 const LEVEL = { easy: "Easy", medium: "Medium", hard: "Hard" };
 const you = (name) => name === "You";
+const many = (n, word) => `${n} ${word}${n === 1 ? "" : "s"}`;
 
 const T = {
   subtitle: "Hearts · you and three computers",
@@ -42,7 +43,7 @@ const T = {
   locale: "en-GB",
   decimal: (x) => String(x),
   spoken: (rank, suit) => `${rank} of ${suit}`,
-  points: (n) => `${n} points`,
+  points: (n) => (n === 1 || n === "1" ? "1 point" : `${n} points`),
   rules: {
     players: (n) => `${n} players`,
     qsBreaks: " breaks hearts",
@@ -68,8 +69,8 @@ const T = {
   roomFailed: "Could not make the room",
   unlocked: "Unlocked",
   locked: "Locked",
-  statsLine: (played, won, rate, hands, moons) => `${played} matches · ${won} won` + (rate === null ? "" : ` (${rate}%)`) + ` · ${hands} hands · ${moons} moons`,
-  levelLine: (word, hands, avg) => (hands ? `${word}: ${hands} hands, mean ${avg} points/hand` : `${word}: 0 hands`),
+  statsLine: (played, won, rate, hands, moons) => `${many(played, "match")}`.replace("matchs", "matches") + ` · ${won} won` + (rate === null ? "" : ` (${rate}%)`) + ` · ${many(hands, "hand")} · ${many(moons, "moon")}`,
+  levelLine: (word, hands, avg) => (hands ? `${word}: ${many(hands, "hand")}, mean ${avg} points/hand` : `${word}: 0 hands`),
   toastTitle: "Achievement unlocked",
   noQueen: `Nobody took the Q♠${VS} this match`,
   queenMost: (who, n) => `Took the Q♠${VS} most: ${who} (${n} ${n === 1 ? "time" : "times"})`,
@@ -85,7 +86,7 @@ const T = {
   byRules: "By rules:",
   defaultRules: "Default rules",
   rulesRow: (rules, played, won, best) => `${rules}: ${played} matches, ${won} won, lowest ${best}`,
-  statsText: (played, won, hands, moons) => `Played ${played} matches, won ${won} · ${hands} hands · ${moons} moons`,
+  statsText: (played, won, hands, moons) => `Played ${many(played, "match").replace("matchs", "matches")}, won ${won} · ${many(hands, "hand")} · ${many(moons, "moon")}`,
   takeBackMatches: (n) => ` · ${n} matches with a take-back`,
   bestTotal: (best) => `Lowest total at the end of a match: ${best}`,
   totalTitle: "Total points",
@@ -95,7 +96,7 @@ const T = {
   takenSoFar: (n) => `Taken ${n} points this hand`,
   receives: (k) => `gets your ${k} cards`,
   playing: "playing…",
-  cardsCount: (n) => `${n} cards`,
+  cardsCount: (n) => many(n, "card"),
   moonMinusLine: (who, isYou) => `minus 26 for ${isYou ? "you" : who}, the others 0 points`,
   moonAddLine: (who, others) => `${who} 0 points, ${others} +26 each`,
   othersCount: (n) => `the ${COUNT[n] || n} others`,
