@@ -2,7 +2,8 @@
 desktop, portrait and landscape, at 4 and at 7 seats, the table with the trick and the
 whole hand are in the window at once with no scrolling, and every tap target is at
 least 44 px, a card's visible part included, with three cards chosen and one focused
-(raised) in the hand. The side panels: one tap each on a phone, their own scroll on a
+(raised) in the hand; in the play, in Vietnamese and in English, and with a hand's
+result on the table. The side panels: one tap each on a phone, their own scroll on a
 desktop. Screenshots in ``test-artifacts/layout-*.png``."""
 
 from __future__ import annotations
@@ -147,6 +148,30 @@ def test_table_and_hand_fit(
         assert c["width"] >= 30, c
     table = page.locator("#table").bounding_box()
     assert table is not None and table["y"] >= 0 and table["y"] + table["height"] <= height
+
+    # the same in English (longer words), then the hand's result in both languages
+    in_language(page, "en")
+    page.screenshot(path=artifacts / f"{name}-play-en.png")
+    check_fit(page, "play, English")
+    check_hand(page, "play, English")
+    play_by_api(page, lambda s: s["hand"]["phase"] == "done")
+    page.reload()
+    wait_ready(page)
+    expect(page.locator("#result")).to_be_in_viewport(ratio=1)
+    page.screenshot(path=artifacts / f"{name}-result-en.png")
+    check_fit(page, "result, English")
+    in_language(page, "vi")
+    expect(page.locator("#result")).to_be_in_viewport(ratio=1)
+    page.screenshot(path=artifacts / f"{name}-result.png")
+    check_fit(page, "result")
+
+
+def in_language(page: Page, lang: str) -> None:
+    """The page again in ``lang``, as the language switch leaves it (i18n.js)."""
+    page.evaluate("lang => localStorage.setItem('hearts-lang', lang)", lang)
+    page.reload()
+    expect(page.locator("html")).to_have_attribute("lang", lang)
+    wait_ready(page)
 
 
 COVERED_JS = """() => {
