@@ -20,6 +20,7 @@ from table_page import (
     open_table,
     play_by_api,
     press_card,
+    set_language,
     wait_ready,
 )
 from test_screens import tap_areas
@@ -150,7 +151,7 @@ def test_table_and_hand_fit(
     assert table is not None and table["y"] >= 0 and table["y"] + table["height"] <= height
 
     # the same in English (longer words), then the hand's result in both languages
-    in_language(page, "en")
+    set_language(page, "en")
     page.screenshot(path=artifacts / f"{name}-play-en.png")
     check_fit(page, "play, English")
     check_hand(page, "play, English")
@@ -160,18 +161,10 @@ def test_table_and_hand_fit(
     expect(page.locator("#result")).to_be_in_viewport(ratio=1)
     page.screenshot(path=artifacts / f"{name}-result-en.png")
     check_fit(page, "result, English")
-    in_language(page, "vi")
+    set_language(page, "vi")
     expect(page.locator("#result")).to_be_in_viewport(ratio=1)
     page.screenshot(path=artifacts / f"{name}-result.png")
     check_fit(page, "result")
-
-
-def in_language(page: Page, lang: str) -> None:
-    """The page again in ``lang``, as the language switch leaves it (i18n.js)."""
-    page.evaluate("lang => localStorage.setItem('hearts-lang', lang)", lang)
-    page.reload()
-    expect(page.locator("html")).to_have_attribute("lang", lang)
-    wait_ready(page)
 
 
 COVERED_JS = """() => {
