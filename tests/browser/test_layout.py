@@ -83,10 +83,27 @@ TRICK_JS = """() => {
 }"""
 
 
+# the top bar's controls hidden from a player: outside the window, or under another
+# control (a bar too wide for its line clips or overlaps its last buttons)
+TOPBAR_JS = """() => {
+    const hidden = [];
+    const controls = '.topbar button, .topbar label.switch, .topbar .seg label';
+    for (const t of document.querySelectorAll(controls)) {
+        const r = t.getBoundingClientRect();
+        if (!r.width || !r.height || getComputedStyle(t).visibility !== 'visible') continue;
+        const hit = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+        if (r.left < 0 || r.right > innerWidth + 0.5 || !hit || !t.contains(hit))
+            hidden.push([t.id || t.textContent.trim(), r.left, r.right]);
+    }
+    return hidden;
+}"""
+
+
 def check_fit(page: Page, where: str) -> None:
     got = page.evaluate(FIT_JS)
     assert got["scrollW"] <= got["w"] and got["scrollH"] <= got["h"], (where, got)
     assert not got["small"], (where, got["small"])
+    assert page.evaluate(TOPBAR_JS) == [], where
 
 
 def check_hand(page: Page, where: str) -> None:
@@ -218,6 +235,9 @@ def test_landscape_phone_panels_side_by_side(make_context: Any, artifacts: Path)
         boxes.append(box)
     assert boxes[0]["x"] + boxes[0]["width"] <= boxes[1]["x"] < boxes[2]["x"]  # side by side
     assert all(box["width"] >= 0.25 * 844 for box in boxes), boxes  # a third each, or near
+    # the match buttons, off the one-line top bar, lie under "Các bảng" with "Về bàn"
+    for button in ("#new-match-open", "#room-open", "#panel-close"):
+        expect(page.locator(button)).to_be_in_viewport(ratio=1)
     page.screenshot(path=artifacts / "panels-landscape.png")
     page.keyboard.press("Escape")
     expect(page.locator(".side")).to_be_hidden()

@@ -137,8 +137,8 @@ export const T = {
   statsLine: (played, won, rate, hands, moons) => `${played} trận · thắng ${won}` + (rate === null ? "" : ` (${rate}%)`) + ` · ${hands} ván · bắn trăng ${moons} lần`,
   levelLine: (word, hands, avg) => (hands ? `${word}: ${hands} ván, trung bình ${avg} điểm/ván` : `${word}: 0 ván`),
   toastTitle: "Mở khóa thành tích",
-  noQueen: "Không ai ăn Q♠" + VS + " trong trận",
-  queenMost: (who, n) => `Ăn Q♠${VS} nhiều nhất: ${who} (${n} lần)`,
+  noQueen: "Không ai ăn Q♠ trong trận",
+  queenMost: (who, n) => `Ăn Q♠ nhiều nhất: ${who} (${n} lần)`,
   noneUnlocked: "Trận này chưa mở thêm thành tích nào",
   unlockedTitle: "Thành tích mở trong trận:",
   // panels.js
