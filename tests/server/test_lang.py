@@ -5,6 +5,7 @@ a rejected hand record."""
 
 from __future__ import annotations
 
+import json
 import re
 from typing import Any
 
@@ -97,3 +98,22 @@ def test_rejected_record_in_english(south: Any) -> None:
     assert r.status_code == 400
     assert vietnamese(r.json()) == []
     assert r.json()["error"]["message"].startswith("The file is not a valid hearts-hand/1 hand")
+
+
+def test_a_room_in_english(south: Any) -> None:
+    room = call(south, "POST", "/api/rooms", {"level": "easy"}).json()
+    assert room["seats"][0]["name"] == "Guest 1"
+    started = call(
+        south, "POST", f"/api/rooms/{room['code']}/start", {"version": room["version"]}
+    ).json()
+    assert started["state"]["names"]["S"] == "You"
+    assert [s["name"] for s in started["seats"][1:]] == ["Computer 2", "Computer 3", "Computer 4"]
+    assert vietnamese(started) == []
+    vi = south.call("GET", f"/api/rooms/{room['code']}")
+    assert vi["state"]["names"]["S"] == "Bạn" and vi["seats"][1]["name"] == "Máy 2"
+    # the live feed: a socket says its language on its address
+    for path, you in (("ws?lang=en", "You"), ("ws", "Bạn")):
+        with south.client.websocket_connect(f"/api/rooms/{room['code']}/{path}") as ws:
+            ws.send_text(json.dumps({"token": south.token}))
+            pushed = ws.receive_json()
+            assert pushed["type"] == "room" and pushed["room"]["state"]["names"]["S"] == you
