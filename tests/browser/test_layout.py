@@ -85,14 +85,14 @@ TRICK_JS = """() => {
 
 # the top bar's controls hidden from a player: outside the window, or under another
 # control (a bar too wide for its line clips or overlaps its last buttons)
-TOPBAR_JS = """() => {
+TOPBAR_JS = """width => {
     const hidden = [];
     const controls = '.topbar button, .topbar label.switch, .topbar .seg label';
     for (const t of document.querySelectorAll(controls)) {
         const r = t.getBoundingClientRect();
         if (!r.width || !r.height || getComputedStyle(t).visibility !== 'visible') continue;
         const hit = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
-        if (r.left < 0 || r.right > innerWidth + 0.5 || !hit || !t.contains(hit))
+        if (r.left < 0 || r.right > width + 0.5 || !hit || !t.contains(hit))
             hidden.push([t.id || t.textContent.trim(), r.left, r.right]);
     }
     return hidden;
@@ -100,10 +100,13 @@ TOPBAR_JS = """() => {
 
 
 def check_fit(page: Page, where: str) -> None:
+    # the window's own size: a phone's layout viewport (innerWidth) widens to its content
+    view = page.viewport_size
+    assert view is not None
     got = page.evaluate(FIT_JS)
-    assert got["scrollW"] <= got["w"] and got["scrollH"] <= got["h"], (where, got)
+    assert got["scrollW"] <= view["width"] and got["scrollH"] <= view["height"], (where, got)
     assert not got["small"], (where, got["small"])
-    assert page.evaluate(TOPBAR_JS) == [], where
+    assert page.evaluate(TOPBAR_JS, view["width"]) == [], where
 
 
 def check_hand(page: Page, where: str) -> None:
