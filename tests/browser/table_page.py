@@ -249,6 +249,14 @@ def new_match_by_api(page: Page, rules: dict[str, Any]) -> None:
     wait_ready(page)
 
 
+def set_language(page: Page, lang: str) -> None:
+    """The page again in ``lang`` ("vi", "en"), as its language switch leaves it."""
+    page.evaluate("lang => localStorage.setItem('hearts-lang', lang)", lang)
+    page.reload()
+    expect(page.locator("html")).to_have_attribute("lang", lang)
+    wait_ready(page)
+
+
 SMALL_TEXT_JS = """min => {
     const small = [];
     const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);

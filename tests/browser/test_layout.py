@@ -2,7 +2,8 @@
 desktop, portrait and landscape, at 4 and at 7 seats, the table with the trick and the
 whole hand are in the window at once with no scrolling, and every tap target is at
 least 44 px, a card's visible part included, with three cards chosen and one focused
-(raised) in the hand. The side panels: one tap each on a phone, their own scroll on a
+(raised) in the hand; in the play, in Vietnamese and in English, and with a hand's
+result on the table. The side panels: one tap each on a phone, their own scroll on a
 desktop. Screenshots in ``test-artifacts/layout-*.png``."""
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from table_page import (
     open_table,
     play_by_api,
     press_card,
+    set_language,
     wait_ready,
 )
 from test_screens import tap_areas
@@ -81,10 +83,30 @@ TRICK_JS = """() => {
 }"""
 
 
+# the top bar's controls hidden from a player: outside the window, or under another
+# control (a bar too wide for its line clips or overlaps its last buttons)
+TOPBAR_JS = """width => {
+    const hidden = [];
+    const controls = '.topbar button, .topbar label.switch, .topbar .seg label';
+    for (const t of document.querySelectorAll(controls)) {
+        const r = t.getBoundingClientRect();
+        if (!r.width || !r.height || getComputedStyle(t).visibility !== 'visible') continue;
+        const hit = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+        if (r.left < 0 || r.right > width + 0.5 || !hit || !t.contains(hit))
+            hidden.push([t.id || t.textContent.trim(), r.left, r.right]);
+    }
+    return hidden;
+}"""
+
+
 def check_fit(page: Page, where: str) -> None:
+    # the window's own size: a phone's layout viewport (innerWidth) widens to its content
+    view = page.viewport_size
+    assert view is not None
     got = page.evaluate(FIT_JS)
-    assert got["scrollW"] <= got["w"] and got["scrollH"] <= got["h"], (where, got)
+    assert got["scrollW"] <= view["width"] and got["scrollH"] <= view["height"], (where, got)
     assert not got["small"], (where, got["small"])
+    assert page.evaluate(TOPBAR_JS, view["width"]) == [], where
 
 
 def check_hand(page: Page, where: str) -> None:
@@ -148,6 +170,22 @@ def test_table_and_hand_fit(
     table = page.locator("#table").bounding_box()
     assert table is not None and table["y"] >= 0 and table["y"] + table["height"] <= height
 
+    # the same in English (longer words), then the hand's result in both languages
+    set_language(page, "en")
+    page.screenshot(path=artifacts / f"{name}-play-en.png")
+    check_fit(page, "play, English")
+    check_hand(page, "play, English")
+    play_by_api(page, lambda s: s["hand"]["phase"] == "done")
+    page.reload()
+    wait_ready(page)
+    expect(page.locator("#result")).to_be_in_viewport(ratio=1)
+    page.screenshot(path=artifacts / f"{name}-result-en.png")
+    check_fit(page, "result, English")
+    set_language(page, "vi")
+    expect(page.locator("#result")).to_be_in_viewport(ratio=1)
+    page.screenshot(path=artifacts / f"{name}-result.png")
+    check_fit(page, "result")
+
 
 COVERED_JS = """() => {
     const r = document.querySelector('#hand button.hand-card').getBoundingClientRect();
@@ -200,6 +238,9 @@ def test_landscape_phone_panels_side_by_side(make_context: Any, artifacts: Path)
         boxes.append(box)
     assert boxes[0]["x"] + boxes[0]["width"] <= boxes[1]["x"] < boxes[2]["x"]  # side by side
     assert all(box["width"] >= 0.25 * 844 for box in boxes), boxes  # a third each, or near
+    # the match buttons, off the one-line top bar, lie under "Các bảng" with "Về bàn"
+    for button in ("#new-match-open", "#room-open", "#panel-close"):
+        expect(page.locator(button)).to_be_in_viewport(ratio=1)
     page.screenshot(path=artifacts / "panels-landscape.png")
     page.keyboard.press("Escape")
     expect(page.locator(".side")).to_be_hidden()

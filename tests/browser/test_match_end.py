@@ -9,11 +9,20 @@ from typing import Any
 
 import pytest
 from playwright.sync_api import Page, expect
-from table_page import DESKTOP, PHONE, new_match_by_api, open_table, play_by_api, token
+from table_page import (
+    DESKTOP,
+    PHONE,
+    new_match_by_api,
+    open_table,
+    play_by_api,
+    set_language,
+    token,
+)
 
 pytestmark = pytest.mark.browser
 
 NAMES = {"S": "Bạn", "W": "Tây", "N": "Bắc", "E": "Đông"}
+ENGLISH = {"S": "You", "W": "West", "N": "North", "E": "East"}
 SIZES = {"desktop": DESKTOP, "phone": PHONE}
 
 
@@ -62,6 +71,13 @@ def test_end_of_match_screen(size: str, make_context: Any, artifacts: Path) -> N
     if m["winner"] == "S":
         expect(result).to_contain_class("won")
     page.screenshot(path=artifacts / f"{size}-match-end.png")
+    # the same box in English
+    set_language(page, "en")
+    expect(page.locator("#result-title")).to_have_text("Match over")
+    expect(rows.nth(0).locator(".rn")).to_have_text(ENGLISH[seats[0]])
+    expect(summary).to_contain_text(f"Your best hand: hand {best} ")
+    page.screenshot(path=artifacts / f"{size}-match-end-en.png")
+    set_language(page, "vi")
     # one "Trận mới", in the action bar; it opens the new-match dialog
     expect(page.locator("#new-match-open")).to_be_hidden()
     expect(page.locator("#next-hand")).to_be_hidden()

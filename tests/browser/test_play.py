@@ -88,9 +88,7 @@ def test_choose_and_pass_three_cards(page: Page) -> None:
     assert legal_cards(page) == hand  # any card may be chosen
     for c in hand:  # each card is a button named by what it shows, then in Vietnamese
         name = f"{card_label(c)}, {spoken(c)}"
-        expect(page.get_by_role("button", name=name, exact=True)).to_have_attribute(
-            "data-card", c
-        )
+        expect(page.get_by_role("button", name=name, exact=True)).to_have_attribute("data-card", c)
     button = page.locator("#pass-button")
     expect(button).to_have_text("Chuyền sang trái")  # hand 1 passes to the left (Tây)
     expect(button).to_be_disabled()

@@ -32,6 +32,7 @@ from hearts.hand import HandState
 from hearts.match import HandResult
 from hearts.record import read_record
 from hearts.rules import Rules, RulesError
+from hearts.server import lang, messages_en
 from hearts.server.db import Loaded, Store, achievements, hands, matches, players
 
 SOUTH = 0
@@ -341,7 +342,11 @@ def on_table(store: Store, player_id: int, match_id: int, hand_no: int) -> list[
 
 
 def describe(goal: Goal) -> dict[str, Any]:
-    return {"id": goal.id, "name": goal.name, "condition": goal.condition, "icon": goal.icon}
+    """A goal as the API shows it, in the request's language."""
+    name, condition = goal.name, goal.condition
+    if lang.english():
+        name, condition = messages_en.ACHIEVEMENTS[goal.id]
+    return {"id": goal.id, "name": name, "condition": condition, "icon": goal.icon}
 
 
 def listing(store: Store, player_id: int, seats: Sequence[str] | None = None) -> dict[str, Any]:

@@ -29,6 +29,7 @@ from hearts.server.config import Config
 from hearts.server.db import Loaded, Store
 from hearts.server.errors import ApiError, bearer_token, error_response, install_error_handlers
 from hearts.server.game import Game, rules_from_api
+from hearts.server.lang import Language
 from hearts.server.live import Live
 from hearts.server.middleware import BodyLimit, HeadAsGet
 from hearts.server.ratelimit import RATE_LIMITED_RESPONSE, limit_new_players
@@ -167,6 +168,7 @@ def create_app(
     app.state.rooms = rooms
     app.add_middleware(BodyLimit, limit=body_limit)
     app.add_middleware(HeadAsGet)
+    app.add_middleware(Language)  # X-Hearts-Lang: the language of the server's words
     app.add_middleware(SecurityHeaders)  # the last added is the outermost: on everything
 
     install_error_handlers(app)

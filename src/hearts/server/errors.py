@@ -12,7 +12,7 @@ from fastapi.responses import JSONResponse, Response
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from hearts.server.game import GameError
-from hearts.server.messages import error_message, error_status
+from hearts.server.messages import error_message, error_status, localized
 from hearts.server.security import HEADERS
 
 log = logging.getLogger("hearts.server")
@@ -27,7 +27,8 @@ class ApiError(Exception):
 
 
 def error_response(code: str, message: str | None = None, state: Any = None) -> JSONResponse:
-    body: dict[str, Any] = {"error": {"code": code, "message": message or error_message(code)}}
+    text = localized(message) if message else error_message(code)
+    body: dict[str, Any] = {"error": {"code": code, "message": text}}
     if state is not None:
         body["state"] = state
     # The security headers too: a crash's answer is sent outside the middleware.

@@ -35,7 +35,7 @@ from hearts.hand import DONE, PASS, PLAY, HandState
 from hearts.match import HandResult, Match
 from hearts.record import read_record, write_record
 from hearts.rules import Rules
-from hearts.server import schema
+from hearts.server import lang, messages_en, schema
 from hearts.server.messages import error_message, illegal_reason, pass_message, rule_message
 from hearts.view import PlayerView
 
@@ -91,8 +91,12 @@ def _names_sorted(mask: int) -> list[str]:
 
 
 def seat_names(rules: Rules) -> dict[str, str]:
-    """The Vietnamese name of each seat: Bạn/Tây/Bắc/Đông at four, else Bạn and
-    then An, Bình, … in play order."""
+    """The name of each seat: Bạn/Tây/Bắc/Đông at four, else Bạn and then An,
+    Bình, … in play order (You/West/North/East, Ann, Ben, … in English)."""
+    if lang.english():
+        if rules.seats == tuple(NAMES):
+            return dict(messages_en.NAMES)
+        return dict(zip(rules.seats, ("You", *messages_en.NAMES_AROUND), strict=False))
     if rules.seats == tuple(NAMES):
         return dict(NAMES)
     return dict(zip(rules.seats, ("Bạn", *NAMES_AROUND), strict=False))
@@ -348,8 +352,12 @@ class Game:
             raise GameError("wrong_phase", "Ván này đã xong")
         if hand.phase == PASS:
             if not hand.passes[SOUTH]:
+                count = self.rules.pass_count
                 raise GameError(
-                    "not_computer_turn", f"Hãy chọn {self.rules.pass_count} lá để chuyền"
+                    "not_computer_turn",
+                    f"Choose {count} cards to pass"
+                    if lang.english()
+                    else f"Hãy chọn {count} lá để chuyền",
                 )
             seats = [s for s in range(1, hand.n) if not hand.passes[s]]
             return Job("pass", tuple(self.match.view(s) for s in seats))

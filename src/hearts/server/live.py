@@ -28,6 +28,7 @@ import sqlalchemy as sa
 from starlette.websockets import WebSocket
 
 from hearts.server.db import room_seats, rooms
+from hearts.server.lang import Lang, current, using
 from hearts.server.roomdb import Room, now
 from hearts.server.rooms import Rooms
 from hearts.server.roomview import room_view
@@ -46,6 +47,8 @@ class Watcher:
     socket: WebSocket
     player_id: int
     last: str | None = None
+    #: the language the socket asked for (``?lang=en``): its Room's words
+    lang: Lang = field(default_factory=current)
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
 
 
@@ -107,35 +110,40 @@ class Live:
                     event.set()
                 watchers = list(self.watchers.get(code, ()))
                 if watchers:
-                    players = {w.player_id for w in watchers}
+                    players = {(w.player_id, w.lang) for w in watchers}
                     try:
                         texts = await anyio.to_thread.run_sync(self._texts, code, players, room)
                     except Exception:
                         log.exception("room %s: could not read it to push", code)
                         texts = {}
-                    ready = [w for w in watchers if w.player_id in texts]
-                    await asyncio.gather(*(self._send(w, texts[w.player_id]) for w in ready))
+                    ready = [w for w in watchers if (w.player_id, w.lang) in texts]
+                    await asyncio.gather(
+                        *(self._send(w, texts[w.player_id, w.lang]) for w in ready)
+                    )
                 room = None
                 if code not in self._again:
                     return
         finally:
             self._publishing.discard(code)
 
-    def _texts(self, code: str, players: set[int], room: Room | None) -> dict[int, str]:
-        """Each player's Room message (one read of the room for all)."""
+    def _texts(
+        self, code: str, players: set[tuple[int, Lang]], room: Room | None
+    ) -> dict[tuple[int, Lang], str]:
+        """Each player's Room message in each language asked (one read of the room)."""
         if room is None:
             with self.store.read() as conn:
                 room = self.rooms.db.load(conn, code)
         if room is None:
             return {}
-        by_seat: dict[int | None, str] = {}
+        by_seat: dict[tuple[int | None, Lang], str] = {}
         out = {}
-        for pid in players:
+        for pid, language in players:
             seat = room.seat_of(pid)
-            if seat not in by_seat:
-                message = {"type": "room", "room": room_view(room, seat)}
-                by_seat[seat] = json.dumps(message, ensure_ascii=False)
-            out[pid] = by_seat[seat]
+            if (seat, language) not in by_seat:
+                with using(language):
+                    message = {"type": "room", "room": room_view(room, seat)}
+                by_seat[seat, language] = json.dumps(message, ensure_ascii=False)
+            out[pid, language] = by_seat[seat, language]
         return out
 
     async def _send(self, watcher: Watcher, text: str) -> None:

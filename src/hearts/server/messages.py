@@ -16,6 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from hearts.cards import card_name_vi, suit_name_vi
+from hearts.server import lang, messages_en
 from hearts.view import PlayerView
 
 #: code -> (HTTP status, message).  409: the game is not in a state for this action;
@@ -70,12 +71,20 @@ RULE_ERRORS: dict[str, str] = {
 
 
 def rule_message(key: str, name: str = "") -> str:
-    return RULE_ERRORS[key].format(name[:30])
+    table = messages_en.RULE_ERRORS if lang.english() else RULE_ERRORS
+    return table[key].format(name[:30])
 
 
 def pass_message(count: int) -> str:
     """``bad_pass`` for a table that passes ``count`` cards."""
+    if lang.english():
+        return messages_en.pass_message(count)
     return f"Hãy chọn đúng {count} lá khác nhau để chuyền"
+
+
+def localized(message: str) -> str:
+    """A message written where it was raised, in the request's language."""
+    return messages_en.TEXTS.get(message, message) if lang.english() else message
 
 
 @dataclass(frozen=True, slots=True)
@@ -89,16 +98,23 @@ def error_status(code: str) -> int:
 
 
 def error_message(code: str) -> str:
+    if lang.english():
+        return messages_en.ERRORS.get(code, messages_en.ERRORS["bad_request"])
     return ERRORS.get(code, (400, ERRORS["bad_request"][1]))[1]
 
 
 def illegal_reason(view: PlayerView, card: int) -> Reason | None:
     """Why the seat of ``view`` may not play ``card`` now, in one short line (None if
-    legal): the rule's code from :meth:`PlayerView.why_illegal`, in Vietnamese."""
+    legal): the rule's code from :meth:`PlayerView.why_illegal`, in the request's
+    language (Vietnamese unless English was asked for)."""
     err = view.why_illegal(card)
     if err is None:
         return None
     code = err.code
+    if lang.english() and code == "must_follow_suit":
+        return Reason(code, messages_en.must_follow(view.trick[0][1] // 13))
+    if lang.english() and code == "must_lead_lead_card":
+        return Reason(code, messages_en.must_lead(view.rules.lead_card))
     if code == "must_follow_suit":
         led = view.trick[0][1] // 13
         # the suit in lower case: it stands mid-sentence ("Phải ra lá bích")

@@ -16,8 +16,9 @@ from hearts.cards import card_name, card_name_vi, parse_card
 from hearts.hand import HandState
 from hearts.record import IllegalStep, RecordError, read_record
 from hearts.rules import Rules
+from hearts.server import lang, messages_en
 from hearts.server.game import GameError, display_order, rules_json, seat_names
-from hearts.server.messages import error_message
+from hearts.server.messages import error_message, localized
 
 #: The reasons of a record's bad play, in the page's words (the rule's code).
 _PLAY_CODES = (
@@ -34,16 +35,19 @@ def _names(mask: int) -> list[str]:
 
 
 def _illegal(step: IllegalStep, names: dict[str, str]) -> str:
-    """The first illegal step of a record, in Vietnamese."""
+    """The first illegal step of a record, in the request's language."""
     if step.step == "play" and step.index is not None:
         who = names.get(step.seat or "", step.seat or "?")
-        card = card_name_vi(parse_card(step.card)) if step.card else "?"
+        say = messages_en.card_name if lang.english() else card_name_vi
+        card = say(parse_card(step.card)) if step.card else "?"
         code = next((c for c in _PLAY_CODES if step.reason.startswith(c)), "")
-        why = error_message(code) if code else "ván đã hết bài"
+        why = error_message(code) if code else localized("ván đã hết bài")
+        if lang.english():
+            return f"Card {step.index + 1} is not valid: {who} plays the {card}: {why}"
         return f"Lá thứ {step.index + 1} không hợp lệ: {who} đánh {card}: {why}"
     if step.step == "points":
-        return "Điểm ghi trong tệp không khớp với các vòng đã đánh"
-    return "Phần chuyền bài không hợp lệ"
+        return localized("Điểm ghi trong tệp không khớp với các vòng đã đánh")
+    return localized("Phần chuyền bài không hợp lệ")
 
 
 def replay(data: Any) -> dict[str, Any]:

@@ -30,6 +30,7 @@ import sqlalchemy as sa
 from hearts.cards import card_name
 from hearts.hand import DONE, PASS, PLAY
 from hearts.rules import Rules
+from hearts.server import lang, messages_en
 from hearts.server.db import Stale, Store
 from hearts.server.errors import ApiError
 from hearts.server.game import LEVELS, Game, Job, decide
@@ -80,7 +81,7 @@ def clean_name(name: Any, default: str) -> str:
 
 
 def guest_name(seat: int) -> str:
-    return f"Khách {seat + 1}"
+    return messages_en.guest(seat + 1) if lang.english() else f"Khách {seat + 1}"
 
 
 class _Heavy(Exception):

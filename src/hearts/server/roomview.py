@@ -13,6 +13,7 @@ from typing import Any
 
 from hearts.hand import HandState
 from hearts.match import HandResult, Match
+from hearts.server import lang, messages_en
 from hearts.server.game import Game
 from hearts.server.roomdb import Room, now
 
@@ -84,7 +85,7 @@ def room_view(room: Room, viewer: int | None) -> dict[str, Any]:
         name = s.name
         seen = s.seen_at is not None and t - s.seen_at < CONNECTED_SECONDS
         if s.kind == "computer":
-            name = f"Máy {s.seat + 1}"
+            name = messages_en.computer(s.seat + 1) if lang.english() else f"Máy {s.seat + 1}"
         seats.append(
             {
                 "seat": letter(s.seat),
@@ -145,7 +146,7 @@ def table_state(room: Room, viewer: int, seats: list[dict[str, Any]]) -> dict[st
     shooter = game.hand.shooter() if game.moon_pending else -1
     state = turned(game, viewer).state(room.version, room.level, False, take_back=False)
     state["names"] = {s["seat"]: s["name"] or "" for s in seats}
-    state["names"][room.rules.seats[0]] = "Bạn"
+    state["names"][room.rules.seats[0]] = "You" if lang.english() else "Bạn"
     hand = state["hand"]
     if game.moon_pending and shooter != viewer:
         # Another human chooses how their moon counts: this seat just waits.

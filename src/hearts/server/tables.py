@@ -17,7 +17,7 @@ from typing import Any, TypeVar
 import anyio.to_thread
 
 from hearts.rules import Rules
-from hearts.server import achievements, analysis, analysisdb, coach, history
+from hearts.server import achievements, analysis, analysisdb, coach, history, lang
 from hearts.server.db import Loaded, PlayerGone, Stale, Store, token_hash
 from hearts.server.errors import ApiError
 from hearts.server.game import Game, GameError, Job, decide, warm_up
@@ -100,7 +100,7 @@ class Tables:
         # asks for it; dropped when made.
         self._thinking: dict[tuple[int, int], asyncio.Future[tuple[bool, dict[str, Any]]]] = {}
         # One hint per (player, version), shared by the calls that ask for it.
-        self._hinting: dict[tuple[int, int], asyncio.Future[dict[str, Any] | None]] = {}
+        self._hinting: dict[tuple[int, int, str], asyncio.Future[dict[str, Any] | None]] = {}
         # At most one costly decision of a player computed at a time.
         self._thinkers: weakref.WeakValueDictionary[int, asyncio.Lock] = (
             weakref.WeakValueDictionary()
@@ -352,7 +352,7 @@ class Tables:
         except Stale:
             state = await self.run(player_id, functools.partial(self.state_now, player_id))
             raise ApiError("stale", state=state) from None
-        key = (player_id, version)
+        key = (player_id, version, lang.current())  # the reasons are in its language
         shared = self._hinting.get(key)
         if shared is None:
             shared = asyncio.ensure_future(
@@ -382,7 +382,7 @@ class Tables:
             loop = asyncio.get_running_loop()
             try:
                 found: dict[str, Any] = await loop.run_in_executor(
-                    self.executor, coach.hint, view, names
+                    self.executor, coach.hint, view, names, lang.current()
                 )
             except BrokenExecutor:
                 self._renew_workers()

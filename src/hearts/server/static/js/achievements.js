@@ -4,10 +4,11 @@
 // lines (who took Q♠ most, what this match unlocked). The server decides every
 // unlock; this module only shows what GET /api/achievements and the State say.
 import { api } from "./api.js";
-import { SEAT_NAME } from "./i18n.js";
+import { SEAT_NAME, T } from "./i18n.js";
+import { achievementIcon } from "./icons.js";
 
 const $ = (sel) => document.querySelector(sel);
-const LEVELS = [["easy", "Dễ"], ["medium", "Vừa"], ["hard", "Khó"]];
+const LEVELS = ["easy", "medium", "hard"];
 const TOASTED_KEY = "hearts-toasted";
 const TOAST_MS = 4500;
 
@@ -42,7 +43,8 @@ function renderPanel() {
     const li = el("li", "achv" + (a.unlocked ? " unlocked" : ""));
     li.dataset.achievement = a.id;
     li.dataset.unlocked = a.unlocked ? "true" : "false";
-    const icon = el("span", "achv-icon", a.icon);
+    const icon = el("span", "achv-icon");
+    icon.append(achievementIcon(a.id));
     icon.setAttribute("aria-hidden", "true");
     const text = el("div", "achv-text");
     text.append(el("span", "achv-name", a.name), el("span", "achv-cond", a.condition));
@@ -55,11 +57,11 @@ function renderPanel() {
       row.append(bar, el("span", "achv-n", `${a.progress || 0}/${a.goal}`));
       text.append(row);
     }
-    const state = el("span", "achv-state", a.unlocked ? "Đã mở" : "Chưa mở");
+    const state = el("span", "achv-state", a.unlocked ? T.unlocked : T.locked);
     if (a.unlocked && a.unlocked_at) {
       const when = new Date(a.unlocked_at);
-      state.append(el("span", "achv-when", when.toLocaleDateString("vi-VN")));
-      state.title = when.toLocaleString("vi-VN");
+      state.append(el("span", "achv-when", when.toLocaleDateString(T.locale)));
+      state.title = when.toLocaleString(T.locale);
     }
     li.append(icon, text, state);
     return li;
@@ -73,14 +75,12 @@ export function renderLevelStats(stats) {
   if (!stats) { box.hidden = true; return; }
   box.hidden = false;
   const rate = stats.played ? Math.round((100 * stats.won) / stats.played) : null;
-  const head = el("div", "st-row st-main",
-    `${stats.played} trận · thắng ${stats.won}` + (rate === null ? "" : ` (${rate}%)`) +
-    ` · ${stats.hands} ván · bắn trăng ${stats.moons} lần`);
+  const head = el("div", "st-row st-main", T.statsLine(stats.played, stats.won, rate, stats.hands, stats.moons));
   head.dataset.stat = "summary";
-  const rows = LEVELS.map(([level, word]) => {
+  const rows = LEVELS.map((level) => {
     const s = (stats.levels || {})[level] || { hands: 0, average: null };
-    const avg = s.average === null || s.average === undefined ? "–" : String(s.average).replace(".", ",");
-    const row = el("div", "st-row", s.hands ? `${word}: ${s.hands} ván, trung bình ${avg} điểm/ván` : `${word}: 0 ván`);
+    const avg = s.average === null || s.average === undefined ? "–" : T.decimal(s.average);
+    const row = el("div", "st-row", T.levelLine(T.level[level], s.hands, avg));
     row.dataset.level = level;
     return row;
   });
@@ -98,10 +98,11 @@ function toast(list) {
     // data-achievement is the panel's hook alone (SPEC §4): the toast names its goal apart
     const t = el("div", "toast");
     t.dataset.toast = a.id;
-    const icon = el("span", "toast-icon", a.icon);
+    const icon = el("span", "toast-icon");
+    icon.append(achievementIcon(a.id));
     icon.setAttribute("aria-hidden", "true");
     const text = el("div", "toast-text");
-    text.append(el("span", "toast-title", "Mở khóa thành tích"), el("span", "toast-name", a.name));
+    text.append(el("span", "toast-title", T.toastTitle), el("span", "toast-name", a.name));
     t.append(icon, text);
     box.append(t);
     setTimeout(() => t.classList.add("leaving"), TOAST_MS);
@@ -122,19 +123,21 @@ function renderMatchEnd(snap) {
   const counts = data.match.queens || {};
   const most = Math.max(0, ...Object.values(counts));
   const who = snap.seats.filter((s) => counts[s] === most);
-  queen.textContent = most === 0 ? "Không ai ăn Q♠ trong trận"
-    : `Ăn Q♠ nhiều nhất: ${who.map((s) => names[s]).join(", ")} (${most} lần)`;
+  queen.textContent = most === 0 ? T.noQueen : T.queenMost(who.map((s) => names[s]).join(", "), most);
   const ids = new Set(data.match.unlocked || []);
   const got = (data.achievements || []).filter((a) => ids.has(a.id));
   unlocked.replaceChildren();
   if (!got.length) {
-    unlocked.append(el("div", "ru-none", "Trận này chưa mở thêm thành tích nào"));
+    unlocked.append(el("div", "ru-none", T.noneUnlocked));
     return;
   }
-  unlocked.append(el("div", "ru-title", "Thành tích mở trong trận:"));
+  unlocked.append(el("div", "ru-title", T.unlockedTitle));
   const list = el("ul", "ru-list");
   for (const a of got) {
-    const li = el("li", "", `${a.icon} ${a.name}`);
+    const li = el("li", "");
+    const icon = achievementIcon(a.id);
+    icon.classList.add("ru-icon");
+    li.append(icon, ` ${a.name}`);
     li.dataset.matchAchievement = a.id;
     list.append(li);
   }

@@ -1,6 +1,10 @@
 // Thin fetch wrapper around the JSON API (docs/api.md). Keeps the browser token
 // in localStorage under 'hearts-token'.
+import { LANG } from "./i18n.js";
+
 const TOKEN_KEY = "hearts-token";
+// The language of the server's words (messages, names, hints): docs/api.md, Language.
+export const LANG_HEADERS = LANG === "en" ? { "X-Hearts-Lang": "en" } : {};
 
 export class ApiError extends Error {
   constructor(status, body) {
@@ -23,7 +27,7 @@ function writeToken(t) {
 let token = readToken();
 
 async function raw(method, path, body, auth = true) {
-  const headers = { Accept: "application/json" };
+  const headers = { Accept: "application/json", ...LANG_HEADERS };
   if (body !== undefined) headers["Content-Type"] = "application/json";
   if (auth && token) headers.Authorization = `Bearer ${token}`;
   let res;

@@ -1,5 +1,19 @@
-// Vietnamese words used by the page. Wording follows seed 000.
+// The page's words: this module is the Vietnamese table (wording follows seed 000);
+// i18n-en.js, the English one, is fetched only when the player chose English (its
+// install() puts its words into these same objects before any other module reads
+// them: the other modules import this one, and wait for its top-level await).
 export const VS = "\uFE0E"; // text presentation selector: never render suits as emoji
+
+const LANG_KEY = "hearts-lang";
+// The player's choice, kept in this browser; Vietnamese unless English was chosen.
+export const LANG = (() => {
+  try { return localStorage.getItem(LANG_KEY) === "en" ? "en" : "vi"; } catch { return "vi"; }
+})();
+// Switch language: kept, then the page loads again in it (the game is on the server).
+export function chooseLang(lang) {
+  try { localStorage.setItem(LANG_KEY, lang); } catch { /* private mode: this page only */ }
+  location.reload();
+}
 
 export const SUIT_SYMBOL = { C: "♣" + VS, D: "♦" + VS, S: "♠" + VS, H: "♥" + VS };
 export const SUIT_NAME = { C: "nhép", D: "rô", S: "bích", H: "cơ" };
@@ -8,13 +22,13 @@ export const RANK_LABEL = {
   "2": "2", "3": "3", "4": "4", "5": "5", "6": "6", "7": "7", "8": "8", "9": "9",
   T: "10", J: "J", Q: "Q", K: "K", A: "A",
 };
-const RANK_SPOKEN = { ...RANK_LABEL, A: "Át" };
+export const RANK_SPOKEN = { ...RANK_LABEL, A: "Át" };
 
 export const SEAT_NAME = { S: "Bạn", W: "Tây", N: "Bắc", E: "Đông" };
 
 // The default table (docs/api.md, Rules) and a short line for any other.
 export const DEFAULT_RULES = { players: 4, qs_breaks_hearts: false, moon: "add_to_others", jd_bonus: false, target: 100 };
-const COUNT_WORD = { 2: "hai", 3: "ba", 4: "bốn", 5: "năm", 6: "sáu" };
+export const COUNT_WORD = { 2: "hai", 3: "ba", 4: "bốn", 5: "năm", 6: "sáu" };
 export const MOON_WORDS = {
   add_to_others: (others) => `Cộng 26 cho ${COUNT_WORD[others] || others} nhà kia`,
   subtract_from_self: () => "Trừ 26 cho người bắn",
@@ -24,12 +38,13 @@ export function isDefaultRules(r) {
   return !r || Object.keys(DEFAULT_RULES).every((k) => r[k] === DEFAULT_RULES[k]);
 }
 export function rulesLine(r) {
-  const parts = [`${r.players} người`];
-  if (r.qs_breaks_hearts) parts.push("Q♠" + VS + " phá cơ");
-  if (r.moon === "subtract_from_self") parts.push("trăng −26");
-  if (r.moon === "shooter_chooses") parts.push("trăng tự chọn");
+  const w = T.rules;
+  const parts = [w.players(r.players)];
+  if (r.qs_breaks_hearts) parts.push("Q♠" + VS + w.qsBreaks);
+  if (r.moon === "subtract_from_self") parts.push(w.moonMinus);
+  if (r.moon === "shooter_chooses") parts.push(w.moonChoose);
   if (r.jd_bonus) parts.push("J♦" + VS + " −10");
-  if (r.target !== DEFAULT_RULES.target) parts.push(`đến ${r.target}`);
+  if (r.target !== DEFAULT_RULES.target) parts.push(w.target(r.target));
   return parts.join(" · ");
 }
 // Cards taken out of the deck for each table size (docs/api.md).
@@ -43,14 +58,14 @@ export function signed(n, plus = false) {
 export const PASS_DIR = { left: "sang trái", right: "sang phải", across: "sang đối diện", none: "" };
 
 export function cardSpoken(card) {
-  return `${RANK_SPOKEN[card[0]]} ${SUIT_NAME[card[1]]}`;
+  return T.spoken(RANK_SPOKEN[card[0]], SUIT_NAME[card[1]]);
 }
 export function cardShort(card) {
   return `${RANK_LABEL[card[0]]}${SUIT_SYMBOL[card[1]]}`;
 }
 export function isRed(card) { return card[1] === "H" || card[1] === "D"; }
 
-export function points(n) { return `${n} điểm`; }
+export function points(n) { return T.points(n); }
 
 export const T = {
   title: "Hearts",
@@ -86,4 +101,177 @@ export const T = {
   notYourTurn: "Chưa đến lượt bạn",
   netError: "Mất kết nối với máy chủ. Đang thử lại…",
   error: "Có lỗi xảy ra.",
+  locale: "vi-VN",
+  decimal: (x) => String(x).replace(".", ","),
+  spoken: (rank, suit) => `${rank} ${suit}`,
+  points: (n) => `${n} điểm`,
+  rules: {
+    players: (n) => `${n} người`,
+    qsBreaks: " phá cơ",
+    moonMinus: "trăng −26",
+    moonChoose: "trăng tự chọn",
+    target: (n) => `đến ${n}`,
+    defaultFor: (n) => `${n} người, luật mặc định`,
+  },
+  level: { easy: "Dễ", medium: "Vừa", hard: "Khó" },
+  // main.js and room.js
+  chosen: (k, n) => `đã chọn ${k}/${n}`,
+  receivedFrom: (name) => `Nhận từ ${name}: `,
+  passedTo: (name) => `Đã chuyền cho ${name}: `,
+  cantPick: "Không chọn được lá này",
+  cantPlay: "Không đánh được lá này",
+  tookBack: "Đã đi lại",
+  // moonchoice.js
+  minusForYou: "Trừ 26 cho bạn",
+  totalsAfter: (how, list) => `${how}: tổng điểm ${list}`,
+  // newmatch.js, roomdialog.js
+  removed: (cards, each) => `Bỏ ${cards}; mỗi người ${each} lá.`,
+  fullDeck: "Đủ 52 lá, mỗi người 13 lá.",
+  badTarget: "Điểm kết thúc trận phải từ 50 đến 500",
+  roomTitle: "Chơi với bạn bè",
+  makeRoom: "Tạo phòng",
+  roomFailed: "Không tạo được phòng",
+  // achievements.js
+  unlocked: "Đã mở",
+  locked: "Chưa mở",
+  statsLine: (played, won, rate, hands, moons) => `${played} trận · thắng ${won}` + (rate === null ? "" : ` (${rate}%)`) + ` · ${hands} ván · bắn trăng ${moons} lần`,
+  levelLine: (word, hands, avg) => (hands ? `${word}: ${hands} ván, trung bình ${avg} điểm/ván` : `${word}: 0 ván`),
+  toastTitle: "Mở khóa thành tích",
+  noQueen: "Không ai ăn Q♠ trong trận",
+  queenMost: (who, n) => `Ăn Q♠ nhiều nhất: ${who} (${n} lần)`,
+  noneUnlocked: "Trận này chưa mở thêm thành tích nào",
+  unlockedTitle: "Thành tích mở trong trận:",
+  // panels.js
+  trickN: (n) => `Vòng ${n}`,
+  leads: (name) => `${name} đánh trước`,
+  takes: (name) => `${name} ăn`,
+  moonTag: "bắn trăng",
+  moonTagMinus: "bắn trăng −26",
+  targetLine: (n) => `Trận kết thúc khi có người từ ${n} điểm trở lên; ai ít điểm nhất thắng.`,
+  rulesOfMatch: (line) => `Luật trận này: ${line}`,
+  byRules: "Theo luật chơi:",
+  defaultRules: "Luật mặc định",
+  rulesRow: (rules, played, won, best) => `${rules}: ${played} trận, thắng ${won}, thấp nhất ${best}`,
+  statsText: (played, won, hands, moons) => `Đã chơi ${played} trận, thắng ${won} · ${hands} ván · bắn trăng ${moons} lần`,
+  takeBackMatches: (n) => ` · ${n} trận có đi lại`,
+  bestTotal: (best) => `Điểm thấp nhất khi kết thúc trận: ${best}`,
+  // table.js
+  totalTitle: "Tổng điểm",
+  cardsInHand: "Số lá trên tay",
+  rulesBadge: "Luật của trận này",
+  handPointsTitle: (n) => `Điểm ván này: ${n}`,
+  takenSoFar: (n) => `Ván này đã ăn ${n} điểm`,
+  receives: (k) => `nhận ${k} lá của bạn`,
+  playing: "đang đánh…",
+  cardsCount: (n) => `${n} lá`,
+  moonMinusLine: (who, you) => `trừ 26 cho ${you ? "bạn" : who}, các nhà khác 0 điểm`,
+  moonAddLine: (who, others) => `${who} 0 điểm, ${others} mỗi nhà +26`,
+  othersCount: (n) => `${COUNT_WORD[n] || n} nhà kia`,
+  chose: (who, you) => (you ? "Bạn chọn" : `${who} chọn`),
+  hintsUsed: (n) => (n ? `Đã dùng ${n} lần gợi ý trong trận` : "Không dùng gợi ý nào trong trận"),
+  handN: (n) => `ván ${n}`,
+  lastTrickTitle: (n, who, pts) => `Vòng ${n}: ${who} ăn, ${pts} điểm`,
 };
+
+// Play with friends (room.js)
+export const W = {
+  mode: "Phòng bạn bè",
+  title: "Hearts – chơi với bạn bè",
+  shareText: "Vào chơi Hearts với mình:",
+  waitFor: (names) => `Đang chờ ${names} đánh…`,
+  waitPass: (names) => `Đã chuyền. Đang chờ ${names} chuyền bài…`,
+  waitMoon: (names) => `Đang chờ ${names} chọn cách tính điểm bắn trăng…`,
+  theShooter: "người bắn trăng",
+  waitAll: "Đang chờ mọi người chuyền bài…",
+  passedOne: (name) => `${name} đã chuyền bài`,
+  allPassed: "Mọi người đã chuyền bài",
+  auto: "(tự động)",
+  autoPlayed: (name, card) => `${name} vắng mặt: máy đánh ${cardShort(card)} thay (tự động)`,
+  autoPassed: (name) => `${name} vắng mặt: máy chuyền bài thay (tự động)`,
+  secondsLeft: (n) => `còn ${n} giây`,
+  handDone: "Hết ván. Bấm «Chia ván mới» để đánh tiếp.",
+  wait: "Chờ một chút…",
+  netDown: "Mất kết nối, đang kết nối lại…",
+  starting: "Chờ chủ phòng bấm «Bắt đầu»…",
+  youStart: "Ghế trống sẽ do máy chơi. Bấm «Bắt đầu» khi đủ người.",
+  leaveAsk: "Rời phòng? Máy sẽ chơi thay bạn đến hết trận.",
+  gone: {
+    room_not_found: "Không tìm thấy phòng này. Có thể đường dẫn bị sai.",
+    room_full: "Phòng đã đủ người.",
+    room_started: "Trận trong phòng này đã bắt đầu, không vào thêm được.",
+    match_over: "Trận trong phòng này đã kết thúc.",
+  },
+  copied: "Đã sao chép",
+  copyFailed: "Hãy chọn đường dẫn và sao chép",
+  around: { S: "Bạn", W: "Bên trái", N: "Đối diện", E: "Bên phải" },
+  you: "Bạn",
+  seatN: (n) => `Ghế ${n}`,
+  emptySeat: "Ghế trống",
+  creator: "chủ phòng",
+  connected: "đã kết nối",
+  disconnected: "mất kết nối",
+  computer: (level) => `máy ${level}`.trim(),
+  emptyTag: "máy chơi nếu không ai vào",
+  remove: "Mời ra",
+  removeLabel: (name) => `Mời ${name} ra khỏi phòng`,
+  leave: "Rời phòng",
+  cancel: "Thôi",
+  alone: "Chơi một mình",
+  guest: (n) => `Khách ${n}`,
+  inRoom: (who, humans, seats, about) => `Trong phòng: ${who} (${humans}/${seats} người). ${about}.`,
+  about: (rules, level, turn) => `${rules} · máy ${level} · ${turn}`,
+  perTurn: (n) => `${n} giây mỗi lượt`,
+  noLimit: "không giới hạn thời gian",
+  choosing: "đang chọn bài…",
+  passed: "đã chuyền",
+};
+
+// Xem lại ván (review.js)
+export const R = {
+  title: "Xem lại ván",
+  close: "Đóng",
+  pickHand: "Chọn ván của trận này",
+  handN: (n) => `Ván ${n}`,
+  openFile: "Mở tệp ván bài",
+  download: "Tải về",
+  noHand: "Chưa xong ván nào trong trận này. Mở một tệp ván bài (hearts-hand/1) để xem lại.",
+  loadFailed: "Không tải được ván này",
+  readFailed: "Không đọc được tệp",
+  badFile: "Tệp không hợp lệ",
+  first: "« Đầu", firstLabel: "Về đầu ván",
+  prev: "◀ Trước", prevLabel: "Vòng trước",
+  next: "Sau ▶", nextLabel: "Vòng sau",
+  last: "Cuối »", lastLabel: "Đến cuối ván",
+  toTrick: "Đến vòng",
+  passStep: "Chuyền", passStepLabel: "Đầu ván: chuyền bài",
+  trickN: (n) => `Vòng ${n}`,
+  notDone: "chưa xong",
+  passing: (dir) => ` · chuyền ${PASS_DIR[dir]}`,
+  noPassing: " · không chuyền",
+  points: (n) => `${n} điểm`,
+  passTo: (name, cards) => `Chuyền cho ${name}: ${cards}`,
+  caption: (n, leader) => `Vòng ${n}: ${leader} đánh trước`,
+  tookIt: (name, pts) => ` · ${name} ăn vòng (${pts} điểm)`,
+  noPassCaption: "Đầu ván: ván này không chuyền bài.",
+  passCaption: "Đầu ván: bài chia và các lá chuyền.",
+  analyse: "Phân tích",
+  analyseAbout: " Khó xem lại từng quyết định của bạn, chỉ với những gì bạn biết lúc đó.",
+  analyseFailed: "Phân tích bị lỗi, hãy thử lại.",
+  analysing: "Đang phân tích",
+  progress: (done, total) => `Khó đang phân tích… ${done}/${total}`,
+  agrees: (n) => `Khó đồng ý với cả ${n} quyết định của bạn.`,
+  differs: (k, n) => `Khó chọn khác bạn ở ${k}/${n} quyết định:`,
+  passDiff: (mine, best) => `Chuyền: bạn chuyền ${mine}, Khó chuyền ${best}`,
+  playDiff: (n, mine, best) => `Vòng ${n}: bạn đánh ${mine}, Khó đánh ${best}`,
+  costMore: (x) => `thêm ${x} điểm`,
+  costLess: (x) => `ít hơn ${x} điểm, nhưng Khó tính cả điểm nhà khác`,
+  costSame: "điểm như nhau",
+  analyseError: "Không phân tích được",
+};
+
+if (LANG === "en") {
+  const en = await import("./i18n-en.js");
+  en.install({ SUIT_NAME, SUIT_TITLE, RANK_SPOKEN, SEAT_NAME, MOON_WORDS, PASS_DIR, T, W, R, cardSpoken, cardShort });
+  document.documentElement.lang = "en";
+  en.translatePage(document);
+}

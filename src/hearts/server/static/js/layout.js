@@ -12,8 +12,20 @@ function coverTable() {
   $(".game").inert = covered;
 }
 
+// A landscape phone: "Trận mới" and "Chơi với bạn bè" go from the top bar (one line
+// there, no room for them) to the "Các bảng" overlay, and back on a wider screen.
+const LANDSCAPE_PHONE = "(orientation: landscape) and (max-height: 599px)";
+function placeMatchButtons(landscape) {
+  const buttons = [$("#new-match-open"), $("#room-open")];
+  if (landscape) $("#side-actions").append(...buttons);
+  else $("#room-bar").before(...buttons);
+}
+
 export function wirePanels() {
   window.addEventListener("resize", coverTable);
+  const landscape = window.matchMedia(LANDSCAPE_PHONE);
+  placeMatchButtons(landscape.matches);
+  landscape.addEventListener("change", (e) => placeMatchButtons(e.matches));
   const tabs = [...document.querySelectorAll("#panel-tabs button[data-panel]")];
   const show = (name) => {
     if (name) document.body.dataset.panel = name;

@@ -4,7 +4,8 @@
 // GET /api/rooms/{code}/events?after=V takes over, and a socket is tried again now and
 // then. A dropped socket reconnects with a growing pause; every (re)connection starts
 // with the whole Room, so nothing missed while away is lost.
-import { ensureToken } from "./api.js";
+import { ensureToken, LANG_HEADERS } from "./api.js";
+import { LANG } from "./i18n.js";
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 const PING_MS = 20000;        // keep the socket alive through proxies; notice a dead one
@@ -99,7 +100,7 @@ export class Live {
     const proto = location.protocol === "https:" ? "wss:" : "ws:";
     let ws;
     try {
-      ws = new WebSocket(`${proto}//${location.host}/api/rooms/${encodeURIComponent(this.code)}/ws`);
+      ws = new WebSocket(`${proto}//${location.host}/api/rooms/${encodeURIComponent(this.code)}/ws` + (LANG === "en" ? "?lang=en" : ""));
     } catch {
       this.failedOpen();
       return;
@@ -187,7 +188,7 @@ export class Live {
       try {
         const token = await ensureToken();
         const res = await fetch(`/api/rooms/${encodeURIComponent(this.code)}/events?after=${this.version}`, {
-          headers: { Accept: "application/json", Authorization: `Bearer ${token}` },
+          headers: { Accept: "application/json", Authorization: `Bearer ${token}`, ...LANG_HEADERS },
           cache: "no-store",
           signal: this.abort.signal,
         });

@@ -7,7 +7,7 @@ import { renderTricks, renderScores, renderStats } from "./panels.js";
 import { NewMatchDialog } from "./newmatch.js";
 import { wirePanels } from "./layout.js";
 import { ReviewDialog } from "./review.js";
-import { T, SEAT_NAME, cardShort } from "./i18n.js";
+import { T, SEAT_NAME, LANG, cardShort, chooseLang } from "./i18n.js";
 import * as achievements from "./achievements.js";
 import { sound } from "./sound.js";
 import { renderMoonChoice } from "./moonchoice.js";
@@ -29,6 +29,17 @@ let hint = null;        // {version, cards: Set, reasons}: Gợi ý for the posi
 
 let view = null; // made in init(), unless room.js takes the page
 
+// The language switch names the other language in that language: "EN" / "VI".
+{
+  const b = $("#lang-switch");
+  if (LANG === "en") {
+    b.textContent = "VI";
+    b.lang = "vi";
+    b.setAttribute("aria-label", "Tiếng Việt");
+  }
+  b.addEventListener("click", () => chooseLang(LANG === "en" ? "vi" : "en"));
+}
+
 // ---------------------------------------------------------------- pacing
 function quick() {
   const s = (server && server.settings) || {};
@@ -49,7 +60,7 @@ function baseMessage(s) {
   const h = s.hand, n = names(s);
   if (s.match.over) return { text: T.matchDone + (s.match.winner ? " " + T.winner(n[s.match.winner], s.match.totals[s.match.winner]) : "") };
   if (h.phase === "pass") {
-    if (!h.passed) return { text: `${T.passHint(h.pass_direction, n[h.pass_to], passCount(s))} · đã chọn ${selected.size}/${passCount(s)}` };
+    if (!h.passed) return { text: `${T.passHint(h.pass_direction, n[h.pass_to], passCount(s))} · ${T.chosen(selected.size, passCount(s))}` };
     return { text: T.waitingPasses };
   }
   if (h.phase === "moon_choice") return { text: T.moonChoose, kind: "turn" };
@@ -87,11 +98,11 @@ function paint(s = shown) {
   const note = $("#table-note");
   let noteText = "";
   if (h.phase === "play" && h.mark_received && h.received && h.received.length) {
-    noteText = `Nhận từ ${n[h.pass_from]}: ` + h.received.map(cardShort).join("  ");
+    noteText = T.receivedFrom(n[h.pass_from]) + h.received.map(cardShort).join("  ");
   } else if (h.phase === "play" && h.pass_direction === "none" && !(h.tricks || []).length) {
     noteText = T.noPass;
   } else if (h.phase === "pass" && h.passed && h.passed.length) {
-    noteText = `Đã chuyền cho ${n[h.pass_to]}: ` + h.passed.map(cardShort).join("  ");
+    noteText = T.passedTo(n[h.pass_to]) + h.passed.map(cardShort).join("  ");
   }
   note.textContent = noteText;
   note.hidden = !noteText;
@@ -263,7 +274,7 @@ function onCardTap(card) {
     if (selected.has(card)) selected.delete(card);
     else if (selected.size >= passCount(server)) { showFlash(T.passFull(passCount(server)), "info"); return; }
     else if ((h.legal || h.cards).includes(card)) selected.add(card);
-    else { showFlash((h.illegal_reasons || {})[card] || "Không chọn được lá này"); return; }
+    else { showFlash((h.illegal_reasons || {})[card] || T.cantPick); return; }
     flash = null;
     paint(shown);
     return;
@@ -276,7 +287,7 @@ function onCardTap(card) {
         await present(shown, next);
       });
     } else {
-      showFlash((h.illegal_reasons || {})[card] || "Không đánh được lá này");
+      showFlash((h.illegal_reasons || {})[card] || T.cantPlay);
     }
     return;
   }
@@ -302,7 +313,7 @@ function doTakeBack() {
     server = await api.takeBack(server.version);
     showLastTrick = false;
     paint(server);
-    announce("Đã đi lại");
+    announce(T.tookBack);
   });
 }
 

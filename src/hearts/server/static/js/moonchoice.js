@@ -1,6 +1,6 @@
 // The moon choice on the table: the shooter under "Người bắn tự chọn" sees both
 // outcomes, one tap each (single player and rooms).
-import { SEAT_NAME, MOON_WORDS, signed } from "./i18n.js";
+import { SEAT_NAME, MOON_WORDS, T, signed } from "./i18n.js";
 
 const $ = (sel) => document.querySelector(sel);
 
@@ -17,7 +17,7 @@ export function renderMoonChoice(s, { busy, choose }) {
   const n = s.names || SEAT_NAME;
   const words = {
     add_to_others: MOON_WORDS.add_to_others(s.seats.length - 1),
-    subtract_from_self: "Trừ 26 cho bạn",
+    subtract_from_self: T.minusForYou,
   };
   opts.replaceChildren();
   for (const how of ["add_to_others", "subtract_from_self"]) {
@@ -34,7 +34,7 @@ export function renderMoonChoice(s, { busy, choose }) {
     list.className = "mo-totals";
     list.textContent = s.seats.map((seat) => `${n[seat]} ${signed(outcome.totals[seat])}`).join(" · ");
     b.append(title, list);
-    b.setAttribute("aria-label", `${words[how]}: tổng điểm ${list.textContent}`);
+    b.setAttribute("aria-label", T.totalsAfter(words[how], list.textContent));
     b.addEventListener("click", () => choose(how));
     opts.append(b);
   }

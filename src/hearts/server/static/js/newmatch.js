@@ -1,6 +1,6 @@
 // The "Trận mới" dialog: the table's rules (docs/api.md, Rules) and the difficulty.
 // Its form lives in a template and is put into the dialog only while it is open.
-import { DEFAULT_RULES, MOON_WORDS, REMOVED, cardSpoken } from "./i18n.js";
+import { DEFAULT_RULES, MOON_WORDS, REMOVED, T, cardSpoken } from "./i18n.js";
 
 const $ = (sel, root = document) => root.querySelector(sel);
 
@@ -62,8 +62,8 @@ export class NewMatchDialog {
     const players = checked ? Number(checked.value) : DEFAULT_RULES.players;
     const removed = REMOVED[players] || [];
     $("#nm-removed", this.dialog).textContent = removed.length
-      ? `Bỏ ${removed.map(cardSpoken).join(", ")}; mỗi người ${Math.floor((52 - removed.length) / players)} lá.`
-      : "Đủ 52 lá, mỗi người 13 lá.";
+      ? T.removed(removed.map(cardSpoken).join(", "), Math.floor((52 - removed.length) / players))
+      : T.fullDeck;
     $("#nm-moon-add", this.dialog).textContent = MOON_WORDS.add_to_others(players - 1);
     $("#nm-error", this.dialog).hidden = true;
   }
@@ -73,7 +73,7 @@ export class NewMatchDialog {
     const target = Number(f.elements.target.value);
     if (!Number.isInteger(target) || target < 50 || target > 500) {
       const err = $("#nm-error", this.dialog);
-      err.textContent = "Điểm kết thúc trận phải từ 50 đến 500";
+      err.textContent = T.badTarget;
       err.hidden = false;
       f.elements.target.focus();
       return null;

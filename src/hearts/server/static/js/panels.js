@@ -1,6 +1,6 @@
 // Side panels: "Các vòng trong ván" (tricks of this hand) and the score table.
 import { cardText } from "./cards.js";
-import { SEAT_NAME, isDefaultRules, rulesLine, signed } from "./i18n.js";
+import { SEAT_NAME, T, isDefaultRules, rulesLine, signed } from "./i18n.js";
 
 function el(tag, cls, text) {
   const e = document.createElement(tag);
@@ -24,7 +24,7 @@ export function renderTricks(snap) {
     const li = el("li", "trick-row");
     if (t.points) li.classList.add("has-points");
     const head = el("div", "trick-head");
-    head.append(el("span", "tn", `Vòng ${i + 1}`), el("span", "tl", `${names[t.leader]} đánh trước`));
+    head.append(el("span", "tn", T.trickN(i + 1)), el("span", "tl", T.leads(names[t.leader])));
     const cards = el("div", "trick-cards");
     cards.style.gridTemplateColumns = `repeat(${t.cards.length}, minmax(0, 1fr))`;
     for (const p of t.cards) {
@@ -35,8 +35,8 @@ export function renderTricks(snap) {
     const foot = el("div", "trick-foot");
     const jack = t.cards.some((p) => p.card === "JD") && snap.rules && snap.rules.jd_bonus;
     foot.append(
-      el("span", "tw", `${names[t.winner]} ăn`),
-      el("span", "tp" + (t.points > 0 ? " pts" : t.points < 0 ? " bonus" : ""), `${signed(t.points)} điểm` + (jack ? " (J♦\uFE0E −10)" : "")),
+      el("span", "tw", T.takes(names[t.winner])),
+      el("span", "tp" + (t.points > 0 ? " pts" : t.points < 0 ? " bonus" : ""), T.points(signed(t.points)) + (jack ? " (J♦\uFE0E −10)" : "")),
     );
     li.append(head, cards, foot);
     list.append(li);
@@ -83,7 +83,7 @@ export function renderScores(snap) {
       const td = el("td", "", signed(hd.points[s]));
       if (hd.moon === s) {
         td.classList.add("moon");
-        td.append(el("span", "moon-tag", hd.moon_scoring === "subtract_from_self" ? "bắn trăng −26" : "bắn trăng"));
+        td.append(el("span", "moon-tag", hd.moon_scoring === "subtract_from_self" ? T.moonTagMinus : T.moonTag));
       }
       if (hd.points[s] >= 13) td.classList.add("heavy");
       tr.append(td);
@@ -97,10 +97,10 @@ export function renderScores(snap) {
     c.classList.toggle("leader", (m.hands || []).length > 0 && m.totals[s] === low);
   });
   document.getElementById("score-empty").hidden = (m.hands || []).length > 0;
-  document.getElementById("score-target").textContent = `Trận kết thúc khi có người từ ${m.target} điểm trở lên; ai ít điểm nhất thắng.`;
+  document.getElementById("score-target").textContent = T.targetLine(m.target);
   const line = document.getElementById("score-rules");
   line.hidden = !snap.rules || isDefaultRules(snap.rules);
-  line.textContent = line.hidden ? "" : `Luật trận này: ${rulesLine(snap.rules)}`;
+  line.textContent = line.hidden ? "" : T.rulesOfMatch(rulesLine(snap.rules));
 }
 
 export function renderStats(stats) {
@@ -112,10 +112,10 @@ export function renderStats(stats) {
   const other = (stats.tables || []).filter((t) => !isDefaultRules(t.rules));
   if (other.length) {
     tables.hidden = false;
-    tables.replaceChildren(el("div", "st-title", "Theo luật chơi:"));
+    tables.replaceChildren(el("div", "st-title", T.byRules));
     for (const t of stats.tables || []) {
       const best = t.best === null || t.best === undefined ? "–" : signed(t.best);
-      const row = el("div", "st-row", `${isDefaultRules(t.rules) ? "Luật mặc định" : rulesLine(t.rules)}: ${t.played} trận, thắng ${t.won}, thấp nhất ${best}`);
+      const row = el("div", "st-row", T.rulesRow(isDefaultRules(t.rules) ? T.defaultRules : rulesLine(t.rules), t.played, t.won, best));
       row.dataset.rules = JSON.stringify(t.rules);
       tables.append(row);
     }
@@ -123,7 +123,7 @@ export function renderStats(stats) {
   box.hidden = false;
   const best = stats.best === null || stats.best === undefined ? "–" : String(stats.best);
   document.getElementById("stats-text").textContent =
-    `Đã chơi ${stats.played} trận, thắng ${stats.won} · ${stats.hands} ván · bắn trăng ${stats.moons} lần` +
-    (stats.take_back_matches ? ` · ${stats.take_back_matches} trận có đi lại` : "");
-  document.getElementById("stats-best").textContent = `Điểm thấp nhất khi kết thúc trận: ${best}`;
+    T.statsText(stats.played, stats.won, stats.hands, stats.moons) +
+    (stats.take_back_matches ? T.takeBackMatches(stats.take_back_matches) : "");
+  document.getElementById("stats-best").textContent = T.bestTotal(best);
 }

@@ -3,7 +3,7 @@
 // at South's decisions). The server checks every record and lays it out
 // (POST /api/records/check): the page only shows what it is sent.
 import { api } from "./api.js";
-import { SEAT_NAME, PASS_DIR, cardShort, cardSpoken, isRed, signed } from "./i18n.js";
+import { SEAT_NAME, R, T, cardShort, cardSpoken, isRed, signed } from "./i18n.js";
 
 const $ = (sel, root = document) => root.querySelector(sel);
 const POLL_MS = 400;
@@ -25,7 +25,7 @@ function cardEl(card, seat) {
 
 function cardsText(cards) { return cards.map(cardShort).join(" "); }
 // Points with one decimal and a decimal comma, as the hint says them.
-function num(x) { return x.toFixed(1).replace(".", ",").replace("-0,0", "0,0"); }
+function num(x) { return T.decimal(x.toFixed(1).replace("-0.0", "0.0")); }
 
 export class ReviewDialog {
   // current(): the State on screen (its finished hands can be reviewed).
@@ -52,9 +52,9 @@ export class ReviewDialog {
     const d = this.dialog;
     d.replaceChildren();
     const top = el("div", "help-top");
-    top.append(el("h2", "", "Xem lại ván"));
+    top.append(el("h2", "", R.title));
     top.firstChild.id = "rv-h";
-    const close = el("button", "ghost", "Đóng");
+    const close = el("button", "ghost", R.close);
     close.type = "button";
     close.id = "rv-close";
     close.addEventListener("click", () => this.close());
@@ -63,11 +63,11 @@ export class ReviewDialog {
     const source = el("div", "rv-source");
     const pick = el("select");
     pick.id = "rv-hand";
-    pick.setAttribute("aria-label", "Chọn ván của trận này");
+    pick.setAttribute("aria-label", R.pickHand);
     const s = this.current();
     const done = s ? (s.match.hands || []).length : 0;
     for (let n = 1; n <= done; n++) {
-      const o = el("option", "", `Ván ${n}`);
+      const o = el("option", "", R.handN(n));
       o.value = String(n);
       pick.append(o);
     }
@@ -79,8 +79,8 @@ export class ReviewDialog {
     input.id = "rv-file";
     input.accept = ".json,application/json";
     input.addEventListener("change", () => { if (input.files && input.files[0]) this.loadFile(input.files[0]); input.value = ""; });
-    file.append(el("span", "", "Mở tệp ván bài"), input);
-    const save = el("button", "ghost", "Tải về");
+    file.append(el("span", "", R.openFile), input);
+    const save = el("button", "ghost", R.download);
     save.type = "button";
     save.id = "rv-download";
     save.disabled = true;
@@ -93,7 +93,7 @@ export class ReviewDialog {
     error.hidden = true;
     const body = el("div", "rv-body");
     body.id = "rv-body";
-    body.append(el("p", "muted", done ? "" : "Chưa xong ván nào trong trận này. Mở một tệp ván bài (hearts-hand/1) để xem lại."));
+    body.append(el("p", "muted", done ? "" : R.noHand));
     d.append(top, source, error, body);
     if (d.showModal) d.showModal(); else d.setAttribute("open", "");
     close.focus();
@@ -126,17 +126,17 @@ export class ReviewDialog {
       const record = await api.hand(n);
       this.show(await api.checkRecord(record), { hand: n });
     } catch (e) {
-      this.showError(e.message || "Không tải được ván này");
+      this.showError(e.message || R.loadFailed);
     }
   }
 
   async loadFile(file) {
     let text;
-    try { text = await file.text(); } catch { this.showError("Không đọc được tệp"); return; }
+    try { text = await file.text(); } catch { this.showError(R.readFailed); return; }
     try {
       this.show(await api.checkRecord(text), null);
     } catch (e) {
-      this.showError(e.message || "Tệp không hợp lệ");
+      this.showError(e.message || R.badFile);
     }
   }
 
@@ -193,20 +193,20 @@ export class ReviewDialog {
       return b;
     };
     nav.append(
-      button("rv-first", "« Đầu", "Về đầu ván", () => 0),
-      button("rv-prev", "◀ Trước", "Vòng trước", () => this.step - 1),
-      button("rv-next", "Sau ▶", "Vòng sau", () => this.step + 1),
-      button("rv-last", "Cuối »", "Đến cuối ván", () => r.tricks.length),
+      button("rv-first", R.first, R.firstLabel, () => 0),
+      button("rv-prev", R.prev, R.prevLabel, () => this.step - 1),
+      button("rv-next", R.next, R.nextLabel, () => this.step + 1),
+      button("rv-last", R.last, R.lastLabel, () => r.tricks.length),
     );
     const strip = el("div", "rv-strip");
     strip.id = "rv-strip";
     strip.setAttribute("role", "group");
-    strip.setAttribute("aria-label", "Đến vòng");
+    strip.setAttribute("aria-label", R.toTrick);
     for (let k = 0; k <= r.tricks.length; k++) {
-      const b = el("button", "rv-step", k === 0 ? "Chuyền" : String(k));
+      const b = el("button", "rv-step", k === 0 ? R.passStep : String(k));
       b.type = "button";
       b.dataset.step = String(k);
-      b.setAttribute("aria-label", k === 0 ? "Đầu ván: chuyền bài" : `Vòng ${k}`);
+      b.setAttribute("aria-label", k === 0 ? R.passStepLabel : R.trickN(k));
       b.addEventListener("click", () => this.go(k));
       strip.append(b);
     }
@@ -215,8 +215,8 @@ export class ReviewDialog {
     analysis.id = "rv-analysis";
     body.append(title, seats, table, caption, nav, strip, analysis);
     const names = r.names || SEAT_NAME;
-    const pts = r.points ? " · " + r.seats.map((s) => `${names[s]} ${signed(r.points[s])}`).join(", ") : " · chưa xong";
-    title.textContent = `Ván ${r.hand}` + (r.pass_direction !== "none" ? ` · chuyền ${PASS_DIR[r.pass_direction]}` : " · không chuyền") + pts;
+    const pts = r.points ? " · " + r.seats.map((s) => `${names[s]} ${signed(r.points[s])}`).join(", ") : " · " + R.notDone;
+    title.textContent = R.handN(r.hand) + (r.pass_direction !== "none" ? R.passing(r.pass_direction) : R.noPassing) + pts;
     this.renderAnalysis();
   }
 
@@ -237,13 +237,13 @@ export class ReviewDialog {
       const row = el("div", "rv-seat");
       row.dataset.reviewSeat = seat;
       const head = el("div", "rv-seat-head");
-      head.append(el("span", "rv-name", names[seat]), el("span", "rv-taken", `${signed(taken[seat])} điểm`));
+      head.append(el("span", "rv-name", names[seat]), el("span", "rv-taken", R.points(signed(taken[seat]))));
       const cards = el("div", "rv-hand");
       const held = k === 0 && r.pass_direction !== "none" ? r.deal[seat] : r.start[seat];
       for (const c of held.filter((c) => !gone.has(c))) cards.append(cardEl(c));
       row.append(head, cards);
       if (k === 0 && r.passes[seat]) {
-        row.append(el("div", "rv-pass", `Chuyền cho ${names[r.pass_to[seat]]}: ${cardsText(r.passes[seat])}`));
+        row.append(el("div", "rv-pass", R.passTo(names[r.pass_to[seat]], cardsText(r.passes[seat]))));
       }
       seats.append(row);
     }
@@ -257,10 +257,10 @@ export class ReviewDialog {
         slot.append(el("span", "rv-who", names[p.seat]), cardEl(p.card, p.seat));
         table.append(slot);
       }
-      caption.textContent = `Vòng ${k}: ${names[trick.leader]} đánh trước` +
-        (trick.winner ? ` · ${names[trick.winner]} ăn vòng (${signed(trick.points)} điểm)` : " · chưa xong");
+      caption.textContent = R.caption(k, names[trick.leader]) +
+        (trick.winner ? R.tookIt(names[trick.winner], signed(trick.points)) : " · " + R.notDone);
     } else {
-      caption.textContent = r.pass_direction === "none" ? "Đầu ván: ván này không chuyền bài." : "Đầu ván: bài chia và các lá chuyền.";
+      caption.textContent = r.pass_direction === "none" ? R.noPassCaption : R.passCaption;
     }
     this.dialog.dataset.reviewStep = String(k);
     for (const b of this.dialog.querySelectorAll(".rv-step")) b.setAttribute("aria-current", b.dataset.step === String(k) ? "step" : "false");
@@ -277,12 +277,12 @@ export class ReviewDialog {
     if (!this.source) return;  // only the hands of the match on the table
     const a = this.analysis;
     if (!a || a.status === "cancelled" || a.status === "failed") {
-      const b = el("button", "ghost", "Phân tích");
+      const b = el("button", "ghost", R.analyse);
       b.type = "button";
       b.id = "rv-analyse";
       b.addEventListener("click", () => this.startAnalysis());
-      box.append(b, el("span", "muted small", " Khó xem lại từng quyết định của bạn, chỉ với những gì bạn biết lúc đó."));
-      if (a && a.status === "failed") box.append(el("p", "nm-error", "Phân tích bị lỗi, hãy thử lại."));
+      box.append(b, el("span", "muted small", R.analyseAbout));
+      if (a && a.status === "failed") box.append(el("p", "nm-error", R.analyseFailed));
       return;
     }
     if (a.status === "running") {
@@ -290,24 +290,24 @@ export class ReviewDialog {
       bar.id = "rv-progress";
       bar.max = a.total || 1;
       bar.value = a.done;
-      bar.setAttribute("aria-label", "Đang phân tích");
-      box.append(el("span", "", `Khó đang phân tích… ${a.done}/${a.total}`), bar);
+      bar.setAttribute("aria-label", R.analysing);
+      box.append(el("span", "", R.progress(a.done, a.total)), bar);
       return;
     }
     const list = el("ol", "rv-findings");
     list.id = "rv-findings";
-    if (!a.decisions.length) box.append(el("p", "", `Khó đồng ý với cả ${a.total} quyết định của bạn.`));
-    else box.append(el("p", "", `Khó chọn khác bạn ở ${a.decisions.length}/${a.total} quyết định:`));
+    if (!a.decisions.length) box.append(el("p", "", R.agrees(a.total)));
+    else box.append(el("p", "", R.differs(a.decisions.length, a.total)));
     for (const d of a.decisions) {
       const li = el("li", "rv-finding" + (d.costly ? " costly" : ""));
       li.dataset.costly = d.costly ? "true" : "false";
       li.dataset.step = String(d.trick);
       const what = d.kind === "pass"
-        ? `Chuyền: bạn chuyền ${cardsText(d.played)}, Khó chuyền ${cardsText(d.best)}`
-        : `Vòng ${d.trick}: bạn đánh ${cardShort(d.played)}, Khó đánh ${cardShort(d.best)}`;
+        ? R.passDiff(cardsText(d.played), cardsText(d.best))
+        : R.playDiff(d.trick, cardShort(d.played), cardShort(d.best));
       // A negative cost: fewer points for South, yet Khó weighs the others' points and moons too.
-      const cost = d.cost > 0 ? `thêm ${num(d.cost)} điểm`
-        : d.cost < 0 ? `ít hơn ${num(-d.cost)} điểm, nhưng Khó tính cả điểm nhà khác` : "điểm như nhau";
+      const cost = d.cost > 0 ? R.costMore(num(d.cost))
+        : d.cost < 0 ? R.costLess(num(-d.cost)) : R.costSame;
       const b = el("button", "rv-jump", `${what} · ${cost}`);
       b.type = "button";
       b.addEventListener("click", () => this.go(d.trick));
@@ -326,7 +326,7 @@ export class ReviewDialog {
     try {
       this.analysis = await api.startAnalysis(this.source.hand);
     } catch (e) {
-      this.showError(e.message || "Không phân tích được");
+      this.showError(e.message || R.analyseError);
       return;
     }
     this.renderAnalysis();

@@ -10,7 +10,7 @@ import { renderTricks, renderScores } from "./panels.js";
 import { renderMoonChoice } from "./moonchoice.js";
 import { makePresenter, playedSeq, intermediate } from "./steps.js";
 import { RoomDialog, savedName, saveName } from "./roomdialog.js";
-import { T, SEAT_NAME, cardShort, isDefaultRules, rulesLine } from "./i18n.js";
+import { T, W, SEAT_NAME, cardShort, isDefaultRules, rulesLine } from "./i18n.js";
 
 const $ = (sel, root = document) => root.querySelector(sel);
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
@@ -18,43 +18,12 @@ const reducedMotion = () => window.matchMedia && window.matchMedia("(prefers-red
 
 const ROOM_KEY = "hearts-room"; // the code of the room this browser sits in
 const CODE_IN_PATH = /^\/r\/([A-Za-z0-9]{4,64})\/?$/;
-const LEVEL_WORD = { easy: "Dễ", medium: "Vừa", hard: "Khó" };
-// where each seat sits, seen from the viewer, at a table of four
-const AROUND_FOUR = { S: "Bạn", W: "Bên trái", N: "Đối diện", E: "Bên phải" };
 
 // The server paces the computers (a card about every 0.7 s): the page shows each card
 // as it comes, a little apart when several come at once.
 const GAP_MS = 300;
 const HOLD_MS = 900;
 const flightMs = () => (reducedMotion() ? 0 : 280);
-
-const W = {
-  mode: "Phòng bạn bè",
-  waitFor: (names) => `Đang chờ ${names} đánh…`,
-  waitPass: (names) => `Đã chuyền. Đang chờ ${names} chuyền bài…`,
-  waitMoon: (names) => `Đang chờ ${names} chọn cách tính điểm bắn trăng…`,
-  waitAll: "Đang chờ mọi người chuyền bài…",
-  passedOne: (name) => `${name} đã chuyền bài`,
-  allPassed: "Mọi người đã chuyền bài",
-  auto: "(tự động)",
-  autoPlayed: (name, card) => `${name} vắng mặt: máy đánh ${cardShort(card)} thay (tự động)`,
-  autoPassed: (name) => `${name} vắng mặt: máy chuyền bài thay (tự động)`,
-  secondsLeft: (n) => `còn ${n} giây`,
-  handDone: "Hết ván. Bấm «Chia ván mới» để đánh tiếp.",
-  wait: "Chờ một chút…",
-  netDown: "Mất kết nối, đang kết nối lại…",
-  starting: "Chờ chủ phòng bấm «Bắt đầu»…",
-  youStart: "Ghế trống sẽ do máy chơi. Bấm «Bắt đầu» khi đủ người.",
-  leaveAsk: "Rời phòng? Máy sẽ chơi thay bạn đến hết trận.",
-  gone: {
-    room_not_found: "Không tìm thấy phòng này. Có thể đường dẫn bị sai.",
-    room_full: "Phòng đã đủ người.",
-    room_started: "Trận trong phòng này đã bắt đầu, không vào thêm được.",
-    match_over: "Trận trong phòng này đã kết thúc.",
-  },
-  copied: "Đã sao chép",
-  copyFailed: "Hãy chọn đường dẫn và sao chép",
-};
 
 function remembered() {
   try { return localStorage.getItem(ROOM_KEY); } catch { return null; }
@@ -144,7 +113,7 @@ class RoomPage {
     const badge = $("#mode-badge");
     badge.dataset.mode = "room";
     badge.textContent = W.mode;
-    document.title = "Hearts – chơi với bạn bè";
+    document.title = W.title;
     this.wire();
     window.dispatchEvent(new Event("resize")); // the top bar changed: measure it again
     for (let attempt = 0; !room; attempt++) {
@@ -349,9 +318,9 @@ class RoomPage {
     // an empty name is the server's default: "Khách N" after the seat taken
     const humans = room.seats.filter((s) => s.kind === "human").length;
     const free = room.seats.findIndex((s) => s.kind === "empty");
-    $("#join-name", box).placeholder = `Khách ${free + 1}`;
+    $("#join-name", box).placeholder = W.guest(free + 1);
     const who = room.seats.filter((s) => s.kind === "human").map((s) => s.name).join(", ");
-    $("#join-about", box).textContent = `Trong phòng: ${who} (${humans}/${room.seats.length} người). ${this.aboutRoom(room)}.`;
+    $("#join-about", box).textContent = W.inRoom(who, humans, room.seats.length, this.aboutRoom(room));
     document.body.dataset.phase = "join";
     this.renderBar(room);
   }
@@ -378,9 +347,9 @@ class RoomPage {
   }
 
   aboutRoom(room) {
-    const rules = isDefaultRules(room.rules) ? `${room.rules.players} người, luật mặc định` : rulesLine(room.rules);
-    const turn = room.turn_seconds ? `${room.turn_seconds} giây mỗi lượt` : "không giới hạn thời gian";
-    return `${rules} · máy ${LEVEL_WORD[room.level] || room.level} · ${turn}`;
+    const rules = isDefaultRules(room.rules) ? T.rules.defaultFor(room.rules.players) : rulesLine(room.rules);
+    const turn = room.turn_seconds ? W.perTurn(room.turn_seconds) : W.noLimit;
+    return W.about(rules, T.level[room.level] || room.level, turn);
   }
 
   // ------------------------------------------------------------ lobby
@@ -397,7 +366,7 @@ class RoomPage {
       const share = $("#room-share", box);
       share.hidden = !navigator.share;
       share.addEventListener("click", () => {
-        navigator.share({ title: "Hearts – chơi với bạn bè", text: "Vào chơi Hearts với mình:", url: roomLink(this.code) }).catch(() => {});
+        navigator.share({ title: W.title, text: W.shareText, url: roomLink(this.code) }).catch(() => {});
       });
       $("#room-start", box).addEventListener("click", () => {
         this.act((v) => roomApi.start(this.code, v), (r) => r.phase === "lobby" && r.creator === r.you);
@@ -447,24 +416,24 @@ class RoomPage {
       li.dataset.seat = seat.seat;
       li.dataset.kind = seat.kind;
       li.dataset.connected = seat.connected ? "true" : "false";
-      const where = room.seats.length === 4 ? AROUND_FOUR[seat.seat] : i === 0 ? "Bạn" : `Ghế ${i + 1}`;
+      const where = room.seats.length === 4 ? W.around[seat.seat] : i === 0 ? W.you : W.seatN(i + 1);
       const pos = el("span", "rs-pos", where);
       const name = el("span", "rs-name");
-      if (seat.kind === "empty") name.textContent = "Ghế trống";
+      if (seat.kind === "empty") name.textContent = W.emptySeat;
       else name.textContent = seat.name || names[seat.seat] || seat.seat;
       const tags = [];
-      if (seat.seat === room.creator) tags.push("chủ phòng");
-      if (seat.kind === "human") tags.push(seat.connected ? "đã kết nối" : "mất kết nối");
-      if (seat.kind === "computer") tags.push(`máy ${LEVEL_WORD[room.level] || ""}`.trim());
-      if (seat.kind === "empty") tags.push("máy chơi nếu không ai vào");
+      if (seat.seat === room.creator) tags.push(W.creator);
+      if (seat.kind === "human") tags.push(seat.connected ? W.connected : W.disconnected);
+      if (seat.kind === "computer") tags.push(W.computer(T.level[room.level] || ""));
+      if (seat.kind === "empty") tags.push(W.emptyTag);
       if (seat.auto) tags.push(W.auto);
       const dot = el("span", "rs-dot");
       dot.setAttribute("aria-hidden", "true");
       li.append(dot, pos, name, el("span", "rs-tags", tags.join(" · ")));
       if (lobby && room.creator === room.you && seat.kind === "human" && seat.seat !== room.you) {
-        const b = el("button", "ghost rs-remove", "Mời ra");
+        const b = el("button", "ghost rs-remove", W.remove);
         b.type = "button";
-        b.setAttribute("aria-label", `Mời ${seat.name} ra khỏi phòng`);
+        b.setAttribute("aria-label", W.removeLabel(seat.name));
         const there = (r) => r.phase === "lobby" && r.seats.some((x) => x.seat === seat.seat && x.name === seat.name);
         b.addEventListener("click", () => this.act((v) => roomApi.remove(this.code, v, seat.seat), there));
         li.append(b);
@@ -505,24 +474,24 @@ class RoomPage {
     if (room && room.you && room.phase === "playing" && this.screen === "table") {
       if (this.confirmLeave) {
         const ask = el("span", "room-ask", W.leaveAsk);
-        const yes = el("button", "danger", "Rời phòng");
+        const yes = el("button", "danger", W.leave);
         yes.type = "button";
         yes.id = "room-leave-yes";
         yes.addEventListener("click", () => this.leave());
-        const no = el("button", "ghost", "Thôi");
+        const no = el("button", "ghost", W.cancel);
         no.type = "button";
         no.addEventListener("click", () => { this.confirmLeave = false; this.renderBar(this.latest); });
         bar.append(ask, yes, no);
         yes.focus();
       } else {
-        const b = el("button", "ghost", "Rời phòng");
+        const b = el("button", "ghost", W.leave);
         b.type = "button";
         b.id = "room-leave-table";
         b.addEventListener("click", () => this.leave());
         bar.append(b);
       }
     } else if (room && room.phase === "over" && this.screen === "table") {
-      const b = el("button", "ghost", "Chơi một mình");
+      const b = el("button", "ghost", W.alone);
       b.type = "button";
       b.addEventListener("click", () => { forget(this.code); goHome(); });
       bar.append(b);
@@ -579,7 +548,7 @@ class RoomPage {
       if (this.selected.has(card)) this.selected.delete(card);
       else if (this.selected.size >= h.pass_count) { this.setFlash(T.passFull(h.pass_count), "info"); return; }
       else if ((h.legal || h.cards).includes(card)) this.selected.add(card);
-      else { this.setFlash((h.illegal_reasons || {})[card] || "Không chọn được lá này"); return; }
+      else { this.setFlash((h.illegal_reasons || {})[card] || T.cantPick); return; }
       this.flash = null;
       this.repaint();
       return;
@@ -587,7 +556,7 @@ class RoomPage {
     if (h.phase === "play" && h.turn === room.state.seats[0]) {
       const still = (r) => !!r.state && r.state.hand.phase === "play" && r.state.hand.turn === "S" && (r.state.hand.legal || []).includes(card);
       if ((h.legal || []).includes(card)) this.act((v) => roomApi.play(this.code, v, card), still);
-      else this.setFlash((h.illegal_reasons || {})[card] || "Không đánh được lá này");
+      else this.setFlash((h.illegal_reasons || {})[card] || T.cantPlay);
       return;
     }
     this.setFlash(room.state.match.over ? T.matchDone : h.phase === "done" ? T.handDone : T.notYourTurn, "info");
@@ -645,12 +614,12 @@ class RoomPage {
     const clock = (text) => (left !== null && !this.pumping ? `${text} · ${W.secondsLeft(left)}` : text);
     if (s.match.over) return { text: T.matchDone + (s.match.winner ? " " + T.winner(names[s.match.winner], s.match.totals[s.match.winner]) : "") };
     if (h.phase === "pass") {
-      if (!h.passed) return { text: clock(`${T.passHint(h.pass_direction, names[h.pass_to], h.pass_count)} · đã chọn ${this.selected.size}/${h.pass_count}`), kind: "turn" };
+      if (!h.passed) return { text: clock(`${T.passHint(h.pass_direction, names[h.pass_to], h.pass_count)} · ${T.chosen(this.selected.size, h.pass_count)}`), kind: "turn" };
       return { text: waiting.length ? clock(W.waitPass(waiting.join(", "))) : W.waitAll };
     }
     if (h.phase === "moon_choice") return { text: T.moonChoose, kind: "turn" };
     if (h.phase === "done") {
-      if (!h.points) return { text: W.waitMoon(waiting.join(", ") || "người bắn trăng") };
+      if (!h.points) return { text: W.waitMoon(waiting.join(", ") || W.theShooter) };
       return { text: W.handDone };
     }
     if (h.trick_winner && (h.tricks || []).length) return { text: T.tookTrick(names[h.trick_winner], h.tricks[h.tricks.length - 1].points) };
@@ -686,11 +655,11 @@ class RoomPage {
     const note = $("#table-note");
     let noteText = "";
     if (h.phase === "play" && h.mark_received && h.received && h.received.length) {
-      noteText = `Nhận từ ${names[h.pass_from]}: ` + h.received.map(cardShort).join("  ");
+      noteText = T.receivedFrom(names[h.pass_from]) + h.received.map(cardShort).join("  ");
     } else if (h.phase === "play" && h.pass_direction === "none" && !(h.tricks || []).length) {
       noteText = T.noPass;
     } else if (h.phase === "pass" && h.passed && h.passed.length) {
-      noteText = `Đã chuyền cho ${names[h.pass_to]}: ` + h.passed.map(cardShort).join("  ");
+      noteText = T.passedTo(names[h.pass_to]) + h.passed.map(cardShort).join("  ");
     }
     note.textContent = noteText;
     note.hidden = !noteText;
@@ -732,8 +701,8 @@ class RoomPage {
       }
       let text = "";
       if (seat.kind === "human" && seat.seat !== s.seats[0]) {
-        if (!seat.connected) text = "mất kết nối";
-        else if (h.phase === "pass") text = waiting.has(seat.seat) ? "đang chọn bài…" : "đã chuyền";
+        if (!seat.connected) text = W.disconnected;
+        else if (h.phase === "pass") text = waiting.has(seat.seat) ? W.choosing : W.passed;
       }
       if (seat.auto) text = text ? `${text} ${W.auto}` : W.auto;
       tag.textContent = text;

@@ -1,6 +1,7 @@
 // "Chơi với bạn bè": the "Trận mới" dialog's rules and difficulty, plus the time a
 // player has for each turn and the creator's display name; "Tạo phòng" makes the room.
 import { NewMatchDialog } from "./newmatch.js";
+import { T } from "./i18n.js";
 
 const $ = (sel, root = document) => root.querySelector(sel);
 export const NAME_KEY = "hearts-name"; // the display name last typed in this browser
@@ -21,9 +22,9 @@ export class RoomDialog extends NewMatchDialog {
 
   open() {
     super.open();
-    $("#nm-h", this.dialog).textContent = "Chơi với bạn bè";
+    $("#nm-h", this.dialog).textContent = T.roomTitle;
     $("#nm-default", this.dialog).hidden = true;
-    $("#nm-start", this.dialog).textContent = "Tạo phòng";
+    $("#nm-start", this.dialog).textContent = T.makeRoom;
     $("#nm-error", this.dialog).before($("#room-extra-template").content.cloneNode(true));
     for (const r of this.form.querySelectorAll('input[name="turn"]')) r.checked = r.value === "30";
     this.form.elements["room-name"].value = savedName();
@@ -42,7 +43,7 @@ export class RoomDialog extends NewMatchDialog {
     } catch (e) {
       button.disabled = false;
       const err = $("#nm-error", this.dialog);
-      err.textContent = e.message || "Không tạo được phòng";
+      err.textContent = e.message || T.roomFailed;
       err.hidden = false;
     }
   }

@@ -2,7 +2,7 @@
 // docs/api.md), it draws seats, fans of backs, the trick, marks and the hand,
 // and animates what changed since the previous snapshot (like chessground).
 import { handCardButton, tableCard, cardBack, cardText } from "./cards.js";
-import { SEAT_NAME, T, MOON_WORDS, cardShort, isDefaultRules, rulesLine, signed } from "./i18n.js";
+import { SEAT_NAME, T, cardShort, isDefaultRules, rulesLine, signed } from "./i18n.js";
 
 const FOUR = ["S", "W", "N", "E"];
 const reducedMotion = () => window.matchMedia && window.matchMedia("(prefers-reduced-motion: reduce)").matches;
@@ -85,7 +85,7 @@ export class TableView {
       name.className = "name";
       const total = document.createElement("span");
       total.className = "total";
-      total.title = "Tổng điểm";
+      total.title = T.totalTitle;
       total.textContent = "0";
       const taken = document.createElement("span");
       taken.className = "taken";
@@ -94,7 +94,7 @@ export class TableView {
       if (k > 0) {
         const count = document.createElement("span");
         count.className = ring ? "count" : "count sr-only";
-        count.title = "Số lá trên tay";
+        count.title = T.cardsInHand;
         plate.append(count);
         if (!ring) {
           const fan = document.createElement("div");
@@ -133,7 +133,7 @@ export class TableView {
     const show = !!r && !isDefaultRules(r);
     badge.hidden = !show;
     badge.textContent = show ? rulesLine(r) : "";
-    badge.title = show ? "Luật của trận này" : "";
+    badge.title = show ? T.rulesBadge : "";
   }
 
   renderSeats(snap) {
@@ -149,20 +149,20 @@ export class TableView {
       const tk = $(".taken", root);
       tk.textContent = taken > 0 ? `+${taken}` : `${taken}`;
       tk.hidden = !taken;
-      tk.title = done ? `Điểm ván này: ${taken}` : taken ? `Ván này đã ăn ${taken} điểm` : "";
+      tk.title = done ? T.handPointsTitle(taken) : taken ? T.takenSoFar(taken) : "";
       const isTurn = h.phase === "play" && h.turn === seat;
       root.classList.toggle("turn", isTurn);
       const passTarget = h.phase === "pass" && !h.passed && h.pass_to === seat;
       root.classList.toggle("pass-target", passTarget);
       const hint = $(".seat-hint", root);
       if (hint) {
-        hint.textContent = passTarget ? `nhận ${h.pass_count} lá của bạn` : isTurn && seat !== this.me ? "đang đánh…" : "";
+        hint.textContent = passTarget ? T.receives(h.pass_count) : isTurn && seat !== this.me ? T.playing : "";
         hint.hidden = !hint.textContent;
       }
       const fan = $(".fan", root);
       if (fan) this.renderFan(fan, h.counts ? h.counts[seat] : 0);
       const cnt = $(".count", root);
-      if (cnt) cnt.textContent = h.counts ? `${h.counts[seat]} lá` : "";
+      if (cnt) cnt.textContent = h.counts ? T.cardsCount(h.counts[seat]) : "";
       const label = $(`.slot[data-slot="${seat}"] .slot-name`, this.trickEl);
       if (label) label.textContent = names[seat] || seat;
     }
@@ -351,11 +351,11 @@ export class TableView {
       big.textContent = T.moon(names[h.moon]);
       const small = document.createElement("div");
       small.className = "moon-sub";
-      const who = h.moon === this.me ? "bạn" : names[h.moon];
-      const chose = h.moon === this.me ? "Bạn chọn" : `${names[h.moon]} chọn`;
+      const you = h.moon === this.me;
+      const chose = T.chose(names[h.moon], you);
       const how = h.moon_scoring === "subtract_from_self"
-        ? `trừ 26 cho ${who}, các nhà khác 0 điểm`
-        : `${names[h.moon]} 0 điểm, ${MOON_WORDS.add_to_others(this.seats.length - 1).replace("Cộng 26 cho ", "")} mỗi nhà +26`;
+        ? T.moonMinusLine(names[h.moon], you)
+        : T.moonAddLine(names[h.moon], T.othersCount(this.seats.length - 1));
       small.textContent = snap.rules && snap.rules.moon === "shooter_chooses" ? `${chose}: ${how}` : how;
       moon.append(big, small);
     }
@@ -369,7 +369,7 @@ export class TableView {
     // The end of the match says how many hints were used (Gợi ý).
     const hints = $("#result-hints");
     hints.hidden = !m.over;
-    hints.textContent = m.hints ? `Đã dùng ${m.hints} lần gợi ý trong trận` : "Không dùng gợi ý nào trong trận";
+    hints.textContent = T.hintsUsed(m.hints);
     box.classList.toggle("over", !!m.over);
   }
 
@@ -404,13 +404,13 @@ export class TableView {
     });
     const hands = m.hands || [];
     const lines = [T.handsPlayed(hands.length)];
-    const moons = hands.map((hd, i) => (hd.moon ? `${names[hd.moon]} (ván ${i + 1})` : null)).filter(Boolean);
+    const moons = hands.map((hd, i) => (hd.moon ? `${names[hd.moon]} (${T.handN(i + 1)})` : null)).filter(Boolean);
     if (moons.length) lines.push(T.moons(moons.join(", ")));
     if (hands.length) {
       const mine = hands.map((hd, i) => ({ i, p: hd.points[this.me] }));
       const best = mine.reduce((a, b) => (b.p < a.p ? b : a));
       const worst = mine.reduce((a, b) => (b.p > a.p ? b : a));
-      const say = (x) => `ván ${x.i + 1} (${signed(x.p, true)})`;
+      const say = (x) => `${T.handN(x.i + 1)} (${signed(x.p, true)})`;
       lines.push(T.bestWorst(say(best), say(worst)));
     }
     summary.replaceChildren(...lines.map((text) => {
@@ -433,7 +433,7 @@ export class TableView {
     ov.hidden = !open;
     if (!open) return;
     const names = snap.names || SEAT_NAME;
-    $("#last-trick-title").textContent = `Vòng ${tricks.length}: ${names[last.winner]} ăn, ${signed(last.points)} điểm`;
+    $("#last-trick-title").textContent = T.lastTrickTitle(tricks.length, names[last.winner], signed(last.points));
     // At four the cards lie where the seats sit; otherwise in a row, in play order.
     const grid = $(".lt-grid", ov);
     grid.replaceChildren();
