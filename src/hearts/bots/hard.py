@@ -165,7 +165,9 @@ class HardBot:
     twin, the same results more slowly); ``shoot`` (a bonus on the value of a moon
     of its own: the bench's moon-hungry opponent); ``moon`` (moon defence: while
     a moon is live, part of the deals give the runner the high hearts,
-    :mod:`hearts.bots.moon`).
+    :mod:`hearts.bots.moon`); ``mismatch`` (the weight a sampled deal keeps per
+    play of another seat that the playout policy would not have made with that
+    deal's hands: 1.0 weighs every deal the same, :func:`kernel_ref.likeness`).
     """
 
     name = "hard"
@@ -184,7 +186,9 @@ class HardBot:
         engine: str = "compiled",
         shoot: float = 0.0,
         moon: bool = True,
+        mismatch: float = 1.0,
     ) -> None:
+        self.mismatch = float(mismatch)
         self.moon = moon
         self.shoot = float(shoot)
         if engine not in ("compiled", "reference"):
@@ -347,17 +351,25 @@ class HardBot:
             return self._rank_play_noisy(view, cands, tally, sampler, budget, deadline)
         tables = deal_tables(sampler)
         seed = view.seed(self.seed)
-        pos = search_position(view)
+        pos = search_position(view, self.mismatch)
         judge = search_judge(view, self.shoot)
         compiled = self.engine == "compiled"
         sums_a: Any = np.zeros(len(cands)) if compiled else [0.0] * len(cands)
         points_a: Any = np.zeros(len(cands)) if compiled else [0.0] * len(cands)
+        mass_a: Any = np.zeros(len(cands)) if compiled else [0.0] * len(cands)
         play_batch = kernel.play_batch if compiled else kernel_ref.play_batch
 
         def batch(w0: int, w1: int, alive: list[int]) -> None:
-            play_batch(tables, seed, w0, w1, cands, alive, pos, judge, sums_a, points_a)
+            play_batch(tables, seed, w0, w1, cands, alive, pos, judge, sums_a, points_a, mass_a)
 
         order, counts_i = halving_batches(len(cands), batch, sums_a, cands, budget, deadline)
+        if self.mismatch != 1.0:
+            # Weighted deals: rescale so that sum / count is the weighted mean (the
+            # survivors of each round share their deals, so the order is the same).
+            for i in range(len(cands)):
+                scale = counts_i[i] / float(mass_a[i]) if mass_a[i] > 0 else 0.0
+                sums_a[i] *= scale
+                points_a[i] *= scale
         if tally is not None:
             for i, c in enumerate(cands):
                 tally[c] += float(points_a[i])
@@ -470,8 +482,9 @@ def card_rollout(view: PlayerView) -> WorldRollout:
     return roll
 
 
-def search_position(view: PlayerView) -> Position:
-    """Where the kernels start a playout from ``view`` (before the card weighed)."""
+def search_position(view: PlayerView, mismatch: float = 1.0) -> Position:
+    """Where the kernels start a playout from ``view`` (before the card weighed);
+    ``mismatch``: how deals are weighed by the plays so far (:class:`Position`)."""
     rules = view.rules
     pen = [0] * view.n
     jd = -1
@@ -490,6 +503,8 @@ def search_position(view: PlayerView) -> Position:
         qs_breaks=rules.qs_breaks_hearts,
         lead_card=rules.lead_card,
         voids=any_void(view),
+        history=tuple(view.plays) if mismatch != 1.0 else (),
+        mismatch=mismatch,
     )
 
 
