@@ -109,14 +109,12 @@ def test_the_compiled_search_sums_are_the_reference_sums() -> None:
         cands = candidates(view)
         alive = list(range(len(cands)))
         pos, judge = search_position(view), search_judge(view)
-        want_sums, want_points, want_mass = [0.0] * len(cands), [0.0] * len(cands), [0.0] * len(cands)
+        want_sums, want_points, want_mass = ([0.0] * len(cands) for _ in range(3))
         kernel_ref.play_batch(
             tables, view.seed(), 0, 16, cands, alive, pos, judge, want_sums, want_points, want_mass
         )
         sums, points, mass = np.zeros(len(cands)), np.zeros(len(cands)), np.zeros(len(cands))
-        kernel.play_batch(
-            tables, view.seed(), 0, 16, cands, alive, pos, judge, sums, points, mass
-        )
+        kernel.play_batch(tables, view.seed(), 0, 16, cands, alive, pos, judge, sums, points, mass)
         assert sums.tolist() == want_sums
         assert points.tolist() == want_points
         assert mass.tolist() == want_mass == [16.0] * len(cands)
@@ -169,7 +167,8 @@ def test_the_real_hands_of_a_hand_played_by_the_policy_keep_their_whole_weight()
         view = state.view(state.turn)
         pos = search_position(view, 0.5)
         assert kernel_ref.likeness(list(state.hands), pos) == 1.0
-        sampled = [kernel_ref.likeness(DealSampler(view).draw(random.Random(w)), pos) for w in range(20)]
+        draws = [DealSampler(view).draw(random.Random(w)) for w in range(20)]
+        sampled = [kernel_ref.likeness(world, pos) for world in draws]
         assert min(sampled) < 1.0
 
 

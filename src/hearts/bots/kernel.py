@@ -39,6 +39,14 @@ def _jit(fn: F) -> F:
         return cast(F, numba.njit(cache=False)(fn))
 
 
+def _jit_inline(fn: F) -> F:
+    """:func:`_jit`, the body inlined where it is called (the playouts' hot loop)."""
+    try:
+        return cast(F, numba.njit(cache=True, inline="always")(fn))
+    except RuntimeError:
+        return cast(F, numba.njit(cache=False, inline="always")(fn))
+
+
 def _signed(x: int) -> int:
     return x - (1 << 64) if x >= 1 << 63 else x
 
@@ -198,7 +206,7 @@ def _runner(pen: Any) -> int:
     return who if p >= 15 or 4 <= p < 13 else -1
 
 
-@_jit
+@_jit_inline
 def _choose(
     h: int,
     alive: int,
