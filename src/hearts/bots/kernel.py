@@ -446,6 +446,16 @@ def rollout(
             seat = (seat + 1) % n
 
 
+@_jit_inline
+def _kind(c: int, pos: int, led: int, top: int) -> int:
+    """:func:`hearts.bots.kernel_ref.kind`."""
+    if pos == 0:
+        return c // 13
+    if c // 13 == led:
+        return 100 + (1 if c > top else 0) + (10 if c == _QS else 0)
+    return 200 + 2 * (c // 13) + (1 if c == _QS or c == 37 or c == 38 or c >= 48 else 0)
+
+
 @_jit
 def likeness(
     world: Any,
@@ -459,8 +469,8 @@ def likeness(
     pen: Any,
 ) -> float:
     """:func:`hearts.bots.kernel_ref.likeness`: the deal's weight, ``mismatch`` to
-    the power of the others' plays so far that the playout policy would not have
-    made holding that deal's hands (``hands``, ``pen``: scratch arrays)."""
+    the power of the others' plays so far not of the kind the playout policy would
+    have played holding that deal's hands (``hands``, ``pen``: scratch arrays)."""
     n = world.shape[0]
     for s in range(n):
         hands[s] = world[s]
@@ -490,7 +500,7 @@ def likeness(
                 h, alive, seat, pos, led, top, win, tp, t, broken, runner, qs_live, voids, n,
                 lead_card,
             )  # fmt: skip
-            if want != c:
+            if _kind(want, pos, led, top) != _kind(c, pos, led, top):
                 wt *= mismatch
         bit = 1 << c
         hands[seat] = h & ~bit

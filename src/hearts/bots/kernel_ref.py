@@ -99,11 +99,25 @@ def draw(t: DealTables, state: int) -> tuple[list[int], int]:
     return hands, state
 
 
+def kind(card: int, pos: int, led: int, top: int) -> int:
+    """What sort of play ``card`` is, the ``pos``-th card of a trick (the suit
+    ``led``, its ``top`` card so far): a lead, by suit; a card of the suit led,
+    under or over the top (Q♠ apart); a discard, by suit and whether it is
+    dangerous to hold (Q♠, K♠, A♠, J♥ and above).  Which card of a kind a player
+    picks says little about its hand; the kind says much (a seat that ducks could;
+    a seat void that throws a low club has no Q♠ to dump)."""
+    if pos == 0:
+        return card // 13
+    if card // 13 == led:
+        return 100 + (1 if card > top else 0) + (10 if card == 36 else 0)
+    return 200 + 2 * (card // 13) + (1 if card in (36, 37, 38) or card >= 48 else 0)
+
+
 def likeness(world: list[int], pos: Position) -> float:
     """How well deal ``world`` (every seat's hand now) explains the others' plays
-    so far: ``pos.mismatch`` to the power of the plays by other seats that the
-    playout policy (:func:`~hearts.bots.playout.rollout`), holding the hands the
-    deal gives them at that moment, would not have made."""
+    so far: ``pos.mismatch`` to the power of the plays by other seats not of the
+    :func:`kind` the playout policy (:func:`~hearts.bots.playout.rollout`), holding
+    the hands the deal gives them at that moment, would have played."""
     n = len(world)
     hands = world[:]
     for s, c in pos.history:
@@ -121,7 +135,12 @@ def likeness(world: list[int], pos: Position) -> float:
                 hands[:], trick[:], leader, t, broken, pen[:], -1, pos.qs_breaks,
                 pos.lead_card, record, None, 0.0, voids,
             )  # fmt: skip
-            if record[0] != c:
+            if trick:
+                led = trick[0] // 13
+                top = max(x for x in trick if x // 13 == led)
+            else:
+                led = top = 0
+            if kind(record[0], len(trick), led, top) != kind(c, len(trick), led, top):
                 wt *= pos.mismatch
         hands[seat] &= ~(1 << c)
         if trick and c // 13 != trick[0] // 13:
