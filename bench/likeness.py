@@ -37,7 +37,7 @@ from hearts.cards import QUEEN_SPADES, cards_of
 from hearts.hand import HandState
 from hearts.rules import Rules
 
-MISMATCH = (1.0, 0.8, 0.6, 0.4, 0.2)
+MISMATCH = (1.0, 0.8, 0.6, 0.4, 0.2, 0.1, 0.05)
 HIGH_HEARTS = sum(1 << c for c in range(48, 52))  # J♥ Q♥ K♥ A♥
 
 
