@@ -98,7 +98,7 @@ def main() -> None:
     for m in MISMATCH:
         a = acc[m]
         print(
-            f"  {m:.1f}    | {statistics.fmean(a['all']):.4f} {statistics.fmean(a['qs']):.4f} "
+            f"  {m:.2f}   | {statistics.fmean(a['all']):.4f} {statistics.fmean(a['qs']):.4f} "
             f"{statistics.fmean(a['hearts']):.4f} | {statistics.fmean(a['ess']):.2f} "
             f"(n={len(a['ess'])} positions)"
         )
