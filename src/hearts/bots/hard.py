@@ -26,6 +26,7 @@ from typing import Any
 import numpy as np
 
 from hearts.bots import kernel, kernel_ref
+from hearts.bots.endgame import exact_choice
 from hearts.bots.kernel_ref import MOON_CODES, Judge, Position
 from hearts.bots.medium import pass_cards as medium_pass
 from hearts.bots.moon import moon_sampler
@@ -167,7 +168,10 @@ class HardBot:
     a moon is live, part of the deals give the runner the high hearts,
     :mod:`hearts.bots.moon`); ``mismatch`` (the weight a sampled deal keeps per
     play of another seat that the playout policy would not have made with that
-    deal's hands: 1.0 weighs every deal the same, :func:`kernel_ref.likeness`).
+    deal's hands: 1.0 weighs every deal the same, :func:`kernel_ref.likeness`);
+    ``endgame`` (with this many cards in hand or fewer, the rest of the hand is
+    searched exactly in ``endgame_draws`` sampled deals, :mod:`hearts.bots.endgame`;
+    0: never).
     """
 
     name = "hard"
@@ -187,7 +191,11 @@ class HardBot:
         shoot: float = 0.0,
         moon: bool = True,
         mismatch: float = 1.0,
+        endgame: int = 0,
+        endgame_draws: int = 100,
     ) -> None:
+        self.endgame = int(endgame)
+        self.endgame_draws = int(endgame_draws)
         self.mismatch = float(mismatch)
         self.moon = moon
         self.shoot = float(shoot)
@@ -302,7 +310,26 @@ class HardBot:
         cands = candidates(view)
         if len(cands) == 1:
             return cands[0]
+        if self._exact(view):
+            return self._solve(view, cands)[0]
         return search(view, cands)
+
+    def _exact(self, view: PlayerView) -> bool:
+        """Whether the rest of the hand is searched exactly (:mod:`hearts.bots.endgame`)."""
+        return view.hand.bit_count() <= self.endgame
+
+    def _solve(
+        self, view: PlayerView, cands: list[int]
+    ) -> tuple[int, dict[int, float], dict[int, float], int]:
+        me = view.seat
+        return exact_choice(
+            view,
+            cands,
+            hand_utility(view.rules, view.totals, me),
+            seat_points(view.rules, view.totals, me),
+            self.endgame_draws,
+            view.seed(self.seed),
+        )
 
     def _search(self, view: PlayerView, cands: list[int]) -> int:
         return self._rank_play(view, cands, None)[0][0]
@@ -312,6 +339,17 @@ class HardBot:
         card of each run of equal cards) with the seat's mean points.  The card
         chosen is the same; an only candidate is searched too, for its points."""
         cands = candidates(view)
+        if len(cands) > 1 and self._exact(view):
+            choice, value, points, done = self._solve(view, cands)
+            order = sorted(cands, key=lambda c: (c != choice, -value[c], c))
+            return Weighing(
+                choice=choice,
+                options=tuple(order),
+                points=points,
+                value=value,
+                deals=dict.fromkeys(cands, done),
+                near=near_the_end(view.rules, view.totals),
+            )
         tally = dict.fromkeys(cands, 0.0)
         # An only candidate needs no comparing: a quarter of the budget for its points.
         total = self.play_playouts(view) // (4 if len(cands) == 1 else 1)
