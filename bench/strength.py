@@ -260,10 +260,13 @@ def run_section(
     progress: str,
     rules: Rules = RULES,
     save: Callable[[dict[str, Any]], None] | None = None,
+    first: int = 0,
 ) -> dict[str, Any]:
     """Play the section; with ``save``, the section so far is handed to it after
     every deal (a long run stopped early keeps what it played)."""
-    tasks = [(i, hero[0], hero[1], opp[0], opp[1], rules.to_json()) for i in range(deals)]
+    tasks = [
+        (i, hero[0], hero[1], opp[0], opp[1], rules.to_json()) for i in range(first, first + deals)
+    ]
     results: list[Any] = []
     start = time.time()
     if jobs > 1:
@@ -417,6 +420,7 @@ def report(sections: dict[str, dict[str, Any]]) -> None:
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
     p.add_argument("--hands", type=int, default=200, help="deals per section (x4 rotations)")
+    p.add_argument("--first", type=int, default=0, help="index of the first deal (a run's sequel)")
     p.add_argument("--quick", action="store_true", help="few deals, reduced Khó budget")
     p.add_argument("--only", nargs="*", default=None, help="sections to run")
     p.add_argument("--jobs", type=int, default=1)
@@ -494,7 +498,7 @@ def main(argv: list[str] | None = None) -> int:
                 Path(args.out).write_text(json.dumps({**sections, name: section}))
 
         sections[name] = run_section(
-            hero, opp, deals, args.jobs, name, tables.get(name, RULES), save
+            hero, opp, deals, args.jobs, name, tables.get(name, RULES), save, args.first
         )
         save(sections[name])
     report(sections)
