@@ -42,6 +42,11 @@ from hearts.view import PlayerView
 #: search of 2026-11 (2,000 playouts, 0.2 s) with 50 times its playouts.
 DEFAULT_ITERATIONS = 100_000
 
+#: Cards in hand at or below which the rest of the hand is searched exactly
+#: (:mod:`hearts.bots.endgame`): the screen of 40 deals against Khó without it
+#: gave −0.05 points a hand [−0.12, +0.01] at no more CPU per card.
+DEFAULT_ENDGAME = 3
+
 #: Playouts per pass decision when the pass is searched.
 DEFAULT_PASS_ITERATIONS = 1500
 
@@ -171,7 +176,7 @@ class HardBot:
     deal's hands: 1.0 weighs every deal the same, :func:`kernel_ref.likeness`);
     ``endgame`` (with this many cards in hand or fewer, the rest of the hand is
     searched exactly in ``endgame_draws`` sampled deals, :mod:`hearts.bots.endgame`;
-    0: never).
+    0: never, as before 2026-12).
     """
 
     name = "hard"
@@ -191,7 +196,7 @@ class HardBot:
         shoot: float = 0.0,
         moon: bool = True,
         mismatch: float = 1.0,
-        endgame: int = 0,
+        endgame: int = DEFAULT_ENDGAME,
         endgame_draws: int = 100,
     ) -> None:
         self.endgame = int(endgame)
