@@ -43,9 +43,9 @@ from hearts.view import PlayerView
 DEFAULT_ITERATIONS = 100_000
 
 #: Cards in hand at or below which the rest of the hand is searched exactly
-#: (:mod:`hearts.bots.endgame`): the screen of 40 deals against Khó without it
-#: gave −0.05 points a hand [−0.12, +0.01] at no more CPU per card.
-DEFAULT_ENDGAME = 3
+#: (:mod:`hearts.bots.endgame`); 0: never.  Off: against Khó without it, 80 deals
+#: gave +0.03 points a hand [−0.13, +0.26] (bench/strength_results.md).
+DEFAULT_ENDGAME = 0
 
 #: Playouts per pass decision when the pass is searched.
 DEFAULT_PASS_ITERATIONS = 1500
@@ -176,7 +176,7 @@ class HardBot:
     deal's hands: 1.0 weighs every deal the same, :func:`kernel_ref.likeness`);
     ``endgame`` (with this many cards in hand or fewer, the rest of the hand is
     searched exactly in ``endgame_draws`` sampled deals, :mod:`hearts.bots.endgame`;
-    0: never, as before 2026-12).
+    0: never, the default).
     """
 
     name = "hard"
