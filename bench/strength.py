@@ -28,6 +28,8 @@ Sections:
 * ``hard-yardstick`` and ``yardstick-hard`` (issue 12): Khó (``--iterations``
   for equal CPU per card) vs 3 × the frozen yardstick ``hard-2026-11``
   (bench/yardstick), and the yardstick vs 3 × Khó.  Ask with ``--only``.
+* ``hard-hard``: Khó with ``--hard`` options vs 3 × Khó with ``--opp-hard``
+  options (a cheap screen of one lever at a small budget).  Ask with ``--only``.
 * decision times per level (p50, p95) over every decision with 2+ choices.
 """
 
@@ -282,6 +284,7 @@ def _run_deal(
     hero = Seat(hero_kind, hero_opts)
     opp = Seat(opp_kind, opp_opts)
     mine, theirs = [], []
+    opp_label = opp_kind if opp_kind != hero_kind else f"{opp_kind}-opp"
     for rot in range(n):
         seats = [opp] * n
         seats[rot] = hero
@@ -290,12 +293,12 @@ def _run_deal(
         theirs.append(sum(p for s, p in enumerate(pts) if s != rot) / (n - 1))
     times = {
         f"{hero_kind}:play": hero.times,
-        f"{opp_kind}:play": opp.times,
+        f"{opp_label}:play": opp.times,
         f"{hero_kind}:play-cpu": hero.cpu_times,
-        f"{opp_kind}:play-cpu": opp.cpu_times,
+        f"{opp_label}:play-cpu": opp.cpu_times,
         f"{hero_kind}:pass": hero.pass_times,
         f"{hero_kind}:pass-cpu": hero.pass_cpu_times,
-        f"{opp_kind}:pass": opp.pass_times,
+        f"{opp_label}:pass": opp.pass_times,
     }
     return index, mine, theirs, times
 
@@ -308,10 +311,13 @@ def run_section(
     progress: str,
     rules: Rules = RULES,
     save: Callable[[dict[str, Any]], None] | None = None,
+    first: int = 0,
 ) -> dict[str, Any]:
     """Play the section; with ``save``, the section so far is handed to it after
     every deal (a long run stopped early keeps what it played)."""
-    tasks = [(i, hero[0], hero[1], opp[0], opp[1], rules.to_json()) for i in range(deals)]
+    tasks = [
+        (i, hero[0], hero[1], opp[0], opp[1], rules.to_json()) for i in range(first, first + deals)
+    ]
     results: list[Any] = []
     start = time.time()
     if jobs > 1:
@@ -465,6 +471,7 @@ def report(sections: dict[str, dict[str, Any]]) -> None:
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
     p.add_argument("--hands", type=int, default=200, help="deals per section (x4 rotations)")
+    p.add_argument("--first", type=int, default=0, help="index of the first deal (a run's sequel)")
     p.add_argument("--quick", action="store_true", help="few deals, reduced Khó budget")
     p.add_argument("--only", nargs="*", default=None, help="sections to run")
     p.add_argument("--jobs", type=int, default=1)
@@ -483,6 +490,12 @@ def main(argv: list[str] | None = None) -> int:
     )
     p.add_argument("--opponent", default="medium", help="opponent of Khó and the oracle")
     p.add_argument("--hard", nargs="*", default=[], help="Khó options, key=value")
+    p.add_argument(
+        "--opp-hard",
+        nargs="*",
+        default=[],
+        help="options of the 3 Khó opponents in hard-hard, key=value (screening a lever)",
+    )
     p.add_argument("--out", type=str, default=None, help="write raw results as JSON")
     p.add_argument(
         "--load",
@@ -500,6 +513,10 @@ def main(argv: list[str] | None = None) -> int:
     for kv in args.hard:
         key, _, value = kv.partition("=")
         hard_opts[key] = json.loads(value)
+    opp_opts: dict[str, Any] = {}
+    for kv in args.opp_hard:
+        key, _, value = kv.partition("=")
+        opp_opts[key] = json.loads(value)
     sections: dict[str, dict[str, Any]] = {}
     for path in args.load:
         sections.update(json.loads(Path(path).read_text()))
@@ -516,6 +533,8 @@ def main(argv: list[str] | None = None) -> int:
         # Issue 12: today's Khó against the frozen yardstick, both ways.
         "hard-yardstick": (("hard", hard_opts), (YARDSTICK, {})),
         "yardstick-hard": ((YARDSTICK, {}), ("hard", hard_opts)),
+        # Screening a lever cheaply: Khó (--hard) vs 3 × Khó (--opp-hard).
+        "hard-hard": (("hard", hard_opts), ("hard", opp_opts)),
     }
     tables: dict[str, Rules] = {}
     for suffix, table in TABLES.items():
@@ -540,7 +559,7 @@ def main(argv: list[str] | None = None) -> int:
                 Path(args.out).write_text(json.dumps({**sections, name: section}))
 
         sections[name] = run_section(
-            hero, opp, deals, args.jobs, name, tables.get(name, RULES), save
+            hero, opp, deals, args.jobs, name, tables.get(name, RULES), save, args.first
         )
         save(sections[name])
     report(sections)

@@ -25,7 +25,8 @@ from hearts.rules import Rules
 #: its SplitMix64 deals (issue 12): with the frozen yardstick (bench/yardstick) in
 #: Khó's place the digest is still the 9a82370 one, so Dễ and Vừa did not change
 #: (51a8cbc15b5d5136 on the kernel, b7d2d11035c2f6cd with moon defence; with
-#: ``moon=False`` Khó gives the kernel's digest again).
+#: ``moon=False`` Khó gives the kernel's digest again); 822e5a7e94c248c1 with the
+#: exact search of the last 3 cards (``endgame=3``, not the default).
 RECORDED = (6820, "b7d2d11035c2f6cd")
 
 

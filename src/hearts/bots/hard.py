@@ -26,6 +26,7 @@ from typing import Any
 import numpy as np
 
 from hearts.bots import kernel, kernel_ref
+from hearts.bots.endgame import exact_choice
 from hearts.bots.kernel_ref import MOON_CODES, Judge, Position
 from hearts.bots.medium import pass_cards as medium_pass
 from hearts.bots.moon import moon_sampler
@@ -40,6 +41,11 @@ from hearts.view import PlayerView
 #: machine, 0.12 s at p95 (bench/engine.py --khó), half the time of the pure-Python
 #: search of 2026-11 (2,000 playouts, 0.2 s) with 50 times its playouts.
 DEFAULT_ITERATIONS = 100_000
+
+#: Cards in hand at or below which the rest of the hand is searched exactly
+#: (:mod:`hearts.bots.endgame`); 0: never.  Off: against Khó without it, 80 deals
+#: gave +0.03 points a hand [−0.13, +0.26] (bench/strength_results.md).
+DEFAULT_ENDGAME = 0
 
 #: Playouts per pass decision when the pass is searched.
 DEFAULT_PASS_ITERATIONS = 1500
@@ -165,7 +171,12 @@ class HardBot:
     twin, the same results more slowly); ``shoot`` (a bonus on the value of a moon
     of its own: the bench's moon-hungry opponent); ``moon`` (moon defence: while
     a moon is live, part of the deals give the runner the high hearts,
-    :mod:`hearts.bots.moon`).
+    :mod:`hearts.bots.moon`); ``mismatch`` (the weight a sampled deal keeps per
+    play of another seat that the playout policy would not have made with that
+    deal's hands: 1.0 weighs every deal the same, :func:`kernel_ref.likeness`);
+    ``endgame`` (with this many cards in hand or fewer, the rest of the hand is
+    searched exactly in ``endgame_draws`` sampled deals, :mod:`hearts.bots.endgame`;
+    0: never, the default).
     """
 
     name = "hard"
@@ -184,7 +195,13 @@ class HardBot:
         engine: str = "compiled",
         shoot: float = 0.0,
         moon: bool = True,
+        mismatch: float = 1.0,
+        endgame: int = DEFAULT_ENDGAME,
+        endgame_draws: int = 100,
     ) -> None:
+        self.endgame = int(endgame)
+        self.endgame_draws = int(endgame_draws)
+        self.mismatch = float(mismatch)
         self.moon = moon
         self.shoot = float(shoot)
         if engine not in ("compiled", "reference"):
@@ -298,7 +315,26 @@ class HardBot:
         cands = candidates(view)
         if len(cands) == 1:
             return cands[0]
+        if self._exact(view):
+            return self._solve(view, cands)[0]
         return search(view, cands)
+
+    def _exact(self, view: PlayerView) -> bool:
+        """Whether the rest of the hand is searched exactly (:mod:`hearts.bots.endgame`)."""
+        return view.hand.bit_count() <= self.endgame
+
+    def _solve(
+        self, view: PlayerView, cands: list[int]
+    ) -> tuple[int, dict[int, float], dict[int, float], int]:
+        me = view.seat
+        return exact_choice(
+            view,
+            cands,
+            hand_utility(view.rules, view.totals, me),
+            seat_points(view.rules, view.totals, me),
+            self.endgame_draws,
+            view.seed(self.seed),
+        )
 
     def _search(self, view: PlayerView, cands: list[int]) -> int:
         return self._rank_play(view, cands, None)[0][0]
@@ -308,6 +344,17 @@ class HardBot:
         card of each run of equal cards) with the seat's mean points.  The card
         chosen is the same; an only candidate is searched too, for its points."""
         cands = candidates(view)
+        if len(cands) > 1 and self._exact(view):
+            choice, value, points, done = self._solve(view, cands)
+            order = sorted(cands, key=lambda c: (c != choice, -value[c], c))
+            return Weighing(
+                choice=choice,
+                options=tuple(order),
+                points=points,
+                value=value,
+                deals=dict.fromkeys(cands, done),
+                near=near_the_end(view.rules, view.totals),
+            )
         tally = dict.fromkeys(cands, 0.0)
         # An only candidate needs no comparing: a quarter of the budget for its points.
         total = self.play_playouts(view) // (4 if len(cands) == 1 else 1)
@@ -347,17 +394,25 @@ class HardBot:
             return self._rank_play_noisy(view, cands, tally, sampler, budget, deadline)
         tables = deal_tables(sampler)
         seed = view.seed(self.seed)
-        pos = search_position(view)
+        pos = search_position(view, self.mismatch)
         judge = search_judge(view, self.shoot)
         compiled = self.engine == "compiled"
         sums_a: Any = np.zeros(len(cands)) if compiled else [0.0] * len(cands)
         points_a: Any = np.zeros(len(cands)) if compiled else [0.0] * len(cands)
+        mass_a: Any = np.zeros(len(cands)) if compiled else [0.0] * len(cands)
         play_batch = kernel.play_batch if compiled else kernel_ref.play_batch
 
         def batch(w0: int, w1: int, alive: list[int]) -> None:
-            play_batch(tables, seed, w0, w1, cands, alive, pos, judge, sums_a, points_a)
+            play_batch(tables, seed, w0, w1, cands, alive, pos, judge, sums_a, points_a, mass_a)
 
         order, counts_i = halving_batches(len(cands), batch, sums_a, cands, budget, deadline)
+        if self.mismatch != 1.0:
+            # Weighted deals: rescale so that sum / count is the weighted mean (the
+            # survivors of each round share their deals, so the order is the same).
+            for i in range(len(cands)):
+                scale = counts_i[i] / float(mass_a[i]) if mass_a[i] > 0 else 0.0
+                sums_a[i] *= scale
+                points_a[i] *= scale
         if tally is not None:
             for i, c in enumerate(cands):
                 tally[c] += float(points_a[i])
@@ -470,8 +525,9 @@ def card_rollout(view: PlayerView) -> WorldRollout:
     return roll
 
 
-def search_position(view: PlayerView) -> Position:
-    """Where the kernels start a playout from ``view`` (before the card weighed)."""
+def search_position(view: PlayerView, mismatch: float = 1.0) -> Position:
+    """Where the kernels start a playout from ``view`` (before the card weighed);
+    ``mismatch``: how deals are weighed by the plays so far (:class:`Position`)."""
     rules = view.rules
     pen = [0] * view.n
     jd = -1
@@ -490,6 +546,8 @@ def search_position(view: PlayerView) -> Position:
         qs_breaks=rules.qs_breaks_hearts,
         lead_card=rules.lead_card,
         voids=any_void(view),
+        history=tuple(view.plays) if mismatch != 1.0 else (),
+        mismatch=mismatch,
     )
 
 

@@ -39,6 +39,14 @@ def _jit(fn: F) -> F:
         return cast(F, numba.njit(cache=False)(fn))
 
 
+def _jit_inline(fn: F) -> F:
+    """:func:`_jit`, the body inlined where it is called (the playouts' hot loop)."""
+    try:
+        return cast(F, numba.njit(cache=True, inline="always")(fn))
+    except RuntimeError:
+        return cast(F, numba.njit(cache=False, inline="always")(fn))
+
+
 def _signed(x: int) -> int:
     return x - (1 << 64) if x >= 1 << 63 else x
 
@@ -198,6 +206,150 @@ def _runner(pen: Any) -> int:
     return who if p >= 15 or 4 <= p < 13 else -1
 
 
+@_jit_inline
+def _choose(
+    h: int,
+    alive: int,
+    seat: int,
+    pos: int,
+    led: int,
+    top: int,
+    win: int,
+    tp: int,
+    played: int,
+    broken: bool,
+    runner: int,
+    qs_live: bool,
+    voids: int,
+    n: int,
+    lead_card: int,
+) -> int:
+    """The playout policy's card for ``seat`` holding ``h`` (:func:`hearts.bots.playout.rollout`):
+    ``alive`` the cards still in hands, the trick so far (``pos`` cards, the suit
+    ``led``, its ``top`` card and who ``win``s it, ``tp`` points in it), ``played``
+    cards played in the hand, the seat ``runner`` running for the moon (-1)."""
+    c = -1
+    if pos == 0:
+        if played == 0:
+            c = lead_card
+        else:
+            legal = h
+            if not broken and h & _NOT_HEARTS:
+                legal = h & _NOT_HEARTS
+            others = alive & ~h
+            if runner == seat:
+                side = legal & _NOT_HEARTS
+                c = _bitlen(side if side else legal) - 1
+            elif (
+                runner >= 0
+                and legal & _HEARTS
+                and not others & _HEARTS & ~((2 << (_bitlen(legal) - 1)) - 1)
+            ):
+                c = _bitlen(legal) - 1
+            else:
+                best = 999
+                for s in range(4):
+                    m = (legal >> (13 * s)) & 0x1FFF
+                    if not m:
+                        continue
+                    r = _low(m)
+                    om = (others >> (13 * s)) & 0x1FFF
+                    if not om:
+                        v = 60 + r
+                    else:
+                        lower = _pop(om & ((1 << r) - 1))
+                        if lower:
+                            higher = _pop(om >> r)
+                            v = 10 * lower // (lower + higher) + (8 if not higher else 2)
+                            if (voids >> s) & 1 and alive & _POINTS:
+                                v += _VOID_RISK
+                        else:
+                            v = 0
+                        if s == 3:
+                            v += 2 if lower else -1
+                        elif s == 2 and qs_live:
+                            if r == 10:
+                                v += 40
+                            elif r > 10:
+                                v += 30
+                            elif not h & (_QS_BIT | _HIGH_SPADES):
+                                v -= _FLUSH
+                    if v < best:
+                        best = v
+                        c = 13 * s + r
+    else:
+        follow = h & (0x1FFF << (13 * led))
+        if follow:
+            if runner >= 0 and runner != seat and (tp or led == 3):
+                ahead = (seat - runner) % n
+                t = _bitlen(follow) - 1
+                if t > top and (win == runner or ahead > pos):
+                    c = t
+                else:
+                    below = follow & ((1 << top) - 1)
+                    c = _bitlen(below if below else follow) - 1
+            elif runner == seat:
+                c = _bitlen(follow) - 1
+            elif played < n or (pos == n - 1 and tp == 0):
+                c = _bitlen(follow) - 1
+                if c == _QS and follow != _QS_BIT:
+                    c = _bitlen(follow ^ _QS_BIT) - 1
+            else:
+                below = follow & ((1 << top) - 1)
+                if below:
+                    c = _bitlen(below) - 1
+                elif pos == n - 1:
+                    c = _bitlen(follow) - 1
+                    if c == _QS and follow != _QS_BIT:
+                        c = _bitlen(follow ^ _QS_BIT) - 1
+                elif tp == 0 and led != 2 and not (voids >> led) & 1:
+                    c = _bitlen(follow) - 1
+                else:
+                    rest = follow & ~_QS_BIT
+                    if led == 2 and qs_live:
+                        rest &= ~_HIGH_SPADES
+                    if not rest:
+                        rest = follow
+                    c = _low(rest)
+        else:
+            legal = h
+            if played < n and h & _NO_POINTS:
+                legal = h & _NO_POINTS
+            safe = legal & _NO_POINTS
+            if (
+                runner >= 0
+                and safe
+                and (runner == seat or win == runner or ((runner - seat) % n < n - pos))
+            ):
+                legal = safe
+            if legal & _QS_BIT:
+                c = _QS
+            elif qs_live and legal & _HIGH_SPADES and _pop(h & _LOW_SPADES) < 3:
+                c = _bitlen(legal & _HIGH_SPADES) - 1
+            else:
+                others = alive & ~h
+                best = -999
+                for s in range(4):
+                    m = (legal >> (13 * s)) & 0x1FFF
+                    if not m:
+                        continue
+                    r = _bitlen(m) - 1
+                    om = (others >> (13 * s)) & 0x1FFF
+                    if om:
+                        lower = _pop(om & ((1 << r) - 1))
+                        higher = _pop(om >> r)
+                        v = r + 2 * lower - 3 * higher + (8 if lower and not higher else 0)
+                    else:
+                        v = r - 8
+                    if s == 3:
+                        v += _HEART_DUMP
+                    v -= 2 * _pop(((h >> (13 * s)) & 0x1FFF) & ((1 << r) - 1))
+                    if v > best:
+                        best = v
+                        c = 13 * s + r
+    return c
+
+
 @_jit
 def rollout(
     hands: Any,
@@ -250,125 +402,10 @@ def rollout(
         h = hands[seat]
         if not h:
             return jd
-        c = -1
-        if pos == 0:
-            if played == 0:
-                c = lead_card
-            else:
-                legal = h
-                if not broken and h & _NOT_HEARTS:
-                    legal = h & _NOT_HEARTS
-                others = alive & ~h
-                if runner == seat:
-                    side = legal & _NOT_HEARTS
-                    c = _bitlen(side if side else legal) - 1
-                elif (
-                    runner >= 0
-                    and legal & _HEARTS
-                    and not others & _HEARTS & ~((2 << (_bitlen(legal) - 1)) - 1)
-                ):
-                    c = _bitlen(legal) - 1
-                else:
-                    best = 999
-                    for s in range(4):
-                        m = (legal >> (13 * s)) & 0x1FFF
-                        if not m:
-                            continue
-                        r = _low(m)
-                        om = (others >> (13 * s)) & 0x1FFF
-                        if not om:
-                            v = 60 + r
-                        else:
-                            lower = _pop(om & ((1 << r) - 1))
-                            if lower:
-                                higher = _pop(om >> r)
-                                v = 10 * lower // (lower + higher) + (8 if not higher else 2)
-                                if (voids >> s) & 1 and alive & _POINTS:
-                                    v += _VOID_RISK
-                            else:
-                                v = 0
-                            if s == 3:
-                                v += 2 if lower else -1
-                            elif s == 2 and qs_live:
-                                if r == 10:
-                                    v += 40
-                                elif r > 10:
-                                    v += 30
-                                elif not h & (_QS_BIT | _HIGH_SPADES):
-                                    v -= _FLUSH
-                        if v < best:
-                            best = v
-                            c = 13 * s + r
-        else:
-            follow = h & (0x1FFF << (13 * led))
-            if follow:
-                if runner >= 0 and runner != seat and (tp or led == 3):
-                    ahead = (seat - runner) % n
-                    t = _bitlen(follow) - 1
-                    if t > top and (win == runner or ahead > pos):
-                        c = t
-                    else:
-                        below = follow & ((1 << top) - 1)
-                        c = _bitlen(below if below else follow) - 1
-                elif runner == seat:
-                    c = _bitlen(follow) - 1
-                elif played < n or (pos == n - 1 and tp == 0):
-                    c = _bitlen(follow) - 1
-                    if c == _QS and follow != _QS_BIT:
-                        c = _bitlen(follow ^ _QS_BIT) - 1
-                else:
-                    below = follow & ((1 << top) - 1)
-                    if below:
-                        c = _bitlen(below) - 1
-                    elif pos == n - 1:
-                        c = _bitlen(follow) - 1
-                        if c == _QS and follow != _QS_BIT:
-                            c = _bitlen(follow ^ _QS_BIT) - 1
-                    elif tp == 0 and led != 2 and not (voids >> led) & 1:
-                        c = _bitlen(follow) - 1
-                    else:
-                        rest = follow & ~_QS_BIT
-                        if led == 2 and qs_live:
-                            rest &= ~_HIGH_SPADES
-                        if not rest:
-                            rest = follow
-                        c = _low(rest)
-            else:
-                legal = h
-                if played < n and h & _NO_POINTS:
-                    legal = h & _NO_POINTS
-                safe = legal & _NO_POINTS
-                if (
-                    runner >= 0
-                    and safe
-                    and (runner == seat or win == runner or ((runner - seat) % n < n - pos))
-                ):
-                    legal = safe
-                if legal & _QS_BIT:
-                    c = _QS
-                elif qs_live and legal & _HIGH_SPADES and _pop(h & _LOW_SPADES) < 3:
-                    c = _bitlen(legal & _HIGH_SPADES) - 1
-                else:
-                    others = alive & ~h
-                    best = -999
-                    for s in range(4):
-                        m = (legal >> (13 * s)) & 0x1FFF
-                        if not m:
-                            continue
-                        r = _bitlen(m) - 1
-                        om = (others >> (13 * s)) & 0x1FFF
-                        if om:
-                            lower = _pop(om & ((1 << r) - 1))
-                            higher = _pop(om >> r)
-                            v = r + 2 * lower - 3 * higher + (8 if lower and not higher else 0)
-                        else:
-                            v = r - 8
-                        if s == 3:
-                            v += _HEART_DUMP
-                        v -= 2 * _pop(((h >> (13 * s)) & 0x1FFF) & ((1 << r) - 1))
-                        if v > best:
-                            best = v
-                            c = 13 * s + r
+        c = _choose(
+            h, alive, seat, pos, led, top, win, tp, played, broken, runner, qs_live, voids, n,
+            lead_card,
+        )  # fmt: skip
         bit = 1 << c
         hands[seat] = h & ~bit
         alive &= ~bit
@@ -407,6 +444,92 @@ def rollout(
             seat = win
         else:
             seat = (seat + 1) % n
+
+
+@_jit_inline
+def _kind(c: int, pos: int, led: int, top: int) -> int:
+    """:func:`hearts.bots.kernel_ref.kind`."""
+    if pos == 0:
+        return c // 13
+    if c // 13 == led:
+        return 100 + (1 if c > top else 0) + (10 if c == _QS else 0)
+    return 200 + 2 * (c // 13) + (1 if c == _QS or c == 37 or c == 38 or c >= 48 else 0)
+
+
+@_jit
+def likeness(
+    world: Any,
+    hist_seat: Any,
+    hist_card: Any,
+    me: int,
+    mismatch: float,
+    qs_breaks: bool,
+    lead_card: int,
+    hands: Any,
+    pen: Any,
+) -> float:
+    """:func:`hearts.bots.kernel_ref.likeness`: the deal's weight, ``mismatch`` to
+    the power of the others' plays so far not of the kind the playout policy would
+    have played holding that deal's hands (``hands``, ``pen``: scratch arrays)."""
+    n = world.shape[0]
+    for s in range(n):
+        hands[s] = world[s]
+        pen[s] = 0
+    steps = hist_seat.shape[0]
+    for t in range(steps):
+        hands[hist_seat[t]] |= 1 << hist_card[t]
+    alive = 0
+    for s in range(n):
+        alive |= hands[s]
+    pos = 0
+    led = 0
+    top = 0
+    win = 0
+    tp = 0
+    broken = False
+    voids = 0
+    runner = -1
+    wt = 1.0
+    for t in range(steps):
+        seat = hist_seat[t]
+        c = hist_card[t]
+        h = hands[seat]
+        if seat != me:
+            qs_live = (alive & _QS_BIT) != 0
+            want = _choose(
+                h, alive, seat, pos, led, top, win, tp, t, broken, runner, qs_live, voids, n,
+                lead_card,
+            )  # fmt: skip
+            if _kind(want, pos, led, top) != _kind(c, pos, led, top):
+                wt *= mismatch
+        bit = 1 << c
+        hands[seat] = h & ~bit
+        alive &= ~bit
+        if pos == 0:
+            led = c // 13
+            top = c
+            win = seat
+            tp = 0
+        elif c // 13 == led:
+            if c > top:
+                top = c
+                win = seat
+        else:
+            voids |= 1 << led
+        if c >= 39:
+            tp += 1
+            broken = True
+        elif c == _QS:
+            tp += 13
+            if qs_breaks:
+                broken = True
+        pos += 1
+        if pos == n:
+            if tp:
+                pen[win] += tp
+                runner = _runner(pen)
+            pos = 0
+    return wt
 
 
 @_jit
@@ -539,8 +662,12 @@ def _play_batch(
     moon: int,
     jd_bonus: bool,
     shoot: float,
+    hist_seat: Any,
+    hist_card: Any,
+    mismatch: float,
     sums: Any,
     points: Any,
+    mass: Any,
 ) -> None:
     n = pen0.shape[0]
     world = np.zeros(n, np.int64)
@@ -570,6 +697,11 @@ def _play_batch(
             world,
             buf,
         )
+        wt = 1.0
+        if mismatch != 1.0:
+            wt = likeness(
+                world, hist_seat, hist_card, me, mismatch, qs_breaks, lead_card, hands, pen
+            )
         for a in range(alive.shape[0]):
             i = alive[a]
             card = cands[i]
@@ -594,8 +726,9 @@ def _play_batch(
                 voids,
             )
             v, mine = _value(pen, jd, me, near, totals, target, moon, jd_bonus, shoot, pts, after)
-            sums[i] += v
-            points[i] += mine
+            sums[i] += wt * v
+            points[i] += wt * mine
+            mass[i] += wt
 
 
 def _seed64(seed: int) -> int:
@@ -613,9 +746,10 @@ def play_batch(
     judge: Judge,
     sums: Any,
     points: Any,
+    mass: Any,
 ) -> None:
-    """:func:`hearts.bots.kernel_ref.play_batch`, compiled; ``sums`` and ``points``
-    are float64 arrays."""
+    """:func:`hearts.bots.kernel_ref.play_batch`, compiled; ``sums``, ``points``
+    and ``mass`` are float64 arrays."""
     _play_batch(
         *t,
         _seed64(seed),
@@ -639,8 +773,12 @@ def play_batch(
         judge.moon,
         judge.jd_bonus,
         float(judge.shoot),
+        np.array([s for s, _ in pos.history], dtype=np.int64),
+        np.array([c for _, c in pos.history], dtype=np.int64),
+        float(pos.mismatch),
         sums,
         points,
+        mass,
     )
 
 

@@ -26,7 +26,10 @@ MOON_CODES = {"add_to_others": 0, "subtract_from_self": 1, "shooter_chooses": 2}
 class Position(NamedTuple):
     """Where the search starts: the trick in progress (leader first, without the
     card being weighed), its leader, cards played, hearts broken, points and J♦
-    taken so far, the table's rules as numbers, suits some seat is void in."""
+    taken so far, the table's rules as numbers, suits some seat is void in;
+    ``history`` every (seat, card) played in the hand so far, and ``mismatch``
+    the weight a deal keeps per play of another seat the playout policy would not
+    have made holding that deal (1.0: every deal weighs the same)."""
 
     me: int
     trick: tuple[int, ...]
@@ -38,6 +41,8 @@ class Position(NamedTuple):
     qs_breaks: bool
     lead_card: int
     voids: int
+    history: tuple[tuple[int, int], ...] = ()
+    mismatch: float = 1.0
 
 
 class Judge(NamedTuple):
@@ -92,6 +97,64 @@ def draw(t: DealTables, state: int) -> tuple[list[int], int]:
             at += take[o]
         st = int(t.sp_next[first + j])
     return hands, state
+
+
+def kind(card: int, pos: int, led: int, top: int) -> int:
+    """What sort of play ``card`` is, the ``pos``-th card of a trick (the suit
+    ``led``, its ``top`` card so far): a lead, by suit; a card of the suit led,
+    under or over the top (Q♠ apart); a discard, by suit and whether it is
+    dangerous to hold (Q♠, K♠, A♠, J♥ and above).  Which card of a kind a player
+    picks says little about its hand; the kind says much (a seat that ducks could;
+    a seat void that throws a low club has no Q♠ to dump)."""
+    if pos == 0:
+        return card // 13
+    if card // 13 == led:
+        return 100 + (1 if card > top else 0) + (10 if card == 36 else 0)
+    return 200 + 2 * (card // 13) + (1 if card in (36, 37, 38) or card >= 48 else 0)
+
+
+def likeness(world: list[int], pos: Position) -> float:
+    """How well deal ``world`` (every seat's hand now) explains the others' plays
+    so far: ``pos.mismatch`` to the power of the plays by other seats not of the
+    :func:`kind` the playout policy (:func:`~hearts.bots.playout.rollout`), holding
+    the hands the deal gives them at that moment, would have played."""
+    n = len(world)
+    hands = world[:]
+    for s, c in pos.history:
+        hands[s] |= 1 << c
+    pen = [0] * n
+    trick: list[int] = []
+    leader = pos.history[0][0] if pos.history else 0
+    broken = False
+    voids = 0
+    wt = 1.0
+    for t, (seat, c) in enumerate(pos.history):
+        if seat != pos.me:
+            record: list[int] = []
+            rollout(
+                hands[:], trick[:], leader, t, broken, pen[:], -1, pos.qs_breaks,
+                pos.lead_card, record, None, 0.0, voids,
+            )  # fmt: skip
+            if trick:
+                led = trick[0] // 13
+                top = max(x for x in trick if x // 13 == led)
+            else:
+                led = top = 0
+            if kind(record[0], len(trick), led, top) != kind(c, len(trick), led, top):
+                wt *= pos.mismatch
+        hands[seat] &= ~(1 << c)
+        if trick and c // 13 != trick[0] // 13:
+            voids |= 1 << (trick[0] // 13)
+        if c >= 39 or (pos.qs_breaks and c == 36):
+            broken = True
+        trick.append(c)
+        if len(trick) == n:
+            led = trick[0] // 13
+            best = max(range(n), key=lambda i: trick[i] if trick[i] // 13 == led else -1)
+            leader = (leader + best) % n
+            pen[leader] += sum(1 for x in trick if x >= 39) + (13 if 36 in trick else 0)
+            trick = []
+    return wt
 
 
 def score(pen: list[int], jd: int, judge: Judge) -> list[int]:
@@ -162,13 +225,17 @@ def play_batch(
     judge: Judge,
     sums: list[float],
     points: list[float],
+    mass: list[float],
 ) -> None:
     """Deals ``w0``..``w1 - 1``; in each, every candidate ``cands[i]`` for ``i`` in
-    ``alive`` played now and the hand played out: its value added to ``sums[i]``
-    and its points to ``points[i]``, deal after deal, candidate after candidate."""
+    ``alive`` played now and the hand played out: its value times the deal's
+    weight (:func:`likeness`) added to ``sums[i]``, its points times the weight to
+    ``points[i]``, the weight to ``mass[i]``, deal after deal, candidate after
+    candidate."""
     me = pos.me
     for w in range(w0, w1):
         world, _ = draw(t, world_state(seed, w))
+        wt = likeness(world, pos) if pos.mismatch != 1.0 else 1.0
         for i in alive:
             card = cands[i]
             hands = world[:]
@@ -190,5 +257,6 @@ def play_batch(
                 pos.voids,
             )
             v, mine = value(pen, jd, judge)
-            sums[i] += v
-            points[i] += mine
+            sums[i] += wt * v
+            points[i] += wt * mine
+            mass[i] += wt

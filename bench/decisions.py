@@ -1,0 +1,79 @@
+"""Khó's time per play decision, every decision of a hand.
+
+Every play decision with two or more candidates (first trick to last) in
+``--hands`` hands played by Vừa (bench deals 300 and on), decided by Khó at its
+default and by the variants named with ``--variant key=value`` (e.g. ``endgame=0``:
+without the exact search of the last cards); CPU and wall-clock p50 and p95 per
+decision, the bots in turn on the same positions.
+
+    python3 bench/decisions.py [--hands 4] [--variant endgame=0]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from strength import RULES, deal_for
+
+from hearts.bots.base import get_bot
+from hearts.bots.hard import HardBot, candidates
+from hearts.hand import HandState
+from hearts.view import PlayerView
+
+
+def positions(hands: int) -> list[PlayerView]:
+    medium = get_bot("medium")
+    out = []
+    for i in range(hands):
+        deal, number = deal_for(300 + i)
+        state = HandState(RULES, deal, RULES.pass_direction(number))
+        if state.phase == "pass":
+            for s in range(RULES.players):
+                state.pass_cards(s, medium.choose_pass(state.view(s, hand_number=number)))
+        while not state.is_terminal():
+            view = state.view(state.turn, hand_number=number)
+            if len(candidates(view)) > 1:
+                out.append(view)
+            state.play(medium.choose_play(view))
+    return out
+
+
+def pct(xs: list[float], q: float) -> float:
+    xs = sorted(xs)
+    return xs[min(len(xs) - 1, int(q * len(xs)))]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--hands", type=int, default=4)
+    parser.add_argument("--variant", nargs="*", default=["endgame=0"])
+    args = parser.parse_args()
+    views = positions(args.hands)
+    late = sum(v.hand.bit_count() <= 3 for v in views)
+    print(f"{len(views)} play decisions with 2+ candidates ({late} with 3 cards or fewer)")
+    bots: list[tuple[str, HardBot]] = [("default", HardBot())]
+    for kv in args.variant:
+        key, _, value = kv.partition("=")
+        bots.append((kv, HardBot(**{key: json.loads(value)})))
+    HardBot(iterations=8).choose_play(views[0])  # compile (or load) the kernel first
+    for name, bot in bots:
+        cpu, wall = [], []
+        for view in views:
+            c0, w0 = time.process_time(), time.perf_counter()
+            bot.choose_play(view)
+            cpu.append(time.process_time() - c0)
+            wall.append(time.perf_counter() - w0)
+        print(
+            f"Khó {name:<12} CPU p50 {pct(cpu, 0.5):.3f} s  p95 {pct(cpu, 0.95):.3f} s   "
+            f"wall p50 {pct(wall, 0.5):.3f} s  p95 {pct(wall, 0.95):.3f} s"
+        )
+
+
+if __name__ == "__main__":
+    main()
