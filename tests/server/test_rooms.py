@@ -51,8 +51,8 @@ def history(monkeypatch: pytest.MonkeyPatch) -> dict[tuple[str, int], Any]:
     saved: dict[tuple[str, int], Any] = {}
     original = RoomStore.save
 
-    def save(self: RoomStore, conn: Any, room: Room) -> None:
-        original(self, conn, room)
+    def save(self: RoomStore, conn: Any, room: Room, before: Room) -> None:
+        original(self, conn, room, before)
         if room.game is not None:
             hand = room.game.hand
             saved[(room.code, room.version)] = (list(hand.hands), list(hand.passes))
