@@ -152,8 +152,14 @@ async def listen(human: Human, code: str, stop: asyncio.Event) -> None:
 
 
 async def play(
-    human: Human, code: str, think: float, actions: list[Action], stop: asyncio.Event
+    human: Human,
+    code: str,
+    think: float,
+    actions: list[Action],
+    calls: dict[int, int],
+    stop: asyncio.Event,
 ) -> None:
+    again = False  # a 409 stale: at once at the new version, as the page does
     while not stop.is_set():
         await human.event.wait()
         human.event.clear()
@@ -170,18 +176,25 @@ async def play(
             what, body = "next-hand", {}
         else:
             continue
-        with contextlib.suppress(TimeoutError):
-            await asyncio.wait_for(stop.wait(), think * random.uniform(0.5, 1.5))
+        if not again:
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(stop.wait(), think * random.uniform(0.5, 1.5))
         if stop.is_set():
             return
-        body["version"] = human.room["version"]
+        # the version it decided on, as a page does: changed meanwhile, it is a 409
+        body["version"] = room["version"]
         sent = time.perf_counter()
         status, answer = await human.http.call(
             "POST", f"/api/rooms/{code}/{what}", human.token, body
         )
         if status == 200:
             actions.append(Action(human, sent, answer["version"]))
-        human.event.set()  # look again (a 409 carries the newer Room)
+        newer = answer if status == 200 else answer.get("room")
+        if newer and newer["version"] >= human.room["version"]:
+            human.room = newer  # the answer is the Room after it
+        calls[status] = calls.get(status, 0) + 1
+        again = status == 409 and answer["error"]["code"] == "stale" and not again
+        human.event.set()  # look again
 
 
 class Barrier:
@@ -202,6 +215,7 @@ async def one_room(
     bases: list[str],
     think: float,
     actions: list[Action],
+    calls: dict[int, int],
     humans_out: list[list[Human]],
     stop: asyncio.Event,
     ready: Barrier,
@@ -224,7 +238,7 @@ async def one_room(
     version = max(h.room["version"] for h in humans)
     start = {"version": version}
     await humans[0].http.call("POST", f"/api/rooms/{code}/start", humans[0].token, start)
-    players = [asyncio.create_task(play(h, code, think, actions, stop)) for h in humans]
+    players = [asyncio.create_task(play(h, code, think, actions, calls, stop)) for h in humans]
     await stop.wait()
     for h in humans:
         h.event.set()
@@ -275,12 +289,13 @@ async def run(
     bases: list[str], pids: list[int], n: int, think: float, seconds: float
 ) -> dict[str, Any]:
     actions: list[Action] = []
+    calls: dict[int, int] = {}  # answers by status
     rooms: list[list[Human]] = []
     stop = asyncio.Event()
     ready = Barrier(n)
     setup = asyncio.Semaphore(10)
     rooms_done = asyncio.gather(
-        *(one_room(bases, think, actions, rooms, stop, ready, setup) for _ in range(n))
+        *(one_room(bases, think, actions, calls, rooms, stop, ready, setup) for _ in range(n))
     )
     await ready.go.wait()
     started = time.perf_counter()
@@ -304,6 +319,7 @@ async def run(
         "push": lat,
         "static": static,
         "server_cpu": server,
+        "refused": sum(v for k, v in calls.items() if k != 200) / elapsed,
         "client_cpu": client,
     }
 
@@ -313,6 +329,7 @@ def figures(result: dict[str, Any]) -> dict[str, float]:
     static = [v * 1000 for v in result["static"]]
     return {
         "rate": result["actions"] / result["seconds"],
+        "refused": result["refused"],
         "p50": pct(push, 50),
         "p95": pct(push, 95),
         "static50": pct(static, 50),
@@ -325,7 +342,7 @@ def figures(result: dict[str, Any]) -> dict[str, float]:
 
 def report(n: int, f: dict[str, float], note: str = "") -> str:
     return (
-        f"  {n:>4} rooms{note}: {f['rate']:.0f} actions/s;"
+        f"  {n:>4} rooms{note}: {f['rate']:.0f} actions/s ({f['refused']:.1f}/s refused);"
         f" action -> last other screen p50={f['p50']:.1f} ms p95={f['p95']:.1f} ms"
         f" | static GET p50={f['static50']:.1f} ms p95={f['static95']:.1f} ms"
         f" | server CPU {100 * f['server']:.0f}% ({f['cpu_per_action']:.1f} ms/action),"
