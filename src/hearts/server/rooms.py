@@ -171,6 +171,11 @@ class Rooms:
             return kept[0]
         return None
 
+    def forget_all(self, codes: list[str]) -> None:
+        """The rooms were removed (retention)."""
+        for code in codes:
+            self.forget(code)
+
     def current(self, code: str) -> Room:
         """The room as recently known: kept here if it was confirmed in the last
         :data:`TRUST_SECONDS` (another process's changes come by NOTIFY sooner), else
