@@ -15,7 +15,7 @@ from hearts.server.errors import ApiError, bearer_token
 from hearts.server.game import rules_from_api
 from hearts.server.live import Live, Watcher
 from hearts.server.messages import error_message, error_status
-from hearts.server.ratelimit import TokenBuckets, client_address
+from hearts.server.ratelimit import RateLimited, TokenBuckets, client_address
 from hearts.server.rooms import RoomError, Rooms
 from hearts.server.schema import ERROR_RESPONSES, MoonBody, PassBody, PlayBody, Version
 from hearts.server.security import HEADERS
@@ -68,8 +68,9 @@ def install(app: FastAPI, tables: Tables, rooms: Rooms, live: Live, config: Conf
         peer = request.client.host if request.client else None
         forwarded = request.headers.getlist("x-forwarded-for")
         address = client_address(peer, forwarded, config.trusted_proxy)
-        if joins.take(address) > 0:
-            raise ApiError("join_limited")
+        wait = joins.take(address)
+        if wait > 0:
+            raise RateLimited(wait, "join_limited")
 
     Player = Annotated[int, Depends(player)]
 
