@@ -5,9 +5,12 @@ Starts ``hearts serve`` (one process on SQLite in a temporary directory, or, wit
 split between them), then for each room: one human makes it, three join, all four
 open the room's WebSocket, the match starts, and every human passes and plays its
 lowest legal card ``--think`` seconds (uniform 0.5x-1.5x) after its turn comes, for
-``--seconds`` (a new hand is dealt when one ends).  With four humans a room moves
-about once per ``--think`` seconds (one human at a time plays), so N rooms make about
-N / think actions a second; the rate measured is printed.
+``--seconds`` (a new hand is dealt when one ends).  The rooms start at random moments
+within ``--stagger`` seconds (a real server's rooms are each at its own point of a
+hand, not all passing at once), and the measure begins once all have started.
+With four humans a room moves about once per ``--think`` seconds (one human at a
+time plays), so N rooms make about N / think actions a second; the rate measured is
+printed.
 
 Measured, once every room is ready: from sending an action to the moment the LAST
 of the three other humans received a Room frame at (or past) the version it made,
@@ -156,7 +159,7 @@ async def play(
     code: str,
     think: float,
     actions: list[Action],
-    calls: dict[int, int],
+    calls: dict[str, int],
     stop: asyncio.Event,
 ) -> None:
     again = False  # a 409 stale: at once at the new version, as the page does
@@ -192,7 +195,8 @@ async def play(
         newer = answer if status == 200 else answer.get("room")
         if newer and newer["version"] >= human.room["version"]:
             human.room = newer  # the answer is the Room after it
-        calls[status] = calls.get(status, 0) + 1
+        key = "ok" if status == 200 else f"{what} {answer['error']['code']}"
+        calls[key] = calls.get(key, 0) + 1
         again = status == 409 and answer["error"]["code"] == "stale" and not again
         human.event.set()  # look again
 
@@ -215,11 +219,12 @@ async def one_room(
     bases: list[str],
     think: float,
     actions: list[Action],
-    calls: dict[int, int],
+    calls: dict[str, int],
     humans_out: list[list[Human]],
     stop: asyncio.Event,
     ready: Barrier,
     setup: asyncio.Semaphore,
+    stagger: float,
 ) -> None:
     async with setup:  # not every room at once: the set-up is not what is measured
         humans = [Human(bases[i % len(bases)], Http(bases[i % len(bases)])) for i in range(4)]
@@ -234,7 +239,10 @@ async def one_room(
         while any(h.room is None for h in humans):
             await asyncio.sleep(0.05)
     ready.set_ready()
-    await ready.go.wait()  # every room is made and connected: the clock starts now
+    await ready.go.wait()  # every room is made and connected
+    # Rooms start at different moments (not all passing at once, as a real server's
+    # rooms are each at its own point of its hand)
+    await asyncio.sleep(random.uniform(0, stagger))
     version = max(h.room["version"] for h in humans)
     start = {"version": version}
     await humans[0].http.call("POST", f"/api/rooms/{code}/start", humans[0].token, start)
@@ -286,18 +294,18 @@ def own_cpu() -> float:
 
 
 async def run(
-    bases: list[str], pids: list[int], n: int, think: float, seconds: float
+    bases: list[str], pids: list[int], n: int, think: float, seconds: float, stagger: float
 ) -> dict[str, Any]:
     actions: list[Action] = []
-    calls: dict[int, int] = {}  # answers by status
+    calls: dict[str, int] = {}  # answers: "ok", or the refusal's call and code
     rooms: list[list[Human]] = []
     stop = asyncio.Event()
     ready = Barrier(n)
     setup = asyncio.Semaphore(10)
-    rooms_done = asyncio.gather(
-        *(one_room(bases, think, actions, calls, rooms, stop, ready, setup) for _ in range(n))
-    )
+    args = (bases, think, actions, calls, rooms, stop, ready, setup, stagger)
+    rooms_done = asyncio.gather(*(one_room(*args) for _ in range(n)))
     await ready.go.wait()
+    await asyncio.sleep(stagger)  # every room has started: the clock starts now
     started = time.perf_counter()
     server0 = sum(cpu_seconds(p) for p in pids)
     client0 = own_cpu()
@@ -306,7 +314,7 @@ async def run(
     elapsed = time.perf_counter() - started
     server = sum(cpu_seconds(p) for p in pids) - server0
     client = own_cpu() - client0
-    measured = [a for a in actions if a.sent - started <= seconds]
+    measured = [a for a in actions if 0 <= a.sent - started <= seconds]
     stop.set()
     static = await reference
     await rooms_done
@@ -319,7 +327,8 @@ async def run(
         "push": lat,
         "static": static,
         "server_cpu": server,
-        "refused": sum(v for k, v in calls.items() if k != 200) / elapsed,
+        "refused": sum(v for k, v in calls.items() if k != "ok") / elapsed,
+        "calls": calls,
         "client_cpu": client,
     }
 
@@ -385,7 +394,9 @@ def one_run(args: argparse.Namespace, n: int, env: dict[str, str]) -> dict[str, 
             procs = [serve(["--data-dir", data], env)]
         try:
             pids = [p.pid for p, _ in procs]
-            result = asyncio.run(run([b for _, b in procs], pids, n, args.think, args.seconds))
+            result = asyncio.run(
+                run([b for _, b in procs], pids, n, args.think, args.seconds, args.stagger)
+            )
         finally:
             for proc, _ in procs:
                 proc.terminate()
@@ -394,6 +405,8 @@ def one_run(args: argparse.Namespace, n: int, env: dict[str, str]) -> dict[str, 
                 with admin.connect() as conn:
                     conn.exec_driver_sql(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
                 admin.dispose()
+    if args.verbose:
+        print(f"    answers: {dict(sorted(result['calls'].items()))}")
     return figures(result)
 
 
@@ -401,13 +414,18 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--rooms", default="10,50,100")
     parser.add_argument("--think", type=float, default=1.0)
-    parser.add_argument("--seconds", type=float, default=30.0)
+    parser.add_argument("--seconds", type=float, default=30.0, help="measured, after --stagger")
+    parser.add_argument("--stagger", type=float, default=10.0, help="rooms start within this")
     parser.add_argument("--repeat", type=int, default=1, help="runs of each size: medians")
     parser.add_argument("--pg", default=None, help="PostgreSQL server: two processes")
+    parser.add_argument("--verbose", action="store_true", help="the answers, by refusal")
     args = parser.parse_args()
     env = {k: v for k, v in os.environ.items() if not k.startswith("HEARTS_")}
     where = "2 processes, PostgreSQL" if args.pg else "1 process, SQLite (synchronous=FULL)"
-    print(f"{where}; each human acts {args.think:g} s (0.5x-1.5x) after its turn comes")
+    print(
+        f"{where}; each human acts {args.think:g} s (0.5x-1.5x) after its turn comes;"
+        f" the rooms start within {args.stagger:g} s, then {args.seconds:g} s are measured"
+    )
     print(
         f"  machine: {os.cpu_count()} cores, load average {load_average()} at the start;"
         f" a fixed loop takes {calibration():.0f} ms of CPU"
