@@ -154,7 +154,8 @@ class Live:
                 return
             watcher.last = text
             try:
-                await asyncio.wait_for(watcher.socket.send_text(text), SEND_TIMEOUT)
+                async with asyncio.timeout(SEND_TIMEOUT):  # no task per send
+                    await watcher.socket.send_text(text)
             except Exception:
                 with contextlib.suppress(Exception):
                     await watcher.socket.close()
