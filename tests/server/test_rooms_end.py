@@ -266,3 +266,36 @@ def test_a_long_poll_player_is_shown_connected_at_once(
             frames.append(frame["room"])
         assert [f["seats"][1]["connected"] for f in frames] == [True]
         assert frames[0]["version"] == first["version"]
+
+
+def test_a_player_who_stops_calling_is_shown_gone_without_any_change(
+    db_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A long-poll page closed (or a server process killed) sends nothing: the
+    sockets' periodic refresh sees the seat's last sign of life age out and pushes."""
+    monkeypatch.setattr(live, "REFRESH_EVERY", 0.1)
+    app = create_app(db_url, seed=4, executor=ThreadPoolExecutor(1), room_pace=0.0)
+    with TestClient(app) as client:
+        gone_quietly(client)
+
+
+def gone_quietly(client: TestClient) -> None:
+    creator, guest = Guest(client), Guest(client)
+    code = new_room(creator)["code"]
+    guest.act(code, "join", {})  # a call: connected
+    with client.websocket_connect(f"/api/rooms/{code}/ws") as socket:
+        socket.send_json({"token": creator.token})
+        first = socket.receive_json()["room"]
+        assert first["seats"][1]["connected"] is True
+        # Its last call was long ago (as the database and this process see it).
+        kept_rooms = client.app.state.rooms  # type: ignore[attr-defined]
+        kept = kept_rooms.current(code)
+        kept_rooms.db.touch(kept.id, [1], 1.0)
+        kept.seats[1].seen_at = 1.0
+        time.sleep(2.0)  # some twenty refreshes
+        socket.send_json({"type": "ping"})
+        frames = []
+        while (frame := socket.receive_json())["type"] != "pong":
+            frames.append(frame["room"])
+        assert [f["seats"][1]["connected"] for f in frames] == [False]
+        assert frames[0]["version"] == first["version"]  # no change of the room
