@@ -5,14 +5,24 @@ Starts ``hearts serve`` (one process on SQLite in a temporary directory, or, wit
 split between them), then for each room: one human makes it, three join, all four
 open the room's WebSocket, the match starts, and every human passes and plays its
 lowest legal card ``--think`` seconds (uniform 0.5x-1.5x) after its turn comes, for
-one hand or ``--seconds``.
+``--seconds`` (a new hand is dealt when one ends).  The rooms start at random moments
+within ``--stagger`` seconds (a real server's rooms are each at its own point of a
+hand, not all passing at once), and the measure begins once all have started.
+With four humans a room moves about once per ``--think`` seconds (one human at a
+time plays), so N rooms make about N / think actions a second; the rate measured is
+printed.
 
-Measured, in this run: from sending an action to the moment the LAST of the three
-other humans received a Room frame at (or past) the version it made, p50/p95; beside
-a trivial static GET (``/static/js/api.js``) sent every 50 ms meanwhile.
+Measured, once every room is ready: from sending an action to the moment the LAST
+of the three other humans received a Room frame at (or past) the version it made,
+p50/p95; beside a trivial static GET (``/static/js/api.js``) sent every 50 ms
+meanwhile; and the CPU seconds of the server(s) and of this client in that time.
 
-    nice python3 bench/rooms.py [--rooms 10,50,100] [--think 1.0] [--seconds 40]
-        [--pg postgresql+psycopg://postgres@127.0.0.1:5433/postgres]
+The client is one asyncio process kept lean (a few lines of HTTP/1.1 with one
+kept-alive connection per human, as a browser has), since it shares the machine's
+cores with the server: its CPU share is printed too.
+
+    nice python3 bench/rooms.py [--rooms 10,50,100] [--think 1.0] [--seconds 30]
+        [--repeat 1] [--pg postgresql+psycopg://postgres@127.0.0.1:5433/postgres]
 """
 
 from __future__ import annotations
@@ -24,23 +34,80 @@ import json
 import os
 import random
 import secrets
+import statistics
 import subprocess
 import sys
 import tempfile
 import time
 from dataclasses import dataclass, field
 from typing import Any
+from urllib.parse import urlsplit
 
-import httpx
 import sqlalchemy as sa
 from web import cpu_seconds, pct
 from websockets.asyncio.client import connect
 
 
+class Http:
+    """One kept-alive HTTP/1.1 connection (a browser's), with nothing but JSON."""
+
+    def __init__(self, base: str) -> None:
+        parts = urlsplit(base)
+        self.host = parts.hostname or "127.0.0.1"
+        self.port = parts.port or 80
+        self.streams: tuple[asyncio.StreamReader, asyncio.StreamWriter] | None = None
+
+    async def call(
+        self, method: str, path: str, token: str | None = None, body: Any = None
+    ) -> tuple[int, Any]:
+        data = b"" if body is None else json.dumps(body).encode()
+        head = f"{method} {path} HTTP/1.1\r\nHost: {self.host}\r\nContent-Length: {len(data)}\r\n"
+        if body is not None:
+            head += "Content-Type: application/json\r\n"
+        if token is not None:
+            head += f"Authorization: Bearer {token}\r\n"
+        request = (head + "\r\n").encode() + data
+        for attempt in range(2):
+            if self.streams is None:
+                self.streams = await asyncio.open_connection(self.host, self.port)
+            reader, writer = self.streams
+            writer.write(request)
+            try:
+                status_line = await reader.readline()
+                if not status_line:
+                    raise ConnectionError("closed")
+                status = int(status_line.split()[1])
+                length, close = 0, False
+                while (line := await reader.readline()) not in (b"\r\n", b""):
+                    name, _, value = line.decode("latin-1").partition(":")
+                    name = name.strip().lower()
+                    if name == "content-length":
+                        length = int(value)
+                    elif name == "connection" and value.strip().lower() == "close":
+                        close = True
+                payload = await reader.readexactly(length)
+            except (ConnectionError, asyncio.IncompleteReadError):
+                self.close()
+                if attempt:
+                    raise
+                continue
+            if close:
+                self.close()
+            ctype_json = payload[:1] in (b"{", b"[")
+            return status, json.loads(payload) if ctype_json else payload
+        raise AssertionError("unreachable")
+
+    def close(self) -> None:
+        if self.streams is not None:
+            self.streams[1].close()
+            self.streams = None
+
+
 @dataclass
 class Human:
     base: str
-    token: str
+    http: Http
+    token: str = ""
     #: (version, when) of every Room frame received
     frames: list[tuple[int, float]] = field(default_factory=list)
     room: Any = None
@@ -69,17 +136,17 @@ def serve(args: list[str], env: dict[str, str]) -> tuple[subprocess.Popen[str], 
 
 async def listen(human: Human, code: str, stop: asyncio.Event) -> None:
     url = human.base.replace("http://", "ws://") + f"/api/rooms/{code}/ws"
-    async with connect(url, open_timeout=60, max_size=2**22) as socket:
+    async with connect(url, open_timeout=120, max_size=2**22) as socket:
         await socket.send(json.dumps({"token": human.token}))
         while not stop.is_set():
             try:
                 text = await asyncio.wait_for(socket.recv(), 1.0)
             except TimeoutError:
                 continue
+            now = time.perf_counter()
             message = json.loads(text)
             if message.get("type") != "room":
                 continue
-            now = time.perf_counter()
             room = message["room"]
             human.frames.append((room["version"], now))
             if human.room is None or room["version"] >= human.room["version"]:
@@ -89,37 +156,49 @@ async def listen(human: Human, code: str, stop: asyncio.Event) -> None:
 
 async def play(
     human: Human,
-    client: httpx.AsyncClient,
     code: str,
     think: float,
     actions: list[Action],
+    calls: dict[str, int],
     stop: asyncio.Event,
 ) -> None:
-    headers = {"Authorization": f"Bearer {human.token}"}
+    again = False  # a 409 stale: at once at the new version, as the page does
     while not stop.is_set():
         await human.event.wait()
         human.event.clear()
         room = human.room
         state = room["state"] if room else None
-        if state is None:
+        if state is None or room["phase"] != "playing":
             continue
         hand = state["hand"]
-        if room["phase"] != "playing" or hand["phase"] == "done":
-            stop.set()  # one hand per room
-            return
         if hand["phase"] == "pass" and hand["passed"] is None:
             what, body = "pass", {"cards": hand["cards"][:3]}
         elif hand["phase"] == "play" and hand["turn"] == "S":
             what, body = "play", {"card": hand["legal"][0]}
+        elif hand["phase"] == "done" and room["you"] == room["creator"]:
+            what, body = "next-hand", {}
         else:
             continue
-        await asyncio.sleep(think * random.uniform(0.5, 1.5))
-        body["version"] = human.room["version"]
+        if not again:
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(stop.wait(), think * random.uniform(0.5, 1.5))
+        if stop.is_set():
+            return
+        # the version it decided on, as a page does: changed meanwhile, it is a 409
+        body["version"] = room["version"]
         sent = time.perf_counter()
-        r = await client.post(f"/api/rooms/{code}/{what}", headers=headers, json=body)
-        if r.status_code == 200:
-            actions.append(Action(human, sent, r.json()["version"]))
-        human.event.set()  # look again (a 409 carries the newer Room)
+        status, answer = await human.http.call(
+            "POST", f"/api/rooms/{code}/{what}", human.token, body
+        )
+        if status == 200:
+            actions.append(Action(human, sent, answer["version"]))
+        newer = answer if status == 200 else answer.get("room")
+        if newer and newer["version"] >= human.room["version"]:
+            human.room = newer  # the answer is the Room after it
+        key = "ok" if status == 200 else f"{what} {answer['error']['code']}"
+        calls[key] = calls.get(key, 0) + 1
+        again = status == 409 and answer["error"]["code"] == "stale" and not again
+        human.event.set()  # look again
 
 
 class Barrier:
@@ -128,12 +207,11 @@ class Barrier:
     def __init__(self, n: int) -> None:
         self.left = n
         self.go = asyncio.Event()
-        self.started = 0.0
 
     def set_ready(self) -> None:
         self.left -= 1
         if self.left == 0:
-            self.started = time.perf_counter()
+            print("  (every room is ready: the clock starts)", flush=True)
             self.go.set()
 
 
@@ -141,58 +219,53 @@ async def one_room(
     bases: list[str],
     think: float,
     actions: list[Action],
+    calls: dict[str, int],
     humans_out: list[list[Human]],
-    seconds: float,
+    stop: asyncio.Event,
     ready: Barrier,
+    setup: asyncio.Semaphore,
+    stagger: float,
 ) -> None:
-    clients = {b: httpx.AsyncClient(base_url=b, timeout=60) for b in bases}
-    humans = []
-    for i in range(4):
-        base = bases[i % len(bases)]
-        token = (await clients[base].post("/api/players")).json()["token"]
-        humans.append(Human(base, token))
-    humans_out.append(humans)
-
-    def call(h: Human, path: str, body: Any) -> Any:
-        headers = {"Authorization": f"Bearer {h.token}"}
-        return clients[h.base].post(path, headers=headers, json=body)
-
-    made = await call(humans[0], "/api/rooms", {"level": "easy", "turn_seconds": None})
-    code = made.json()["code"]
-    for h in humans[1:]:
-        await call(h, f"/api/rooms/{code}/join", {})
-    stop = asyncio.Event()
-    listeners = [asyncio.create_task(listen(h, code, stop)) for h in humans]
-    while any(h.room is None for h in humans):
-        await asyncio.sleep(0.05)
+    async with setup:  # not every room at once: the set-up is not what is measured
+        humans = [Human(bases[i % len(bases)], Http(bases[i % len(bases)])) for i in range(4)]
+        for h in humans:
+            h.token = (await h.http.call("POST", "/api/players"))[1]["token"]
+        humans_out.append(humans)
+        body = {"level": "easy", "turn_seconds": None}
+        code = (await humans[0].http.call("POST", "/api/rooms", humans[0].token, body))[1]["code"]
+        for h in humans[1:]:
+            await h.http.call("POST", f"/api/rooms/{code}/join", h.token, {})
+        listeners = [asyncio.create_task(listen(h, code, stop)) for h in humans]
+        while any(h.room is None for h in humans):
+            await asyncio.sleep(0.05)
     ready.set_ready()
-    await ready.go.wait()  # every room is made and connected: the clock starts now
-    deadline = time.perf_counter() + seconds
+    await ready.go.wait()  # every room is made and connected
+    # Rooms start at different moments (not all passing at once, as a real server's
+    # rooms are each at its own point of its hand)
+    await asyncio.sleep(random.uniform(0, stagger))
     version = max(h.room["version"] for h in humans)
-    await call(humans[0], f"/api/rooms/{code}/start", {"version": version})
-    players = [
-        asyncio.create_task(play(h, clients[h.base], code, think, actions, stop)) for h in humans
-    ]
-    with contextlib.suppress(TimeoutError):
-        await asyncio.wait_for(stop.wait(), max(1.0, deadline - time.perf_counter()))
-    stop.set()
+    start = {"version": version}
+    await humans[0].http.call("POST", f"/api/rooms/{code}/start", humans[0].token, start)
+    players = [asyncio.create_task(play(h, code, think, actions, calls, stop)) for h in humans]
+    await stop.wait()
     for h in humans:
         h.event.set()
     await asyncio.gather(*players, return_exceptions=True)
     await asyncio.gather(*listeners, return_exceptions=True)
-    for c in clients.values():
-        await c.aclose()
+    for h in humans:
+        h.http.close()
 
 
 async def static_reference(base: str, stop: asyncio.Event) -> list[float]:
     out = []
-    async with httpx.AsyncClient(base_url=base) as client:
-        while not stop.is_set():
-            t = time.perf_counter()
-            r = await client.get("/static/js/api.js")
-            out.append(time.perf_counter() - t)
-            assert r.status_code == 200
-            await asyncio.sleep(0.05)
+    http = Http(base)
+    while not stop.is_set():
+        t = time.perf_counter()
+        status, _ = await http.call("GET", "/static/js/api.js")
+        out.append(time.perf_counter() - t)
+        assert status == 200
+        await asyncio.sleep(0.05)
+    http.close()
     return out
 
 
@@ -215,39 +288,74 @@ def delivery(actions: list[Action], rooms: list[list[Human]]) -> list[float]:
     return out
 
 
-async def run(bases: list[str], n: int, think: float, seconds: float) -> dict[str, Any]:
+def own_cpu() -> float:
+    t = os.times()
+    return t.user + t.system
+
+
+async def run(
+    bases: list[str], pids: list[int], n: int, think: float, seconds: float, stagger: float
+) -> dict[str, Any]:
     actions: list[Action] = []
+    calls: dict[str, int] = {}  # answers: "ok", or the refusal's call and code
     rooms: list[list[Human]] = []
     stop = asyncio.Event()
     ready = Barrier(n)
-    rooms_done = asyncio.gather(
-        *(one_room(bases, think, actions, rooms, seconds, ready) for _ in range(n))
-    )
+    setup = asyncio.Semaphore(10)
+    args = (bases, think, actions, calls, rooms, stop, ready, setup, stagger)
+    rooms_done = asyncio.gather(*(one_room(*args) for _ in range(n)))
     await ready.go.wait()
+    await asyncio.sleep(stagger)  # every room has started: the clock starts now
+    started = time.perf_counter()
+    server0 = sum(cpu_seconds(p) for p in pids)
+    client0 = own_cpu()
     reference = asyncio.create_task(static_reference(bases[0], stop))
-    await rooms_done
-    started = ready.started
+    await asyncio.sleep(seconds)
+    elapsed = time.perf_counter() - started
+    server = sum(cpu_seconds(p) for p in pids) - server0
+    client = own_cpu() - client0
+    measured = [a for a in actions if 0 <= a.sent - started <= seconds]
     stop.set()
     static = await reference
-    lat = delivery(actions, rooms)
+    await rooms_done
+    lat = delivery(measured, rooms)
     return {
         "rooms": n,
-        "actions": len(actions),
+        "actions": len(measured),
         "delivered": len(lat),
-        "seconds": time.perf_counter() - started,
+        "seconds": elapsed,
         "push": lat,
         "static": static,
+        "server_cpu": server,
+        "refused": sum(v for k, v in calls.items() if k != "ok") / elapsed,
+        "calls": calls,
+        "client_cpu": client,
     }
 
 
-def report(result: dict[str, Any]) -> str:
+def figures(result: dict[str, Any]) -> dict[str, float]:
     push = [v * 1000 for v in result["push"]]
     static = [v * 1000 for v in result["static"]]
+    return {
+        "rate": result["actions"] / result["seconds"],
+        "refused": result["refused"],
+        "p50": pct(push, 50),
+        "p95": pct(push, 95),
+        "static50": pct(static, 50),
+        "static95": pct(static, 95),
+        "server": result["server_cpu"] / result["seconds"],
+        "client": result["client_cpu"] / result["seconds"],
+        "cpu_per_action": 1000 * result["server_cpu"] / max(1, result["actions"]),
+    }
+
+
+def report(n: int, f: dict[str, float], note: str = "") -> str:
     return (
-        f"  {result['rooms']:>4} rooms: {result['actions']} actions in {result['seconds']:.0f} s,"
-        f" {result['delivered']} seen by all 3 others;"
-        f" action -> last other screen p50={pct(push, 50):.1f} ms p95={pct(push, 95):.1f} ms"
-        f" | static GET p50={pct(static, 50):.1f} ms p95={pct(static, 95):.1f} ms"
+        f"  {n:>4} rooms{note}: {f['rate']:.0f} actions/s ({f['refused']:.1f}/s refused);"
+        f" action -> last other screen p50={f['p50']:.1f} ms p95={f['p95']:.1f} ms"
+        f" | static GET p50={f['static50']:.1f} ms p95={f['static95']:.1f} ms"
+        f" | server CPU {100 * f['server']:.0f}% ({f['cpu_per_action']:.1f} ms/action),"
+        f" this client {100 * f['client']:.0f}%"
     )
 
 
@@ -259,40 +367,79 @@ def fresh_pg(url: str) -> tuple[str, sa.Engine, str]:
     return sa.make_url(url).set(database=name).render_as_string(hide_password=False), admin, name
 
 
+def calibration() -> float:
+    """Milliseconds of CPU a fixed pure-Python loop takes here now (a shared machine's
+    cores are slower when its neighbours are busy): to compare runs."""
+    t = time.process_time()
+    x = 0
+    for i in range(1_000_000):
+        x += i * i
+    return 1000 * (time.process_time() - t)
+
+
+def load_average() -> str:
+    with contextlib.suppress(OSError):
+        return " ".join(open("/proc/loadavg").read().split()[:3])
+    return "?"
+
+
+def one_run(args: argparse.Namespace, n: int, env: dict[str, str]) -> dict[str, float]:
+    with tempfile.TemporaryDirectory() as data:
+        procs = []
+        admin = None
+        if args.pg:
+            url, admin, name = fresh_pg(args.pg)
+            procs = [serve(["--database-url", url], env) for _ in range(2)]
+        else:
+            procs = [serve(["--data-dir", data], env)]
+        try:
+            pids = [p.pid for p, _ in procs]
+            result = asyncio.run(
+                run([b for _, b in procs], pids, n, args.think, args.seconds, args.stagger)
+            )
+        finally:
+            for proc, _ in procs:
+                proc.terminate()
+                proc.wait(30)
+            if admin is not None:
+                with admin.connect() as conn:
+                    conn.exec_driver_sql(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+                admin.dispose()
+    if args.verbose:
+        print(f"    answers: {dict(sorted(result['calls'].items()))}")
+    return figures(result)
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--rooms", default="10,50,100")
     parser.add_argument("--think", type=float, default=1.0)
-    parser.add_argument("--seconds", type=float, default=40.0)
+    parser.add_argument("--seconds", type=float, default=30.0, help="measured, after --stagger")
+    parser.add_argument("--stagger", type=float, default=10.0, help="rooms start within this")
+    parser.add_argument("--repeat", type=int, default=1, help="runs of each size: medians")
     parser.add_argument("--pg", default=None, help="PostgreSQL server: two processes")
+    parser.add_argument("--verbose", action="store_true", help="the answers, by refusal")
     args = parser.parse_args()
     env = {k: v for k, v in os.environ.items() if not k.startswith("HEARTS_")}
+    where = "2 processes, PostgreSQL" if args.pg else "1 process, SQLite (synchronous=FULL)"
+    print(
+        f"{where}; each human acts {args.think:g} s (0.5x-1.5x) after its turn comes;"
+        f" the rooms start within {args.stagger:g} s, then {args.seconds:g} s are measured"
+    )
+    print(
+        f"  machine: {os.cpu_count()} cores, load average {load_average()} at the start;"
+        f" a fixed loop takes {calibration():.0f} ms of CPU"
+    )
     for n in [int(x) for x in args.rooms.split(",")]:
-        with tempfile.TemporaryDirectory() as data:
-            procs = []
-            admin = None
-            if args.pg:
-                url, admin, name = fresh_pg(args.pg)
-                procs = [serve(["--database-url", url], env) for _ in range(2)]
-                where = "2 processes, PostgreSQL"
-            else:
-                procs = [serve(["--data-dir", data], env)]
-                where = "1 process, SQLite"
-            try:
-                cpu = sum(cpu_seconds(p.pid) for p, _ in procs)
-                result = asyncio.run(run([b for _, b in procs], n, args.think, args.seconds))
-                cpu = sum(cpu_seconds(p.pid) for p, _ in procs) - cpu
-                print(f"{where}, think {args.think:g} s:")
-                print(report(result), flush=True)
-                print(f"         server CPU {cpu:.1f} s (set-up included)", flush=True)
-            finally:
-                for proc, _ in procs:
-                    proc.terminate()
-                    proc.wait(30)
-                if admin is not None:
-                    with admin.connect() as conn:
-                        conn.exec_driver_sql(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
-                    admin.dispose()
+        runs = []
+        for i in range(args.repeat):
+            f = one_run(args, n, env)
+            runs.append(f)
+            note = f" (run {i + 1}, load {load_average()}, loop {calibration():.0f} ms)"
+            print(report(n, f, note), flush=True)
+        if args.repeat > 1:
+            median = {k: statistics.median(r[k] for r in runs) for k in runs[0]}
+            print(report(n, median, f" MEDIAN of {args.repeat}"), flush=True)
     return 0
 
 

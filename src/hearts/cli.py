@@ -66,7 +66,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=_serve)
 
     p = sub.add_parser("prune", help="apply the retention policy once (docs/retention.md)")
-    add_arguments(p, only=("database_url", "data_dir", "unused_days", "keep_days"))
+    kept = ("unused_days", "keep_days", "room_lobby_days", "room_days")
+    add_arguments(p, only=("database_url", "data_dir", *kept))
     p.add_argument("--dry-run", action="store_true", help="only print what would go")
     p.set_defaults(func=_prune)
 

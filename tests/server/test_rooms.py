@@ -51,8 +51,8 @@ def history(monkeypatch: pytest.MonkeyPatch) -> dict[tuple[str, int], Any]:
     saved: dict[tuple[str, int], Any] = {}
     original = RoomStore.save
 
-    def save(self: RoomStore, conn: Any, room: Room) -> None:
-        original(self, conn, room)
+    def save(self: RoomStore, conn: Any, room: Room, before: Room) -> None:
+        original(self, conn, room, before)
         if room.game is not None:
             hand = room.game.hand
             saved[(room.code, room.version)] = (list(hand.hands), list(hand.passes))
@@ -290,8 +290,16 @@ def test_joining_is_limited_per_address(db_url: str) -> None:
         code = new_room(players[0], rules={"players": 7})["code"]
         for p in players[1:3]:
             p.act(code, "join", {})
-        body = players[3].act(code, "join", {}, status=429)
-        assert body["error"] == {"code": "join_limited", "message": ERRORS["join_limited"][1]}
+        refused = players[3].client.post(
+            f"/api/rooms/{code}/join", headers=players[3].headers, json={}
+        )
+        assert refused.status_code == 429
+        assert refused.json()["error"] == {
+            "code": "join_limited",
+            "message": ERRORS["join_limited"][1],
+        }
+        # when to try again: the bucket's next token, 600 s away here
+        assert 1 <= int(refused.headers["Retry-After"]) <= 600
         assert players[3].room(code)["you"] is None
         players[4].client = TestClient(app, client=("198.51.100.8", 1))  # another address
         assert players[4].act(code, "join", {})["you"] == "P1"

@@ -4,6 +4,7 @@ straightforward way), at every step of hands of 3 to 7 seats."""
 
 from __future__ import annotations
 
+import json
 import random
 
 import pytest
@@ -12,7 +13,9 @@ from hearts.cards import cards_of
 from hearts.hand import HandState
 from hearts.record import read_record, write_record
 from hearts.rules import Rules
-from hearts.server.roomview import turned_hand
+from hearts.server.game import Game
+from hearts.server.roomdb import Room, Seat, now
+from hearts.server.roomview import room_text, room_view, turned_hand
 
 FIELDS = ("passes", "hands", "phase", "plays", "trick", "leader", "turn", "taken", "winners")
 MORE = ("broken", "first_leader", "broken_at", "direction")
@@ -51,3 +54,25 @@ def test_a_turned_hand_is_the_hand_seen_from_that_seat(players: int) -> None:
             hand.push(rng.choice(list(cards_of(hand.legal_mask()))))
         else:
             return
+
+
+def test_a_room_sent_as_text_is_the_room_view_and_its_table_is_built_once() -> None:
+    """The JSON sent (the answer to an action and every push of that version) is the
+    Room of room_view, for each seat and for a viewer with no seat; each seat's table
+    is built once per version and a copy (the next version) builds its own."""
+    rules = Rules(moon="shooter_chooses", target=50)
+    seats = [Seat(seat=i, kind="human", name=f"Người {i}", player_id=i + 1) for i in range(3)]
+    seats.append(Seat(seat=3, kind="computer"))
+    game = Game.new(rules, 1, 7, 1)
+    room = Room(1, "A" * 16, 5, "playing", 0, rules, "easy", 30, game, seats, due_at=now() + 9)
+    for viewer in (0, 1, 2, None):
+        text = room_text(room, viewer)
+        expected = room_view(room, viewer)
+        got = json.loads(text)
+        expected["deadline"] = got["deadline"]  # seconds left: a moment later
+        assert got == expected
+    assert sorted(room.tables) == [0, 1, 2]
+    built = dict(room.tables)
+    room_text(room, 1)
+    assert room.tables == built  # not built again
+    assert room.copy().tables == {}

@@ -131,6 +131,8 @@ def create_app(
     policy = retention.Policy(
         unused_days=config.unused_days if unused_days is None else unused_days,
         keep_days=config.keep_days if keep_days is None else keep_days,
+        room_lobby_days=config.room_lobby_days,
+        room_days=config.room_days,
     )
     if prune_every == FROM_CONFIG:
         prune_every = config.prune_every or None
@@ -140,7 +142,7 @@ def create_app(
         pruning = None
         if prune_every is not None:
             pruning = asyncio.create_task(
-                retention.keep_pruning(store, policy, prune_every, tables.forget)
+                retention.keep_pruning(store, policy, prune_every, tables.forget, rooms.forget_all)
             )
         await rooms.start_driving()
         await live.start()

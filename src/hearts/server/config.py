@@ -156,6 +156,18 @@ SETTINGS: tuple[Setting, ...] = (
         metavar="DAYS",
     ),
     Setting(
+        "room_lobby_days",
+        _days,
+        "a room whose match never started is removed after this many days unchanged",
+        metavar="DAYS",
+    ),
+    Setting(
+        "room_days",
+        _days,
+        "any other room (finished or left unfinished) is removed after this many days unchanged",
+        metavar="DAYS",
+    ),
+    Setting(
         "prune_every",
         _seconds,
         "seconds between the server's own retention passes (0: never; hearts prune by hand)",
@@ -201,6 +213,8 @@ class Config:
     new_player_interval: float = 10.0
     unused_days: float = 1.0
     keep_days: float = 400.0
+    room_lobby_days: float = 1.0
+    room_days: float = 14.0
     prune_every: float = 3600.0
     sqlite_synchronous: str = "FULL"
     room_pace: float = 0.7

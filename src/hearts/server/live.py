@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import logging
 import secrets
 import weakref
@@ -28,10 +27,11 @@ import sqlalchemy as sa
 from starlette.websockets import WebSocket
 
 from hearts.server.db import room_seats, rooms
+from hearts.server.errors import ApiError
 from hearts.server.lang import Lang, current, using
 from hearts.server.roomdb import Room, now
 from hearts.server.rooms import Rooms
-from hearts.server.roomview import room_view
+from hearts.server.roomview import presence, room_text
 
 log = logging.getLogger("hearts.server")
 
@@ -63,11 +63,14 @@ class Live:
         self._again: set[str] = set()
         self._publishing: set[str] = set()
         self._tasks: list[asyncio.Task[None]] = []
+        #: each watched room's seats as last pushed: connected or not
+        self._shown: dict[str, tuple[bool, ...]] = {}
         self._pushes: set[asyncio.Future[None]] = set()  # kept until done
         self._presence_locks: weakref.WeakValueDictionary[str, asyncio.Lock] = (
             weakref.WeakValueDictionary()
         )
         rooms.on_change = self.changed
+        rooms.on_presence = self.announce
         if self.postgres:
             rooms.in_transaction = self._notify_in
 
@@ -112,7 +115,13 @@ class Live:
                 if watchers:
                     players = {(w.player_id, w.lang) for w in watchers}
                     try:
-                        texts = await anyio.to_thread.run_sync(self._texts, code, players, room)
+                        if room is None:
+                            room = self.rooms.kept(code)
+                        if room is None:  # read it first (in a thread)
+                            room = await anyio.to_thread.run_sync(self._read, code)
+                        texts = self._texts(room, players) if room is not None else {}
+                        if room is not None:
+                            self._shown[code] = presence(room, now())
                     except Exception:
                         log.exception("room %s: could not read it to push", code)
                         texts = {}
@@ -126,23 +135,23 @@ class Live:
         finally:
             self._publishing.discard(code)
 
-    def _texts(
-        self, code: str, players: set[tuple[int, Lang]], room: Room | None
-    ) -> dict[tuple[int, Lang], str]:
-        """Each player's Room message in each language asked (one read of the room)."""
-        if room is None:
-            with self.store.read() as conn:
-                room = self.rooms.db.load(conn, code)
-        if room is None:
-            return {}
+    def _read(self, code: str) -> Room | None:
+        try:
+            return self.rooms.current(code)
+        except ApiError:
+            return None  # gone
+
+    @staticmethod
+    def _texts(room: Room, players: set[tuple[int, Lang]]) -> dict[tuple[int, Lang], str]:
+        """Each player's Room message in each language asked (each seat's built once)."""
         by_seat: dict[tuple[int | None, Lang], str] = {}
         out = {}
         for pid, language in players:
             seat = room.seat_of(pid)
             if (seat, language) not in by_seat:
                 with using(language):
-                    message = {"type": "room", "room": room_view(room, seat)}
-                by_seat[seat, language] = json.dumps(message, ensure_ascii=False)
+                    text = room_text(room, seat)
+                by_seat[seat, language] = f'{{"type": "room", "room": {text}}}'
             out[pid, language] = by_seat[seat, language]
         return out
 
@@ -152,23 +161,25 @@ class Live:
                 return
             watcher.last = text
             try:
-                await asyncio.wait_for(watcher.socket.send_text(text), SEND_TIMEOUT)
+                async with asyncio.timeout(SEND_TIMEOUT):  # no task per send
+                    await watcher.socket.send_text(text)
             except Exception:
                 with contextlib.suppress(Exception):
                     await watcher.socket.close()
 
     # -- long-poll ---------------------------------------------------------------------
-    async def wait(self, code: str, player_id: int, after: int, timeout: float) -> dict[str, Any]:
-        """The Room once its version is past ``after``, or as it is after ``timeout``."""
+    async def wait(self, code: str, player_id: int, after: int, timeout: float) -> str:
+        """The Room (JSON text) once its version is past ``after``, or as it is after
+        ``timeout``."""
         loop = asyncio.get_running_loop()
         until = loop.time() + timeout
         while True:
             # The event first: a change between the read and the wait still wakes it.
             event = self._events.setdefault(code, asyncio.Event())
-            seen = await self.rooms.look(code, player_id)
+            version, text = await self.rooms.seen(code, player_id)
             left = until - loop.time()
-            if seen["version"] > after or left <= 0:
-                return seen
+            if version > after or left <= 0:
+                return text
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(event.wait(), left)
 
@@ -193,6 +204,7 @@ class Live:
             group.discard(watcher)
             if not group:
                 self.watchers.pop(code, None)
+                self._shown.pop(code, None)
             gone = not any(w.player_id == watcher.player_id for w in group)
             if gone:
                 await anyio.to_thread.run_sync(self._seen, code, [watcher.player_id], None)
@@ -211,14 +223,58 @@ class Live:
                 )
                 .values(seen_at=when)
             )
+        self.rooms.set_seen(code, players, when)
+
+    def _refresh(self, watched: dict[str, list[int]]) -> list[str]:
+        """Every watched room's connected players are here now (one transaction for
+        all), and the others' presence as the database has it: the rooms where
+        someone now shows as (dis)connected."""
+        t = now()
+        with self.store.write() as conn:
+            for code, players in watched.items():
+                room_id = sa.select(rooms.c.id).where(rooms.c.code == code).scalar_subquery()
+                conn.execute(
+                    room_seats.update()
+                    .where(
+                        room_seats.c.room_id == room_id,
+                        room_seats.c.player_id.in_(players),
+                        room_seats.c.kind == "human",
+                    )
+                    .values(seen_at=t)
+                )
+        changed: list[str] = []
+        with self.store.read() as conn:
+            found = conn.execute(
+                sa.select(rooms.c.code, room_seats.c.seat, room_seats.c.player_id)
+                .add_columns(room_seats.c.seen_at)
+                .join(room_seats, room_seats.c.room_id == rooms.c.id)
+                .where(rooms.c.code.in_(list(watched)), room_seats.c.kind == "human")
+            ).all()
+        by_room: dict[str, dict[int, float | None]] = {}
+        for code, _seat, player_id, seen_at in found:
+            by_room.setdefault(code, {})[player_id] = seen_at
+        for code, seen in by_room.items():
+            room = self.rooms.merge_seen(code, seen)
+            if room is not None and presence(room, t) != self._shown.get(code):
+                changed.append(code)  # someone came or went in another process
+        return changed
 
     async def _refresh_forever(self) -> None:
         while True:
             await asyncio.sleep(REFRESH_EVERY)
-            for code, group in list(self.watchers.items()):
-                players = sorted({w.player_id for w in group})
-                with contextlib.suppress(Exception):
-                    await anyio.to_thread.run_sync(self._seen, code, players, now())
+            watched = {
+                code: sorted({w.player_id for w in group})
+                for code, group in list(self.watchers.items())
+            }
+            if not watched:
+                continue
+            try:
+                changed = await anyio.to_thread.run_sync(self._refresh, watched)
+            except Exception:
+                log.exception("rooms: the presence refresh failed")
+                continue
+            for code in changed:
+                self.changed(code)
 
     # -- LISTEN (PostgreSQL) -------------------------------------------------------------
     async def _listen_forever(self) -> None:
@@ -233,6 +289,7 @@ class Live:
                     async for note in conn.notifies():
                         code, _, origin = note.payload.partition(" ")
                         if origin != self.origin:
+                            self.rooms.forget(code)  # what is kept here is older
                             self.changed(code)
             except asyncio.CancelledError:
                 raise

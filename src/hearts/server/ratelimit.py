@@ -36,9 +36,12 @@ RATE_LIMITED_RESPONSE: dict[int | str, dict[str, Any]] = {
 
 
 class RateLimited(Exception):
-    def __init__(self, retry_after: float) -> None:
-        super().__init__("rate_limited")
+    """429 ``code`` with ``Retry-After``: the seconds until the bucket has a token."""
+
+    def __init__(self, retry_after: float, code: str = "rate_limited") -> None:
+        super().__init__(code)
         self.retry_after = retry_after
+        self.code = code
 
 
 class TokenBuckets:
@@ -139,7 +142,7 @@ def install(app: FastAPI, config: Config) -> None:
 
     async def refused(_request: Request, exc: Exception) -> JSONResponse:
         assert isinstance(exc, RateLimited)
-        response = error_response("rate_limited")
+        response = error_response(exc.code)
         response.headers["Retry-After"] = str(max(1, math.ceil(exc.retry_after)))
         return response
 

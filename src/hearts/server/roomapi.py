@@ -15,7 +15,7 @@ from hearts.server.errors import ApiError, bearer_token
 from hearts.server.game import rules_from_api
 from hearts.server.live import Live, Watcher
 from hearts.server.messages import error_message, error_status
-from hearts.server.ratelimit import TokenBuckets, client_address
+from hearts.server.ratelimit import RateLimited, TokenBuckets, client_address
 from hearts.server.rooms import RoomError, Rooms
 from hearts.server.schema import ERROR_RESPONSES, MoonBody, PassBody, PlayBody, Version
 from hearts.server.security import HEADERS
@@ -26,6 +26,11 @@ POLL_SECONDS = 25.0
 #: How long a new socket may take to send its token.
 HELLO_SECONDS = 10.0
 NO_STORE = {"Cache-Control": "no-store"}
+#: A Room is sent as rooms.py made its JSON text (no response model to check it again).
+ROOM_RESPONSES: dict[int | str, dict[str, Any]] = {
+    **ERROR_RESPONSES,
+    200: {"description": "the Room as this token sees it (docs/api.md, Rooms)"},
+}
 
 
 class _Body(BaseModel):
@@ -63,8 +68,9 @@ def install(app: FastAPI, tables: Tables, rooms: Rooms, live: Live, config: Conf
         peer = request.client.host if request.client else None
         forwarded = request.headers.getlist("x-forwarded-for")
         address = client_address(peer, forwarded, config.trusted_proxy)
-        if joins.take(address) > 0:
-            raise ApiError("join_limited")
+        wait = joins.take(address)
+        if wait > 0:
+            raise RateLimited(wait, "join_limited")
 
     Player = Annotated[int, Depends(player)]
 
@@ -74,78 +80,66 @@ def install(app: FastAPI, tables: Tables, rooms: Rooms, live: Live, config: Conf
         headers = {"Cache-Control": "no-store", **HEADERS}
         return JSONResponse(body, status_code=error_status(exc.code), headers=headers)
 
-    def answer(room: dict[str, Any], response: Response) -> dict[str, Any]:
-        response.headers.update(NO_STORE)
-        return room
+    def answer(room: str) -> Response:
+        """A Room, as rooms.py made its JSON (shared with the pushes of its version)."""
+        return Response(room, media_type="application/json", headers=NO_STORE)
 
     tags: list[str | Enum] = ["rooms"]
 
-    @app.post("/api/rooms", responses=ERROR_RESPONSES, tags=tags, dependencies=[Depends(limit)])
-    async def new_room(body: NewRoomBody, pid: Player, response: Response) -> dict[str, Any]:
+    @app.post("/api/rooms", responses=ROOM_RESPONSES, tags=tags, dependencies=[Depends(limit)])
+    async def new_room(body: NewRoomBody, pid: Player) -> Response:
         """A room at these rules; the creator sits at seat 0."""
         rules = rules_from_api(body.rules, tables.rules)
         room = await rooms.create(pid, rules, body.level, body.turn_seconds, body.name)
-        return answer(room, response)
+        return answer(room)
 
-    @app.get("/api/rooms/{code}", responses=ERROR_RESPONSES, tags=tags)
-    async def get_room(code: str, pid: Player, response: Response) -> dict[str, Any]:
+    @app.get("/api/rooms/{code}", responses=ROOM_RESPONSES, tags=tags)
+    async def get_room(code: str, pid: Player) -> Response:
         """The Room as this token sees it."""
-        return answer(await rooms.look(code, pid), response)
+        return answer(await rooms.look(code, pid))
 
     limited = [Depends(limit)]
 
-    @app.post("/api/rooms/{code}/join", responses=ERROR_RESPONSES, tags=tags, dependencies=limited)
-    async def join(code: str, body: JoinBody, pid: Player, response: Response) -> dict[str, Any]:
+    @app.post("/api/rooms/{code}/join", responses=ROOM_RESPONSES, tags=tags, dependencies=limited)
+    async def join(code: str, body: JoinBody, pid: Player) -> Response:
         """Sit at the next free seat of the room's lobby."""
-        return answer(await rooms.join(code, pid, body.name), response)
+        return answer(await rooms.join(code, pid, body.name))
 
-    @app.post("/api/rooms/{code}/start", responses=ERROR_RESPONSES, tags=tags)
-    async def start(
-        code: str, body: RoomVersionBody, pid: Player, response: Response
-    ) -> dict[str, Any]:
+    @app.post("/api/rooms/{code}/start", responses=ROOM_RESPONSES, tags=tags)
+    async def start(code: str, body: RoomVersionBody, pid: Player) -> Response:
         """The creator starts the match; computers take the empty seats."""
-        return answer(await rooms.start(code, pid, body.version), response)
+        return answer(await rooms.start(code, pid, body.version))
 
-    @app.post("/api/rooms/{code}/remove", responses=ERROR_RESPONSES, tags=tags)
-    async def remove(
-        code: str, body: RemoveBody, pid: Player, response: Response
-    ) -> dict[str, Any]:
+    @app.post("/api/rooms/{code}/remove", responses=ROOM_RESPONSES, tags=tags)
+    async def remove(code: str, body: RemoveBody, pid: Player) -> Response:
         """The creator removes a guest from the lobby."""
-        return answer(await rooms.remove(code, pid, body.version, body.seat), response)
+        return answer(await rooms.remove(code, pid, body.version, body.seat))
 
-    @app.post("/api/rooms/{code}/leave", responses=ERROR_RESPONSES, tags=tags)
-    async def leave(
-        code: str, body: RoomVersionBody, pid: Player, response: Response
-    ) -> dict[str, Any]:
+    @app.post("/api/rooms/{code}/leave", responses=ROOM_RESPONSES, tags=tags)
+    async def leave(code: str, body: RoomVersionBody, pid: Player) -> Response:
         """Leave for good: a computer takes the seat (in the lobby it is freed)."""
-        return answer(await rooms.leave(code, pid, body.version), response)
+        return answer(await rooms.leave(code, pid, body.version))
 
-    @app.post("/api/rooms/{code}/pass", responses=ERROR_RESPONSES, tags=tags)
-    async def pass_cards(
-        code: str, body: PassBody, pid: Player, response: Response
-    ) -> dict[str, Any]:
-        return answer(await rooms.pass_cards(code, pid, body.version, body.cards), response)
+    @app.post("/api/rooms/{code}/pass", responses=ROOM_RESPONSES, tags=tags)
+    async def pass_cards(code: str, body: PassBody, pid: Player) -> Response:
+        return answer(await rooms.pass_cards(code, pid, body.version, body.cards))
 
-    @app.post("/api/rooms/{code}/play", responses=ERROR_RESPONSES, tags=tags)
-    async def play(code: str, body: PlayBody, pid: Player, response: Response) -> dict[str, Any]:
-        return answer(await rooms.play(code, pid, body.version, body.card), response)
+    @app.post("/api/rooms/{code}/play", responses=ROOM_RESPONSES, tags=tags)
+    async def play(code: str, body: PlayBody, pid: Player) -> Response:
+        return answer(await rooms.play(code, pid, body.version, body.card))
 
-    @app.post("/api/rooms/{code}/moon", responses=ERROR_RESPONSES, tags=tags)
-    async def moon(code: str, body: MoonBody, pid: Player, response: Response) -> dict[str, Any]:
-        return answer(await rooms.moon(code, pid, body.version, body.choice), response)
+    @app.post("/api/rooms/{code}/moon", responses=ROOM_RESPONSES, tags=tags)
+    async def moon(code: str, body: MoonBody, pid: Player) -> Response:
+        return answer(await rooms.moon(code, pid, body.version, body.choice))
 
-    @app.post("/api/rooms/{code}/next-hand", responses=ERROR_RESPONSES, tags=tags)
-    async def next_hand(
-        code: str, body: RoomVersionBody, pid: Player, response: Response
-    ) -> dict[str, Any]:
-        return answer(await rooms.next_hand(code, pid, body.version), response)
+    @app.post("/api/rooms/{code}/next-hand", responses=ROOM_RESPONSES, tags=tags)
+    async def next_hand(code: str, body: RoomVersionBody, pid: Player) -> Response:
+        return answer(await rooms.next_hand(code, pid, body.version))
 
-    @app.get("/api/rooms/{code}/events", responses=ERROR_RESPONSES, tags=tags)
-    async def events(
-        code: str, pid: Player, response: Response, after: Annotated[int, Query(ge=-1)] = -1
-    ) -> dict[str, Any]:
+    @app.get("/api/rooms/{code}/events", responses=ROOM_RESPONSES, tags=tags)
+    async def events(code: str, pid: Player, after: Annotated[int, Query(ge=-1)] = -1) -> Response:
         """Long-poll: the Room once its version is past ``after`` (or after ~25 s)."""
-        return answer(await live.wait(code, pid, after, POLL_SECONDS), response)
+        return answer(await live.wait(code, pid, after, POLL_SECONDS))
 
     @app.websocket("/api/rooms/{code}/ws")
     async def socket(websocket: WebSocket, code: str) -> None:

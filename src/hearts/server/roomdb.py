@@ -7,6 +7,7 @@ runs in a thread, on the :class:`~hearts.server.db.Store`'s engine.
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as dt
 import json
 import time
@@ -47,6 +48,9 @@ class Room:
     #: this hand's decisions made for absent players: {"seat", "step", "card"}
     auto_plays: list[dict[str, Any]] = field(default_factory=list)
     due_at: float | None = None
+    #: each seat's table State as JSON text, built once for this version and language
+    #: (roomview.py)
+    tables: dict[tuple[int, str], str] = field(default_factory=dict, compare=False, repr=False)
 
     def seat_of(self, player_id: int) -> int | None:
         for s in self.seats:
@@ -57,6 +61,16 @@ class Room:
     @property
     def humans(self) -> list[int]:
         return [s.seat for s in self.seats if s.kind == "human"]
+
+    def copy(self) -> Room:
+        """A copy to change (a loaded Room is shared read-only between requests)."""
+        return dataclasses.replace(
+            self,
+            game=self.game.copy() if self.game is not None else None,
+            seats=[dataclasses.replace(s) for s in self.seats],
+            auto_plays=list(self.auto_plays),
+            tables={},
+        )
 
 
 def _now() -> dt.datetime:
@@ -172,25 +186,18 @@ class RoomStore:
             due_at=row["due_at"],
         )
 
-    def claim(self, conn: Connection, code: str, version: int) -> None:
-        """Claim ``version`` of the room for this action (the first statement: it
-        locks the row); :class:`Stale` if another action took it."""
-        done = conn.execute(
-            rooms.update()
-            .where(rooms.c.code == code, rooms.c.version == version)
-            .values(version=rooms.c.version + 1)
-        )
-        if done.rowcount != 1:
-            raise Stale()
-
-    def save(self, conn: Connection, room: Room) -> None:
-        """Write the room (claimed in this transaction) and its seats back."""
+    def save(self, conn: Connection, room: Room, before: Room) -> None:
+        """Write ``room``, made from ``before`` by one action, as ``before.version + 1``
+        in one statement that checks the version (it locks the row on PostgreSQL):
+        :class:`Stale` if another action took that version.  Only the seats that
+        changed are written."""
         if room.game is not None:
             room.game.choosers = frozenset(room.humans)
-        conn.execute(
+        done = conn.execute(
             rooms.update()
-            .where(rooms.c.id == room.id)
+            .where(rooms.c.id == room.id, rooms.c.version == before.version)
             .values(
+                version=before.version + 1,
                 phase=room.phase,
                 creator=room.creator,
                 game=game_json(room.game) if room.game is not None else None,
@@ -199,11 +206,23 @@ class RoomStore:
                 updated_at=_now(),
             )
         )
-        for s in room.seats:
+        if done.rowcount != 1:
+            raise Stale()
+        for s, old in zip(room.seats, before.seats, strict=True):
+            values: dict[str, Any] = {
+                "kind": s.kind,
+                "name": s.name,
+                "player_id": s.player_id,
+                "auto": s.auto,
+            }
+            if values == {k: getattr(old, k) for k in values}:
+                continue
+            if s.player_id != old.player_id:
+                values["seen_at"] = s.seen_at  # a new occupant: its own presence
             conn.execute(
                 room_seats.update()
                 .where(room_seats.c.room_id == room.id, room_seats.c.seat == s.seat)
-                .values(kind=s.kind, name=s.name, player_id=s.player_id, auto=s.auto)
+                .values(**values)
             )
 
     def touch(self, room_id: int, seats: list[int], when: float | None) -> None:

@@ -3,9 +3,11 @@
 The room service: create and join a room, start its match, the humans' actions
 (each token acts only for its own seat), and the server's own moves: the
 computers' cards and, after the room's ``turn_seconds``, Vừa's decision for an
-absent human.  Every change claims the room's version in the database (as the
-single-player actions do), so a double tap, two tabs or two server processes
-never apply anything twice.
+absent human.  Every change writes the room's next version only if it is still
+free in the database (as the single-player actions do), so a double tap, two tabs
+or two server processes never apply anything twice.  Each process keeps the
+latest version of each room it serves in memory: an action at that version reads
+nothing (another process's changes arrive by NOTIFY, see live.py).
 
 The server's next move is kept in the room's row as ``due_at``: the process that
 made the last change sets a timer for it, and every process sweeps the rooms whose
@@ -20,9 +22,12 @@ import functools
 import logging
 import re
 import secrets
+import threading
+import time
 import unicodedata
-from collections.abc import Callable
-from typing import Any
+from collections import OrderedDict
+from collections.abc import Awaitable, Callable
+from typing import Any, NoReturn
 
 import anyio.to_thread
 import sqlalchemy as sa
@@ -35,7 +40,7 @@ from hearts.server.db import Stale, Store
 from hearts.server.errors import ApiError
 from hearts.server.game import LEVELS, Game, Job, decide
 from hearts.server.roomdb import Room, RoomStore, Seat, now
-from hearts.server.roomview import room_view
+from hearts.server.roomview import CONNECTED_SECONDS, room_text, room_view
 from hearts.server.tables import LIGHT_LEVELS, Tables
 
 log = logging.getLogger("hearts.server")
@@ -52,6 +57,14 @@ AUTO_LEVEL = "medium"
 TAKE_OVER_AFTER = 1.5
 #: How often each process looks for overdue rooms.
 SWEEP_EVERY = 1.0
+#: How many rooms a process keeps in memory (the latest version of each).
+CACHE_ROOMS = 5000
+#: How long a room kept in memory is shown without reading it again.
+TRUST_SECONDS = 2.0
+
+
+async def _nothing(_code: str) -> None:
+    return None
 
 
 class RoomError(ApiError):
@@ -112,66 +125,169 @@ class Rooms:
         self._driving: set[str] = set()
         self._moves: set[asyncio.Future[None]] = set()  # kept until done
         self._sweeper: asyncio.Task[None] | None = None
+        #: code -> (the latest Room known here, when the database confirmed it)
+        self._cache: OrderedDict[str, tuple[Room, float]] = OrderedDict()
+        self._cache_lock = threading.Lock()
+        #: a seat connected by a call (live.py tells the others)
+        self.on_presence: Callable[[str], Awaitable[None]] = _nothing
 
     # -- reading -------------------------------------------------------------------
     def _load(self, code: str) -> Room:
+        """The room as the database has it now (kept as the latest known)."""
         if not CODE_RE.fullmatch(code):
             raise ApiError("room_not_found")
         with self.store.read() as conn:
             room = self.db.load(conn, code)
         if room is None:
+            self.forget(code)
             raise ApiError("room_not_found")
+        self._remember(room, from_db=True)
         return room
 
-    def view(self, code: str, player_id: int | None) -> dict[str, Any]:
-        room = self._load(code)
-        seat = room.seat_of(player_id) if player_id is not None else None
-        if seat is not None:
-            self._touch(room, seat)
-        return room_view(room, seat)
+    def _remember(self, room: Room, from_db: bool) -> None:
+        """Keep ``room`` as the latest known version of it (never an older one).  A
+        Room this process just committed keeps the presence known here."""
+        with self._cache_lock:
+            old = self._cache.get(room.code)
+            if old is not None and old[0].version > room.version:
+                return  # a newer one is known already
+            self._cache.pop(room.code, None)
+            if old is not None and not from_db:
+                for s, before in zip(room.seats, old[0].seats, strict=True):
+                    if s.player_id == before.player_id and s.kind == before.kind == "human":
+                        s.seen_at = before.seen_at
+            self._cache[room.code] = (room, time.monotonic())
+            while len(self._cache) > CACHE_ROOMS:
+                self._cache.popitem(last=False)
 
-    def _touch(self, room: Room, seat: int) -> None:
-        """A call of the seat's player: it is connected (refreshed at most every 10 s)."""
+    def forget(self, code: str) -> None:
+        """The room changed elsewhere (another process's NOTIFY): read it again."""
+        with self._cache_lock:
+            self._cache.pop(code, None)
+
+    def kept(self, code: str) -> Room | None:
+        """The room kept here if it is recent enough to show (see :meth:`current`)."""
+        kept = self._cache.get(code)
+        if kept is not None and time.monotonic() - kept[1] < TRUST_SECONDS:
+            return kept[0]
+        return None
+
+    def forget_all(self, codes: list[str]) -> None:
+        """The rooms were removed (retention)."""
+        for code in codes:
+            self.forget(code)
+
+    def current(self, code: str) -> Room:
+        """The room as recently known: kept here if it was confirmed in the last
+        :data:`TRUST_SECONDS` (another process's changes come by NOTIFY sooner), else
+        read again.  Shared: never changed but for its seats' ``seen_at``."""
+        return self.kept(code) or self._load(code)
+
+    def _at(self, code: str, version: int) -> tuple[Room | None, Room]:
+        """The room at ``version`` (None: it is at another version now) and the
+        latest version known."""
+        kept = self._cache.get(code)
+        if kept is not None and kept[0].version == version:
+            return kept[0], kept[0]  # a version is never made twice: this is it
+        if kept is not None and kept[0].version > version:
+            return None, kept[0]  # versions only go up: this one is taken
+        room = self._load(code)
+        return (room if room.version == version else None), room
+
+    def view(self, code: str, player_id: int | None) -> tuple[int, str, bool]:
+        """The Room's version and JSON text as the player sees it, and whether this
+        call made its seat connected (the others are told: a long-poll client has no
+        socket)."""
+        room = self.current(code)
+        seat = room.seat_of(player_id) if player_id is not None else None
+        arrived = False
+        if seat is not None:
+            arrived = self._touch(room, seat)
+        return room.version, room_text(room, seat), arrived
+
+    def _touch(self, room: Room, seat: int) -> bool:
+        """A call of the seat's player: it is connected (written at most every 10 s);
+        whether it was shown disconnected before."""
         s = room.seats[seat]
         t = now()
         if s.seen_at is None or t - s.seen_at > 10:
+            arrived = s.seen_at is None or t - s.seen_at >= CONNECTED_SECONDS
             self.db.touch(room.id, [seat], t)
             s.seen_at = t
+            return arrived
+        return False
+
+    def set_seen(self, code: str, players: list[int], when: float | None) -> None:
+        """This process wrote the players' ``seen_at``: the kept room shows it too."""
+        kept = self._cache.get(code)
+        if kept is not None:
+            for s in kept[0].seats:
+                if s.kind == "human" and s.player_id in players:
+                    s.seen_at = when
+
+    def merge_seen(self, code: str, seen: dict[int, float | None]) -> Room | None:
+        """The players' ``seen_at`` as the database has it (every process refreshes
+        its own), into the kept room; that room (None: none kept)."""
+        kept = self._cache.get(code)
+        if kept is None:
+            return None
+        for s in kept[0].seats:
+            if s.kind == "human" and s.player_id in seen:
+                s.seen_at = seen[s.player_id]
+        return kept[0]
 
     # -- changing ------------------------------------------------------------------
+    def _apply(
+        self, before: Room, player_id: int | None, action: Callable[[Room, int | None], None]
+    ) -> Room:
+        """``action(room, the caller's seat)`` on a copy of ``before``: the next version
+        (an ApiError, and nothing changed, if the action is refused)."""
+        room = before.copy()
+        seat = room.seat_of(player_id) if player_id is not None else None
+        action(room, seat)
+        room.version = before.version + 1
+        if room.game is not None and room.game.over:
+            room.phase = "over"
+        room.due_at = self.next_due(room)
+        return room
+
+    def _write(self, room: Room, before: Room) -> None:
+        """Commit ``room`` if ``before``'s version is still the room's (else Stale)."""
+        with self.store.write() as conn:
+            self.db.save(conn, room, before)
+            self.in_transaction(conn, room.code, room.version)
+
+    def _refuse(
+        self, code: str, player_id: int | None, members_only: bool, latest: Room | None
+    ) -> NoReturn:
+        """The version asked for is taken: 409 ``stale`` with the Room as it is now."""
+        current = latest or self._load(code)  # room_not_found if it is not there at all
+        seat = current.seat_of(player_id) if player_id is not None else None
+        if seat is None and player_id is not None and members_only:
+            raise ApiError("not_in_room")  # whatever the version
+        raise RoomError("stale", room_view(current, seat))
+
     def _change(
         self,
         code: str,
         version: int,
         player_id: int | None,
         action: Callable[[Room, int | None], None],
-        members_only: bool = True,
-    ) -> tuple[Room, dict[str, Any]]:
-        """Apply ``action(room, the caller's seat)`` on ``version`` and commit it, or
-        change nothing; the room after it and the caller's view of it."""
+    ) -> Room:
+        """:meth:`_commit` in one thread (the server's own moves)."""
         if not CODE_RE.fullmatch(code):
             raise ApiError("room_not_found")
+        before, latest = self._at(code, version)
+        if before is None:
+            self._refuse(code, player_id, True, latest)
+        room = self._apply(before, player_id, action)
         try:
-            with self.store.write() as conn:
-                self.db.claim(conn, code, version)
-                room = self.db.load(conn, code)
-                assert room is not None
-                seat = room.seat_of(player_id) if player_id is not None else None
-                action(room, seat)
-                room.version = version + 1
-                if room.game is not None and room.game.over:
-                    room.phase = "over"
-                room.due_at = self.next_due(room)
-                self.db.save(conn, room)
-                self.in_transaction(conn, code, room.version)
+            self._write(room, before)
         except Stale:
-            current = self._load(code)  # room_not_found if it is not there at all
-            seat = current.seat_of(player_id) if player_id is not None else None
-            if seat is None and player_id is not None and members_only:
-                raise ApiError("not_in_room") from None  # whatever the version
-            raise RoomError("stale", room_view(current, seat)) from None
-        viewer = room.seat_of(player_id) if player_id is not None else None
-        return room, room_view(room, viewer)
+            self.forget(code)
+            self._refuse(code, player_id, True, None)
+        self._remember(room, from_db=False)
+        return room
 
     async def _commit(
         self,
@@ -180,11 +296,35 @@ class Rooms:
         player_id: int | None,
         action: Callable[[Room, int | None], None],
         members_only: bool = True,
-    ) -> dict[str, Any]:
-        fn = functools.partial(self._change, code, version, player_id, action, members_only)
-        room, seen = await anyio.to_thread.run_sync(fn)
+    ) -> str:
+        """Apply ``action(room, the caller's seat)`` on ``version`` and commit it, or
+        change nothing; the caller's Room (JSON text) after it.
+
+        The action works on a copy of the room at ``version`` (kept in memory when it
+        is the latest known, else read); the write checks that the version is still
+        free, so two processes, two tabs or a double tap never both change it.  Only
+        the database's work goes to a thread: the rest is quick and stays here."""
+        if not CODE_RE.fullmatch(code):
+            raise ApiError("room_not_found")
+        kept = self._cache.get(code)
+        if kept is not None and kept[0].version >= version:
+            before, latest = (kept[0] if kept[0].version == version else None), kept[0]
+        else:
+            before, latest = await anyio.to_thread.run_sync(self._at, code, version)
+        refuse = functools.partial(self._refuse, code, player_id, members_only)
+        if before is None:
+            await anyio.to_thread.run_sync(refuse, latest)
+            raise AssertionError("refused")
+        room = self._apply(before, player_id, action)
+        try:
+            await anyio.to_thread.run_sync(self._write, room, before)
+        except Stale:
+            self.forget(code)
+            await anyio.to_thread.run_sync(refuse, None)
+        self._remember(room, from_db=False)
         self._after(room)
-        return seen
+        viewer = room.seat_of(player_id) if player_id is not None else None
+        return room_text(room, viewer)
 
     def _after(self, room: Room) -> None:
         """A change was committed here: push it and time the server's next move."""
@@ -212,7 +352,7 @@ class Rooms:
     # -- the calls -----------------------------------------------------------------
     async def create(
         self, player_id: int, rules: Rules, level: str, turn_seconds: int | None, name: Any
-    ) -> dict[str, Any]:
+    ) -> str:
         if level not in LEVELS:
             raise ApiError("bad_request")
         if turn_seconds is not None and turn_seconds not in TURN_SECONDS:
@@ -238,24 +378,33 @@ class Rooms:
                 try:
                     with self.store.write() as conn:
                         self.db.create(conn, room)
+                    self._remember(room, from_db=True)
                     return room
                 except sa.exc.IntegrityError:  # 80 random bits: never, but not a crash
                     continue
             raise ApiError("internal")
 
         room = await anyio.to_thread.run_sync(make)
-        return room_view(room, 0)
+        return room_text(room, 0)
 
-    async def look(self, code: str, player_id: int) -> dict[str, Any]:
-        return await anyio.to_thread.run_sync(self.view, code, player_id)
+    async def seen(self, code: str, player_id: int) -> tuple[int, str]:
+        """The Room's version and JSON text as the player sees it (a call of the
+        player's: its seat shows connected, and the others learn it)."""
+        version, text, arrived = await anyio.to_thread.run_sync(self.view, code, player_id)
+        if arrived:
+            await self.on_presence(code)
+        return version, text
 
-    async def join(self, code: str, player_id: int, name: Any) -> dict[str, Any]:
+    async def look(self, code: str, player_id: int) -> str:
+        return (await self.seen(code, player_id))[1]
+
+    async def join(self, code: str, player_id: int, name: Any) -> str:
         """Sit at the next free seat (already seated: the same Room)."""
         for _ in range(20):  # a join needs no version: retry while others change the room
-            room = await anyio.to_thread.run_sync(self._load, code)
+            room = await anyio.to_thread.run_sync(self.current, code)
             seated = room.seat_of(player_id)
             if seated is not None:
-                return room_view(room, seated)
+                return room_text(room, seated)
             free = [s.seat for s in room.seats if s.kind == "empty"]
             if room.phase != "lobby":
                 raise ApiError("room_started" if room.phase == "playing" else "match_over")
@@ -277,7 +426,7 @@ class Rooms:
                 continue
         raise ApiError("internal")
 
-    async def start(self, code: str, player_id: int, version: int) -> dict[str, Any]:
+    async def start(self, code: str, player_id: int, version: int) -> str:
         def start(room: Room, seat: int | None) -> None:
             self._creator(room, seat)
             if room.phase != "lobby":
@@ -302,7 +451,7 @@ class Rooms:
         if self._member(room, seat) != room.creator:
             raise ApiError("creator_only")
 
-    async def remove(self, code: str, player_id: int, version: int, who: str) -> dict[str, Any]:
+    async def remove(self, code: str, player_id: int, version: int, who: str) -> str:
         def remove(room: Room, seat: int | None) -> None:
             self._creator(room, seat)
             assert seat is not None
@@ -319,7 +468,7 @@ class Rooms:
 
         return await self._commit(code, version, player_id, remove)
 
-    async def leave(self, code: str, player_id: int, version: int) -> dict[str, Any]:
+    async def leave(self, code: str, player_id: int, version: int) -> str:
         def leave(room: Room, seat: int | None) -> None:
             seat = self._member(room, seat)
             kind = "empty" if room.phase == "lobby" else "computer"
@@ -347,21 +496,19 @@ class Rooms:
 
         return act
 
-    async def pass_cards(
-        self, code: str, player_id: int, version: int, cards: list[str]
-    ) -> dict[str, Any]:
+    async def pass_cards(self, code: str, player_id: int, version: int, cards: list[str]) -> str:
         act = self._human_act(lambda game, seat: game.seat_pass(seat, cards))
         return await self._commit(code, version, player_id, act)
 
-    async def play(self, code: str, player_id: int, version: int, card: str) -> dict[str, Any]:
+    async def play(self, code: str, player_id: int, version: int, card: str) -> str:
         act = self._human_act(lambda game, seat: game.seat_play(seat, card))
         return await self._commit(code, version, player_id, act)
 
-    async def moon(self, code: str, player_id: int, version: int, choice: str) -> dict[str, Any]:
+    async def moon(self, code: str, player_id: int, version: int, choice: str) -> str:
         act = self._human_act(lambda game, seat: game.seat_moon(seat, choice))
         return await self._commit(code, version, player_id, act)
 
-    async def next_hand(self, code: str, player_id: int, version: int) -> dict[str, Any]:
+    async def next_hand(self, code: str, player_id: int, version: int) -> str:
         def deal(room: Room, seat: int | None) -> None:
             self._member(room, seat)
             if room.phase == "over":
@@ -428,9 +575,11 @@ class Rooms:
     ) -> tuple[bool, Room | None]:
         """Make the room's move if it is due (at version ``at`` when given): whether
         it was made, and the room (None when it is gone or moved on)."""
-        with self.store.read() as conn:
-            room = self.db.load(conn, code)
-        if room is None or (at is not None and room.version != at):
+        try:
+            room = self._load(code)  # its due time as the database has it
+        except ApiError:
+            return False, None
+        if at is not None and room.version != at:
             return False, None
         if room.due_at is None or room.due_at > now() + 0.005:
             return False, room
@@ -440,7 +589,7 @@ class Rooms:
             self._move(room, choices)
 
         try:
-            changed, _ = self._change(code, version, None, move)
+            changed = self._change(code, version, None, move)
         except _Heavy as heavy:
             heavy.version = version
             raise

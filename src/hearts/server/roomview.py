@@ -9,6 +9,7 @@ alone, so it holds no card of another hand.
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from hearts.hand import HandState
@@ -68,8 +69,40 @@ def turned(game: Game, viewer: int) -> Game:
     )
 
 
-def room_view(room: Room, viewer: int | None) -> dict[str, Any]:
-    """The Room as the player at absolute seat ``viewer`` (None: no seat) sees it."""
+def presence(room: Room, t: float) -> tuple[bool, ...]:
+    """Whether each seat (absolute) is shown connected at ``t``: a computer always, a
+    human seen (socket refresh or call) in the last :data:`CONNECTED_SECONDS`."""
+    return tuple(
+        s.kind == "computer"
+        or (s.kind == "human" and s.seen_at is not None and t - s.seen_at < CONNECTED_SECONDS)
+        for s in room.seats
+    )
+
+
+def room_text(room: Room, viewer: int | None) -> str:
+    """:func:`room_view` as JSON text.  Its table State, the costly part and the same
+    until the next version, is built once per seat and version: the answer to an
+    action and the pushes to every socket of that seat share it."""
+    outer = room_view(room, viewer, table=False)
+    text = json.dumps(outer, ensure_ascii=False)
+    if viewer is None or room.game is None:
+        return text
+    key = (viewer, lang.current())  # the State's words are in the viewer's language
+    table = room.tables.get(key)
+    if table is None:
+        state = table_state(room, viewer, outer["seats"])
+        table = room.tables[key] = json.dumps(state, ensure_ascii=False)
+    # "state" is the last key: put the State's text in place of its null
+    assert text.endswith(_NO_STATE)
+    return f"{text[: -len('null}')]}{table}}}"
+
+
+_NO_STATE = '"state": null}'
+
+
+def room_view(room: Room, viewer: int | None, table: bool = True) -> dict[str, Any]:
+    """The Room as the player at absolute seat ``viewer`` (None: no seat) sees it
+    (``table``: with its State, else ``"state": None``)."""
     rules = room.rules
     n = rules.players
     letters = rules.seats
@@ -79,11 +112,11 @@ def room_view(room: Room, viewer: int | None) -> dict[str, Any]:
         return letters[(seat - base) % n]
 
     t = now()
+    connected = presence(room, t)
     seats = []
     for r in range(n):
         s = room.seats[(r + base) % n]
         name = s.name
-        seen = s.seen_at is not None and t - s.seen_at < CONNECTED_SECONDS
         if s.kind == "computer":
             name = messages_en.computer(s.seat + 1) if lang.english() else f"Máy {s.seat + 1}"
         seats.append(
@@ -91,7 +124,7 @@ def room_view(room: Room, viewer: int | None) -> dict[str, Any]:
                 "seat": letter(s.seat),
                 "name": name,
                 "kind": s.kind,
-                "connected": s.kind == "computer" or (s.kind == "human" and seen),
+                "connected": connected[s.seat],
                 "auto": s.auto,
             }
         )
@@ -112,7 +145,7 @@ def room_view(room: Room, viewer: int | None) -> dict[str, Any]:
     if waiting and room.due_at is not None and room.turn_seconds is not None:
         deadline = round(max(0.0, room.due_at - t), 1)
     state = None
-    if viewer is not None and game is not None:
+    if table and viewer is not None and game is not None:
         state = table_state(room, viewer, seats)
     return {
         "code": room.code,
