@@ -14,6 +14,7 @@ from hearts.hand import HandState
 from hearts.record import read_record, write_record
 from hearts.rules import Rules
 from hearts.server.game import Game
+from hearts.server.lang import using
 from hearts.server.roomdb import Room, Seat, now
 from hearts.server.roomview import room_text, room_view, turned_hand
 
@@ -71,8 +72,13 @@ def test_a_room_sent_as_text_is_the_room_view_and_its_table_is_built_once() -> N
         got = json.loads(text)
         expected["deadline"] = got["deadline"]  # seconds left: a moment later
         assert got == expected
-    assert sorted(room.tables) == [0, 1, 2]
+    assert sorted(room.tables) == [(0, "vi"), (1, "vi"), (2, "vi")]
     built = dict(room.tables)
     room_text(room, 1)
     assert room.tables == built  # not built again
+    with using("en"):  # another language: its own State, in its own words
+        english = json.loads(room_text(room, 1))
+    assert (1, "en") in room.tables and room.tables[1, "vi"] == built[1, "vi"]
+    assert english["state"]["names"]["S"] == "You"
+    assert json.loads(built[1, "vi"])["names"]["S"] == "Bạn"
     assert room.copy().tables == {}
