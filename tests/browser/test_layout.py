@@ -88,7 +88,9 @@ TRICK_JS = """() => {
 COVER_JS = """() => {
     const box = e => { const r = e.getBoundingClientRect();
                        return [r.left, r.top, r.right, r.bottom]; };
-    const over = (a, b) => a[0] < b[2] && b[0] < a[2] && a[1] < b[3] && b[1] < a[3];
+    // 2 px of slack: the box of a card turned 2 degrees (North's, at four) is its
+    // corner's, which is rounded off, as is the plate's
+    const over = (a, b) => a[0] + 2 < b[2] && b[0] + 2 < a[2] && a[1] + 2 < b[3] && b[1] + 2 < a[3];
     const plates = [...document.querySelectorAll('#table .seat .plate')]
         .filter(p => p.getClientRects().length).map(p => [p.closest('.seat').dataset.seat, box(p)]);
     const out = [];
@@ -103,7 +105,8 @@ COVER_JS = """() => {
 # layout is the stylesheet's alone, so a copy lies where a real card would)
 FILL_TRICK_JS = """() => {
     const played = document.querySelector('#trick .table-card[data-card][data-seat]');
-    for (const slot of document.querySelectorAll('#trick .slot.empty')) {
+    for (const slot of document.querySelectorAll('#trick .slot')) {
+        if (slot.querySelector('.table-card')) continue;
         const c = played.cloneNode(true);
         c.dataset.seat = slot.dataset.slot;
         slot.prepend(c);
