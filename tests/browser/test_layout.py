@@ -83,6 +83,42 @@ TRICK_JS = """() => {
 }"""
 
 
+# the boxes of the cards on the table and of the seats' plates (a name, its points,
+# its card count) that they lie over: a plate under the trick hides who is who
+COVER_JS = """() => {
+    const box = e => { const r = e.getBoundingClientRect();
+                       return [r.left, r.top, r.right, r.bottom]; };
+    // 2 px of slack: the box of a card turned 2 degrees (North's, at four) is its
+    // corner's, which is rounded off, as is the plate's
+    const over = (a, b) => a[0] + 2 < b[2] && b[0] + 2 < a[2] && a[1] + 2 < b[3] && b[1] + 2 < a[3];
+    const plates = [...document.querySelectorAll('#table .seat .plate')]
+        .filter(p => p.getClientRects().length).map(p => [p.closest('.seat').dataset.seat, box(p)]);
+    const out = [];
+    for (const c of document.querySelectorAll('#trick .table-card[data-card][data-seat]'))
+        for (const [seat, p] of plates)
+            if (over(box(c), p)) out.push([c.dataset.card, seat, box(c), p]);
+    return out;
+}"""
+
+# the fullest trick, whatever the deal left on the table: every seat's place filled
+# with a copy of a card played, its name under it as the page writes it (the
+# layout is the stylesheet's alone, so a copy lies where a real card would)
+FILL_TRICK_JS = """() => {
+    const played = document.querySelector('#trick .table-card[data-card][data-seat]');
+    for (const slot of document.querySelectorAll('#trick .slot')) {
+        if (slot.querySelector('.table-card')) continue;
+        const c = played.cloneNode(true);
+        c.dataset.seat = slot.dataset.slot;
+        slot.prepend(c);
+        slot.classList.remove('empty');
+        const label = slot.querySelector('.slot-name');
+        const name = document.querySelector(`.seat[data-seat="${slot.dataset.slot}"] .name`);
+        if (label && name) label.textContent = name.textContent;
+    }
+    return document.querySelectorAll('#trick .table-card[data-card]').length;
+}"""
+
+
 # the top bar's controls hidden from a player: outside the window, or under another
 # control (a bar too wide for its line clips or overlaps its last buttons)
 TOPBAR_JS = """width => {
@@ -167,6 +203,12 @@ def test_table_and_hand_fit(
     for c in trick:
         assert c["inTable"] and c["corner"], c
         assert c["width"] >= 30, c
+    assert page.evaluate(COVER_JS) == [], "a card of the trick over a seat's plate"
+    assert page.evaluate(FILL_TRICK_JS) == players
+    page.screenshot(path=artifacts / f"{name}-full-trick.png")
+    for c in page.evaluate(TRICK_JS):
+        assert c["inTable"] and c["width"] >= 30, c
+    assert page.evaluate(COVER_JS) == [], "a card of a full trick over a seat's plate"
     table = page.locator("#table").bounding_box()
     assert table is not None and table["y"] >= 0 and table["y"] + table["height"] <= height
 
