@@ -24,6 +24,7 @@ from typing import Any
 
 import anyio.to_thread
 import sqlalchemy as sa
+from sqlalchemy.engine import Connection
 from starlette.websockets import WebSocket
 
 from hearts.server.db import room_seats, rooms
@@ -212,17 +213,8 @@ class Live:
             await self.announce(code)
 
     def _seen(self, code: str, players: list[int], when: float | None) -> None:
-        room_id = sa.select(rooms.c.id).where(rooms.c.code == code).scalar_subquery()
         with self.store.write() as conn:
-            conn.execute(
-                room_seats.update()
-                .where(
-                    room_seats.c.room_id == room_id,
-                    room_seats.c.player_id.in_(players),
-                    room_seats.c.kind == "human",
-                )
-                .values(seen_at=when)
-            )
+            _mark_seen(conn, code, players, when)
         self.rooms.set_seen(code, players, when)
 
     def _refresh(self, watched: dict[str, list[int]]) -> list[str]:
@@ -232,16 +224,7 @@ class Live:
         t = now()
         with self.store.write() as conn:
             for code, players in watched.items():
-                room_id = sa.select(rooms.c.id).where(rooms.c.code == code).scalar_subquery()
-                conn.execute(
-                    room_seats.update()
-                    .where(
-                        room_seats.c.room_id == room_id,
-                        room_seats.c.player_id.in_(players),
-                        room_seats.c.kind == "human",
-                    )
-                    .values(seen_at=t)
-                )
+                _mark_seen(conn, code, players, t)
         changed: list[str] = []
         with self.store.read() as conn:
             found = conn.execute(
@@ -309,3 +292,17 @@ class Live:
             with contextlib.suppress(asyncio.CancelledError):
                 await task
         self._tasks.clear()
+
+
+def _mark_seen(conn: Connection, code: str, players: list[int], when: float | None) -> None:
+    """The room's seats of ``players`` were last seen at ``when`` (None: gone)."""
+    room_id = sa.select(rooms.c.id).where(rooms.c.code == code).scalar_subquery()
+    conn.execute(
+        room_seats.update()
+        .where(
+            room_seats.c.room_id == room_id,
+            room_seats.c.player_id.in_(players),
+            room_seats.c.kind == "human",
+        )
+        .values(seen_at=when)
+    )
