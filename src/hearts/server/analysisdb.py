@@ -143,41 +143,36 @@ class AnalysisStore:
         over): its process stops."""
         a = job.analysis
         now = time.time()
-        with self.store.write() as conn:
-            done = conn.execute(
-                analyses.update()
-                .where(_where(job, job.run), analyses.c.status == "running")
-                .values(
-                    status=a.status,
-                    done=a.done,
-                    found=json.dumps(a.found),
-                    heartbeat=now,
-                    updated_at=_now(),
-                )
-            )
+        saved = self._update_running(
+            job,
+            status=a.status,
+            done=a.done,
+            found=json.dumps(a.found),
+            heartbeat=now,
+            updated_at=_now(),
+        )
         job.heartbeat = now
-        return done.rowcount == 1
+        return saved
 
     def beat(self, job: Job, at: float | None = None) -> bool:
         """The heartbeat of ``job``'s run (``at``: the time written, now if None);
         False when the run no longer runs (cancelled, taken over)."""
-        with self.store.write() as conn:
-            done = conn.execute(
-                analyses.update()
-                .where(_where(job, job.run), analyses.c.status == "running")
-                .values(heartbeat=time.time() if at is None else at)
-            )
-        return done.rowcount == 1
+        return self._update_running(job, heartbeat=time.time() if at is None else at)
 
     def cancel(self, job: Job) -> bool:
         """Stop ``job``'s run (the player moved on)."""
+        cancelled = self._update_running(job, status="cancelled", updated_at=_now())
+        job.analysis.status = "cancelled"
+        return cancelled
+
+    def _update_running(self, job: Job, **values: Any) -> bool:
+        """Write ``values`` over ``job``'s run if it still runs; whether it did."""
         with self.store.write() as conn:
             done = conn.execute(
                 analyses.update()
                 .where(_where(job, job.run), analyses.c.status == "running")
-                .values(status="cancelled", updated_at=_now())
+                .values(**values)
             )
-        job.analysis.status = "cancelled"
         return done.rowcount == 1
 
     def cancel_player(self, player_id: int, keep: tuple[int, int] | None = None) -> None:
