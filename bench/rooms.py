@@ -4,7 +4,8 @@ Starts ``hearts serve`` (one process on SQLite in a temporary directory, or, wit
 ``--pg URL``, two processes on a fresh PostgreSQL database, the humans of each room
 split between them), then for each room: one human makes it, three join, all four
 open the room's WebSocket, the match starts, and every human passes and plays its
-lowest legal card ``--think`` seconds (uniform 0.5x-1.5x) after its turn comes, for
+lowest legal card ``--think`` seconds (uniform 0.5x-1.5x) after its turn comes (over
+the room's WebSocket, as the page sends its actions while its socket is open), for
 ``--seconds`` (a new hand is dealt when one ends).  The rooms start at random moments
 within ``--stagger`` seconds (a real server's rooms are each at its own point of a
 hand, not all passing at once), and the measure begins once all have started.
@@ -112,6 +113,10 @@ class Human:
     frames: list[tuple[int, float]] = field(default_factory=list)
     room: Any = None
     event: asyncio.Event = field(default_factory=asyncio.Event)
+    #: the room's WebSocket once open, and the actions sent on it awaiting their answer
+    socket: Any = None
+    asked: dict[int, asyncio.Future[Any]] = field(default_factory=dict)
+    last_id: int = 0
 
 
 @dataclass
@@ -138,20 +143,48 @@ async def listen(human: Human, code: str, stop: asyncio.Event) -> None:
     url = human.base.replace("http://", "ws://") + f"/api/rooms/{code}/ws"
     async with connect(url, open_timeout=120, max_size=2**22) as socket:
         await socket.send(json.dumps({"token": human.token}))
-        while not stop.is_set():
-            try:
-                text = await asyncio.wait_for(socket.recv(), 1.0)
-            except TimeoutError:
-                continue
-            now = time.perf_counter()
-            message = json.loads(text)
-            if message.get("type") != "room":
-                continue
-            room = message["room"]
-            human.frames.append((room["version"], now))
-            if human.room is None or room["version"] >= human.room["version"]:
-                human.room = room
-                human.event.set()
+        human.socket = socket
+        try:
+            await receive(human, socket, stop)
+        finally:
+            for asked in human.asked.values():
+                if not asked.done():
+                    asked.set_exception(ConnectionError("the socket closed"))
+
+
+async def receive(human: Human, socket: Any, stop: asyncio.Event) -> None:
+    while not stop.is_set():
+        try:
+            text = await asyncio.wait_for(socket.recv(), 1.0)
+        except TimeoutError:
+            continue
+        now = time.perf_counter()
+        message = json.loads(text)
+        if message.get("type") == "answer":  # to an action sent on this socket
+            asked = human.asked.pop(message["id"], None)
+            if asked is not None and not asked.done():
+                asked.set_result(message)
+            message = {"room": message["room"]} if message["status"] == 200 else {}
+        elif message.get("type") != "room":
+            continue
+        if "room" not in message:
+            continue
+        room = message["room"]
+        human.frames.append((room["version"], now))
+        if human.room is None or room["version"] >= human.room["version"]:
+            human.room = room
+            human.event.set()
+
+
+async def act(human: Human, what: str, body: dict[str, Any]) -> tuple[int, Any]:
+    """An action over the room's socket, as the page sends it when its socket is open
+    (docs/api.md): the answer's status and its Room (or its refusal, as REST's body)."""
+    human.last_id += 1
+    asked = asyncio.get_running_loop().create_future()
+    human.asked[human.last_id] = asked
+    await human.socket.send(json.dumps({"type": what, "id": human.last_id, **body}))
+    answer = await asked
+    return answer["status"], answer["room"] if answer["status"] == 200 else answer
 
 
 async def play(
@@ -187,9 +220,10 @@ async def play(
         # the version it decided on, as a page does: changed meanwhile, it is a 409
         body["version"] = room["version"]
         sent = time.perf_counter()
-        status, answer = await human.http.call(
-            "POST", f"/api/rooms/{code}/{what}", human.token, body
-        )
+        try:
+            status, answer = await act(human, what, body)
+        except ConnectionError:
+            return  # the run is over
         if status == 200:
             actions.append(Action(human, sent, answer["version"]))
         newer = answer if status == 200 else answer.get("room")
@@ -236,7 +270,7 @@ async def one_room(
         for h in humans[1:]:
             await h.http.call("POST", f"/api/rooms/{code}/join", h.token, {})
         listeners = [asyncio.create_task(listen(h, code, stop)) for h in humans]
-        while any(h.room is None for h in humans):
+        while any(h.room is None or h.socket is None for h in humans):
             await asyncio.sleep(0.05)
     ready.set_ready()
     await ready.go.wait()  # every room is made and connected

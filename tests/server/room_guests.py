@@ -8,6 +8,11 @@ import warnings
 from collections.abc import Iterator
 from typing import Any
 
+import pytest
+
+from hearts.cards import card_name, cards_of
+from hearts.server.roomdb import Room, RoomStore
+
 with warnings.catch_warnings():
     warnings.simplefilter("ignore")
     from fastapi.testclient import TestClient
@@ -69,3 +74,35 @@ def strings(node: Any) -> Iterator[str]:
     elif isinstance(node, list):
         for value in node:
             yield from strings(value)
+
+
+def record_history(monkeypatch: pytest.MonkeyPatch) -> dict[tuple[str, int], Any]:
+    """Every saved room's true hands by (code, version), from now on: the ground
+    truth to scan the messages against (a test's ``history`` fixture)."""
+    saved: dict[tuple[str, int], Any] = {}
+    original = RoomStore.save
+
+    def save(self: RoomStore, conn: Any, room: Room, before: Room) -> None:
+        original(self, conn, room, before)
+        if room.game is not None:
+            hand = room.game.hand
+            saved[(room.code, room.version)] = (list(hand.hands), list(hand.passes))
+
+    monkeypatch.setattr(RoomStore, "save", save)
+    return saved
+
+
+def leaks(message: Any, viewer_seat: int, truth: dict[tuple[str, int], Any]) -> list[str]:
+    """Cards in ``message`` (a Room, or a body holding one) that lay in another
+    seat's hand at that version (except those the viewer passed there)."""
+    room = message.get("room", message) if isinstance(message, dict) else None
+    if not isinstance(room, dict) or "version" not in room or room.get("state") is None:
+        return []
+    hands, passes = truth[(room["code"], room["version"])]
+    hidden = 0
+    for seat, mask in enumerate(hands):
+        if seat != viewer_seat:
+            hidden |= mask
+    hidden &= ~passes[viewer_seat]
+    secret = {card_name(c) for c in cards_of(hidden)}
+    return [s for s in strings(message) if CARD.match(s) and s in secret]

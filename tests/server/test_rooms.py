@@ -27,14 +27,12 @@ with warnings.catch_warnings():
     from fastapi.testclient import TestClient
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from room_guests import CARD, Guest, new_room, settled, strings
+from room_guests import CARD, Guest, leaks, new_room, record_history, settled, strings
 
-from hearts.cards import card_name, cards_of
 from hearts.server.app import create_app
 from hearts.server.config import Config
 from hearts.server.db import rooms as rooms_table
 from hearts.server.messages import ERRORS
-from hearts.server.roomdb import Room, RoomStore
 
 
 @pytest.fixture
@@ -46,35 +44,7 @@ def client(db_url: str) -> Iterator[TestClient]:
 
 @pytest.fixture
 def history(monkeypatch: pytest.MonkeyPatch) -> dict[tuple[str, int], Any]:
-    """Every saved room's true hands by (code, version): the ground truth to scan
-    the messages against."""
-    saved: dict[tuple[str, int], Any] = {}
-    original = RoomStore.save
-
-    def save(self: RoomStore, conn: Any, room: Room, before: Room) -> None:
-        original(self, conn, room, before)
-        if room.game is not None:
-            hand = room.game.hand
-            saved[(room.code, room.version)] = (list(hand.hands), list(hand.passes))
-
-    monkeypatch.setattr(RoomStore, "save", save)
-    return saved
-
-
-def leaks(message: Any, viewer_seat: int, truth: dict[tuple[str, int], Any]) -> list[str]:
-    """Cards in ``message`` (a Room, or a body holding one) that lay in another
-    seat's hand at that version (except those the viewer passed there)."""
-    room = message.get("room", message) if isinstance(message, dict) else None
-    if not isinstance(room, dict) or "version" not in room or room.get("state") is None:
-        return []
-    hands, passes = truth[(room["code"], room["version"])]
-    hidden = 0
-    for seat, mask in enumerate(hands):
-        if seat != viewer_seat:
-            hidden |= mask
-    hidden &= ~passes[viewer_seat]
-    secret = {card_name(c) for c in cards_of(hidden)}
-    return [s for s in strings(message) if CARD.match(s) and s in secret]
+    return record_history(monkeypatch)
 
 
 def drain(socket: Any, until: Any) -> list[Any]:

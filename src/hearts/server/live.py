@@ -152,7 +152,7 @@ class Live:
             if (seat, language) not in by_seat:
                 with using(language):
                     text = room_text(room, seat)
-                by_seat[seat, language] = f'{{"type": "room", "room": {text}}}'
+                by_seat[seat, language] = room_message(text)
             out[pid, language] = by_seat[seat, language]
         return out
 
@@ -163,6 +163,19 @@ class Live:
             watcher.last = text
             try:
                 async with asyncio.timeout(SEND_TIMEOUT):  # no task per send
+                    await watcher.socket.send_text(text)
+            except Exception:
+                with contextlib.suppress(Exception):
+                    await watcher.socket.close()
+
+    async def reply(self, watcher: Watcher, text: str, shown: str | None) -> None:
+        """Answer a message of the socket's own; ``shown``: the Room text the answer
+        carries, which this socket's push of that version then does not send again."""
+        async with watcher.lock:
+            if shown is not None:
+                watcher.last = room_message(shown)
+            try:
+                async with asyncio.timeout(SEND_TIMEOUT):
                     await watcher.socket.send_text(text)
             except Exception:
                 with contextlib.suppress(Exception):
@@ -292,6 +305,11 @@ class Live:
             with contextlib.suppress(asyncio.CancelledError):
                 await task
         self._tasks.clear()
+
+
+def room_message(room: str) -> str:
+    """The push of a Room (its JSON text)."""
+    return f'{{"type": "room", "room": {room}}}'
 
 
 def _mark_seen(conn: Connection, code: str, players: list[int], when: float | None) -> None:

@@ -3,16 +3,19 @@
 import asyncio
 import contextlib
 import json
+import logging
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
 from enum import Enum
 from typing import Annotated, Any
 
 from fastapi import Depends, FastAPI, Query, Request, WebSocket, WebSocketDisconnect
 from fastapi.responses import JSONResponse, Response
-from pydantic import BaseModel, ConfigDict, Field, StrictStr
+from pydantic import BaseModel, ConfigDict, Field, StrictStr, ValidationError
 
 from hearts.server.config import Config
 from hearts.server.errors import ApiError, bearer_token
-from hearts.server.game import rules_from_api
+from hearts.server.game import GameError, rules_from_api
 from hearts.server.live import Live, Watcher
 from hearts.server.messages import error_message, error_status
 from hearts.server.ratelimit import RateLimited, TokenBuckets, client_address
@@ -20,6 +23,8 @@ from hearts.server.rooms import RoomError, Rooms
 from hearts.server.schema import ERROR_RESPONSES, MoonBody, PassBody, PlayBody, Version
 from hearts.server.security import HEADERS
 from hearts.server.tables import Tables
+
+log = logging.getLogger("hearts.server")
 
 #: How long the long-poll holds a call with no change.
 POLL_SECONDS = 25.0
@@ -54,6 +59,33 @@ class RoomVersionBody(_Body):
 
 class RemoveBody(RoomVersionBody):
     seat: StrictStr = Field(description="the guest's seat as the creator sees it")
+
+
+@dataclass(frozen=True)
+class SeatAction:
+    """A seat's action, the same over REST (``POST /api/rooms/{code}/<name>``) and over
+    the room's WebSocket (``{"type": <name>, ...}``): its body and its call of rooms.py."""
+
+    body: type[BaseModel]
+    run: Callable[[Rooms, str, int, Any], Awaitable[str]]
+
+
+SEAT_ACTIONS: dict[str, SeatAction] = {
+    "pass": SeatAction(
+        PassBody, lambda rooms, code, pid, b: rooms.pass_cards(code, pid, b.version, b.cards)
+    ),
+    "play": SeatAction(
+        PlayBody, lambda rooms, code, pid, b: rooms.play(code, pid, b.version, b.card)
+    ),
+    "moon": SeatAction(
+        MoonBody, lambda rooms, code, pid, b: rooms.moon(code, pid, b.version, b.choice)
+    ),
+    "next-hand": SeatAction(
+        RoomVersionBody, lambda rooms, code, pid, b: rooms.next_hand(code, pid, b.version)
+    ),
+}
+#: The longest message a room's socket takes (as a REST body, app.BODY_LIMIT).
+MESSAGE_LIMIT = 16 * 1024
 
 
 def install(app: FastAPI, tables: Tables, rooms: Rooms, live: Live, config: Config) -> None:
@@ -120,21 +152,22 @@ def install(app: FastAPI, tables: Tables, rooms: Rooms, live: Live, config: Conf
         """Leave for good: a computer takes the seat (in the lobby it is freed)."""
         return answer(await rooms.leave(code, pid, body.version))
 
+    # The seat's actions (SEAT_ACTIONS: also the socket's messages)
     @app.post("/api/rooms/{code}/pass", responses=ROOM_RESPONSES, tags=tags)
     async def pass_cards(code: str, body: PassBody, pid: Player) -> Response:
-        return answer(await rooms.pass_cards(code, pid, body.version, body.cards))
+        return answer(await SEAT_ACTIONS["pass"].run(rooms, code, pid, body))
 
     @app.post("/api/rooms/{code}/play", responses=ROOM_RESPONSES, tags=tags)
     async def play(code: str, body: PlayBody, pid: Player) -> Response:
-        return answer(await rooms.play(code, pid, body.version, body.card))
+        return answer(await SEAT_ACTIONS["play"].run(rooms, code, pid, body))
 
     @app.post("/api/rooms/{code}/moon", responses=ROOM_RESPONSES, tags=tags)
     async def moon(code: str, body: MoonBody, pid: Player) -> Response:
-        return answer(await rooms.moon(code, pid, body.version, body.choice))
+        return answer(await SEAT_ACTIONS["moon"].run(rooms, code, pid, body))
 
     @app.post("/api/rooms/{code}/next-hand", responses=ROOM_RESPONSES, tags=tags)
     async def next_hand(code: str, body: RoomVersionBody, pid: Player) -> Response:
-        return answer(await rooms.next_hand(code, pid, body.version))
+        return answer(await SEAT_ACTIONS["next-hand"].run(rooms, code, pid, body))
 
     @app.get("/api/rooms/{code}/events", responses=ROOM_RESPONSES, tags=tags)
     async def events(code: str, pid: Player, after: Annotated[int, Query(ge=-1)] = -1) -> Response:
@@ -162,13 +195,64 @@ def install(app: FastAPI, tables: Tables, rooms: Rooms, live: Live, config: Conf
         try:
             while True:
                 text = await websocket.receive_text()
-                with contextlib.suppress(ValueError):
-                    if json.loads(text) == {"type": "ping"}:
-                        await websocket.send_text('{"type": "pong"}')
+                reply, shown = await on_message(code, pid, text)
+                await live.reply(watcher, reply, shown)
         except WebSocketDisconnect:
             pass
         finally:
             await live.disconnect(code, watcher)
+
+    async def on_message(code: str, pid: int, text: str) -> tuple[str, str | None]:
+        """The answer to one message of a seat's socket (and the Room text it carries:
+        that version's push need not send it again)."""
+        try:
+            message = json.loads(text) if len(text) <= MESSAGE_LIMIT else None
+        except ValueError:
+            message = None
+        if not isinstance(message, dict):
+            code_ = "too_large" if len(text) > MESSAGE_LIMIT else "bad_request"
+            return _dumps({"type": "error", "error": _error(code_)}), None
+        kind = message.get("type")
+        if kind == "ping":
+            return '{"type": "pong"}', None
+        ask = message.get("id")
+        known = ask is None or isinstance(ask, int) or (isinstance(ask, str) and len(ask) <= 64)
+        if not known:
+            ask = None  # not echoed back
+        action = SEAT_ACTIONS.get(kind) if isinstance(kind, str) else None
+        refused: dict[str, Any]
+        try:
+            if action is None or not known:
+                raise ApiError("bad_request")
+            fields = {k: v for k, v in message.items() if k not in ("type", "id")}
+            try:
+                body = action.body.model_validate(fields)
+            except ValidationError:
+                raise ApiError("bad_request") from None
+            room = await action.run(rooms, code, pid, body)
+        except RoomError as exc:
+            refused = {"error": {"code": exc.code, "message": exc.message}, "room": exc.room}
+        except (ApiError, GameError) as exc:
+            refused = {"error": {"code": exc.code, "message": exc.message}}
+        except Exception:
+            log.exception("room %s: a socket's action failed", code)
+            refused = {"error": _error("internal")}
+        else:
+            head = _dumps({"type": "answer", "id": ask, "status": 200})
+            return f"{head[:-1]}, {_ROOM_KEY}{room}}}", room
+        status = error_status(refused["error"]["code"])
+        return _dumps({"type": "answer", "id": ask, "status": status, **refused}), None
+
+
+_ROOM_KEY = '"room": '
+
+
+def _dumps(message: dict[str, Any]) -> str:
+    return json.dumps(message, ensure_ascii=False)
+
+
+def _error(code: str) -> dict[str, str]:
+    return {"code": code, "message": error_message(code)}
 
 
 async def _refuse(websocket: WebSocket, code: str, message: str | None) -> None:

@@ -116,8 +116,6 @@ export const roomApi = {
   start: (code, version) => roomCall("POST", at(code, "start"), { version }),
   remove: (code, version, seat) => roomCall("POST", at(code, "remove"), { version, seat }),
   leave: (code, version) => roomCall("POST", at(code, "leave"), { version }),
-  pass: (code, version, cards) => roomCall("POST", at(code, "pass"), { version, cards }),
-  play: (code, version, card) => roomCall("POST", at(code, "play"), { version, card }),
-  moon: (code, version, choice) => roomCall("POST", at(code, "moon"), { version, choice }),
-  nextHand: (code, version) => roomCall("POST", at(code, "next-hand"), { version }),
+  // a seat's action by name ("pass", "play", "moon", "next-hand"), as the socket takes it
+  act: (code, what, body) => roomCall("POST", at(code, what), body),
 };

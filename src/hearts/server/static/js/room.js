@@ -4,7 +4,7 @@
 // what it is sent (legal cards, who is waited for, which plays were automatic) and
 // animates from one pushed State to the next like the single-player page.
 import { roomApi } from "./api.js";
-import { Live } from "./live.js";
+import { Live, NoSocket } from "./live.js";
 import { TableView } from "./table.js";
 import { renderTricks, renderScores } from "./panels.js";
 import { renderMoonChoice } from "./moonchoice.js";
@@ -280,6 +280,19 @@ class RoomPage {
     this.placeFocus();
   }
 
+  // A seat's action: over the room's socket while it is open, else (or if the socket
+  // drops before answering) by REST; the version makes a second try change nothing.
+  async send(what, body) {
+    if (this.live) {
+      try {
+        return await this.live.act(what, body);
+      } catch (e) {
+        if (!(e instanceof NoSocket)) throw e;
+      }
+    }
+    return roomApi.act(this.code, what, body);
+  }
+
   gone(code, message) {
     if (this.live) this.live.stop();
     forget(this.code);
@@ -527,7 +540,7 @@ class RoomPage {
     $("#pass-button").addEventListener("click", () => this.doPass());
     $("#next-hand").addEventListener("click", () => {
       const hand = this.latest.state.match.hand_number;
-      this.act((v) => roomApi.nextHand(this.code, v),
+      this.act((v) => this.send("next-hand", { version: v }),
         (r) => !!r.state && r.state.match.hand_number === hand && r.state.hand.phase === "done" && !!r.state.hand.points);
     });
     $("#last-trick").addEventListener("click", () => { this.showLastTrick = !this.showLastTrick; this.repaint(); });
@@ -555,7 +568,7 @@ class RoomPage {
     }
     if (h.phase === "play" && h.turn === room.state.seats[0]) {
       const still = (r) => !!r.state && r.state.hand.phase === "play" && r.state.hand.turn === "S" && (r.state.hand.legal || []).includes(card);
-      if ((h.legal || []).includes(card)) this.act((v) => roomApi.play(this.code, v, card), still);
+      if ((h.legal || []).includes(card)) this.act((v) => this.send("play", { version: v, card }), still);
       else this.setFlash((h.illegal_reasons || {})[card] || T.cantPlay);
       return;
     }
@@ -571,14 +584,14 @@ class RoomPage {
     const still = (r) => !!r.state && r.state.match.hand_number === hand && r.state.hand.phase === "pass" &&
       !r.state.hand.passed && cards.every((c) => r.state.hand.cards.includes(c));
     this.act(async (v) => {
-      const got = await roomApi.pass(this.code, v, cards);
+      const got = await this.send("pass", { version: v, cards });
       this.selected = new Set();
       return got;
     }, still);
   }
 
   chooseMoon(how) {
-    this.act((v) => roomApi.moon(this.code, v, how), (r) => !!r.state && r.state.hand.phase === "moon_choice");
+    this.act((v) => this.send("moon", { version: v, choice: how }), (r) => !!r.state && r.state.hand.phase === "moon_choice");
   }
 
   setFlash(text, kind = "warn") {
