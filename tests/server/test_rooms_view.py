@@ -82,3 +82,31 @@ def test_a_room_sent_as_text_is_the_room_view_and_its_table_is_built_once() -> N
     assert english["state"]["names"]["S"] == "You"
     assert json.loads(built[1, "vi"])["names"]["S"] == "Bạn"
     assert room.copy().tables == {}
+
+
+@pytest.mark.parametrize("players", [4, 5])
+def test_the_room_text_is_the_room_view_at_every_step_of_a_hand(players: int) -> None:
+    """The JSON written for each seat (pydantic's, quicker) is the Room of room_view
+    (the State's dict) at every step of a hand, from every seat, in both languages."""
+    rng = random.Random(players)
+    rules = Rules(players=players, target=50)
+    seats = [Seat(seat=i, kind="human", name=f"Người {i}", player_id=i + 1) for i in range(3)]
+    seats += [Seat(seat=i, kind="computer") for i in range(3, players)]
+    game = Game.new(rules, 1, 11, 1)
+    version = 1
+    while True:
+        room = Room(1, "B" * 16, version, "playing", 0, rules, "easy", None, game, seats)
+        for viewer in (*range(players), None):
+            for language in ("vi", "en"):
+                with using(language):
+                    assert json.loads(room_text(room, viewer)) == room_view(room, viewer)
+        hand = game.hand
+        if hand.phase == "pass":
+            seat = next(s for s in range(players) if not hand.passes[s])
+            held = list(cards_of(hand.hands[seat]))
+            hand.pass_cards(seat, sum(1 << c for c in rng.sample(held, rules.pass_count)))
+        elif hand.phase == "play":
+            hand.push(rng.choice(list(cards_of(hand.legal_mask()))))
+        else:
+            return
+        version += 1

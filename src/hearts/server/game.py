@@ -441,6 +441,12 @@ class Game:
     def state(
         self, version: int, level: str, quick: bool, take_back: bool = True
     ) -> dict[str, Any]:
+        """The State of docs/api.md: :meth:`state_model` as a dict."""
+        return self.state_model(version, level, quick, take_back).model_dump()
+
+    def state_model(
+        self, version: int, level: str, quick: bool, take_back: bool = True
+    ) -> schema.State:
         """The State of docs/api.md (its one schema: :class:`schema.State`):
         everything South may know, nothing more.
 
@@ -550,7 +556,7 @@ class Game:
             match=match,
             hand=hand_info,
         )
-        return state.model_dump()
+        return state
 
 
 def _parse(text: str) -> int:
