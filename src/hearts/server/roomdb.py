@@ -103,6 +103,17 @@ def game_from_json(text: str, rules: Rules, deal_key: int, humans: list[int]) ->
     )
 
 
+#: What an action writes in the room's row.
+_SAVED = ("version", "phase", "creator", "game", "auto_plays", "due_at", "updated_at")
+#: That write, made once (each action only fills it in): building the statement
+#: anew cost more than running it.
+_SAVE_ROOM = (
+    rooms.update()
+    .where(rooms.c.id == sa.bindparam("room_id"), rooms.c.version == sa.bindparam("before"))
+    .values({name: sa.bindparam(f"new_{name}") for name in _SAVED})
+)
+
+
 class RoomStore:
     """The rooms of one :class:`Store` (its engine and its locks)."""
 
@@ -194,17 +205,18 @@ class RoomStore:
         if room.game is not None:
             room.game.choosers = frozenset(room.humans)
         done = conn.execute(
-            rooms.update()
-            .where(rooms.c.id == room.id, rooms.c.version == before.version)
-            .values(
-                version=before.version + 1,
-                phase=room.phase,
-                creator=room.creator,
-                game=game_json(room.game) if room.game is not None else None,
-                auto_plays=json.dumps(room.auto_plays),
-                due_at=room.due_at,
-                updated_at=_now(),
-            )
+            _SAVE_ROOM,
+            {
+                "room_id": room.id,
+                "before": before.version,
+                "new_version": before.version + 1,
+                "new_phase": room.phase,
+                "new_creator": room.creator,
+                "new_game": game_json(room.game) if room.game is not None else None,
+                "new_auto_plays": json.dumps(room.auto_plays),
+                "new_due_at": room.due_at,
+                "new_updated_at": _now(),
+            },
         )
         if done.rowcount != 1:
             raise Stale()
