@@ -36,7 +36,7 @@ from hearts.hand import DONE, PASS, PLAY, HandState
 from hearts.match import HandResult, Match
 from hearts.record import read_record, write_record
 from hearts.rules import Rules
-from hearts.server import lang, messages_en, schema
+from hearts.server import lang, messages_en
 from hearts.server.messages import error_message, illegal_reason, pass_message, rule_message
 from hearts.view import PlayerView
 
@@ -441,14 +441,10 @@ class Game:
     def state(
         self, version: int, level: str, quick: bool, take_back: bool = True
     ) -> dict[str, Any]:
-        """The State of docs/api.md: :meth:`state_model` as a dict."""
-        return self.state_model(version, level, quick, take_back).model_dump()
-
-    def state_model(
-        self, version: int, level: str, quick: bool, take_back: bool = True
-    ) -> schema.State:
         """The State of docs/api.md (its one schema: :class:`schema.State`):
-        everything South may know, nothing more.
+        everything South may know, nothing more.  Plain dicts, as the schema's
+        ``model_dump`` gives them (tests/server/test_state_dict.py): a room builds
+        one per seat after every action, and models cost ten times more.
 
         The hand comes from South's view only; the rest is the match's public record
         (rules, totals, finished hands' scores, whether the table played a hand out).
@@ -465,21 +461,23 @@ class Game:
             return seats[seat] if seat >= 0 else None
 
         winner = self.winner
-        match = schema.MatchInfo(
-            hand_number=self.hand_no,
-            target=rules.target,
-            totals=by_seat(self.totals),
-            hands=[
-                schema.HandPoints(
-                    points=by_seat(r.points), moon=seat_or_none(r.shooter), moon_scoring=r.moon
-                )
+        match = {
+            "hand_number": self.hand_no,
+            "target": rules.target,
+            "totals": by_seat(self.totals),
+            "hands": [
+                {
+                    "points": by_seat(r.points),
+                    "moon": seat_or_none(r.shooter),
+                    "moon_scoring": r.moon,
+                }
                 for r in self.results
             ],
-            over=winner >= 0,
-            winner=seat_or_none(winner),
-            hints=self.hints,
-            take_backs=self.take_backs,
-        )
+            "over": winner >= 0,
+            "winner": seat_or_none(winner),
+            "hints": self.hints,
+            "take_backs": self.take_backs,
+        }
         pending = self.moon_pending
         phase = "moon_choice" if pending else view.phase
         reasons: dict[str, str] = {}
@@ -494,16 +492,16 @@ class Game:
                     if why is not None:
                         reasons[card_name(c)] = why.message
         tricks = [
-            schema.Trick(
-                leader=seats[cards[0][0]],
-                winner=seats[won_by],
-                points=rules.card_points(sum(1 << c for _, c in cards)),
-                cards=[schema.Play(seat=seats[s], card=card_name(c)) for s, c in cards],
-            )
+            {
+                "leader": seats[cards[0][0]],
+                "winner": seats[won_by],
+                "points": rules.card_points(sum(1 << c for _, c in cards)),
+                "cards": [{"seat": seats[s], "card": card_name(c)} for s, c in cards],
+            }
             for cards, won_by in zip(view.tricks, view.winners(), strict=True)
         ]
-        trick = [schema.Play(seat=seats[s], card=card_name(c)) for s, c in view.trick]
-        choice: dict[Any, schema.MoonOutcome] | None = None
+        trick = [{"seat": seats[s], "card": card_name(c)} for s, c in view.trick]
+        choice: dict[str, Any] | None = None
         if pending:
             hand = self.hand
             pen, jd = hand.penalties(), hand.jd_taker()
@@ -511,52 +509,48 @@ class Game:
             for how in MOON_SCORINGS:
                 points = rules.score(pen, jd, how)
                 after = [t + p for t, p in zip(self.totals, points, strict=True)]
-                choice[how] = schema.MoonOutcome(points=by_seat(points), totals=by_seat(after))
+                choice[how] = {"points": by_seat(points), "totals": by_seat(after)}
         # The score of a finished hand (a moon scored as the shooter chose) is the
         # match's public record, not part of the hand.
         result = self.match.result
-        hand_info = schema.HandInfo(
+        hand_info = {
             # The engine's words for the phase and the direction are the schema's.
-            phase=phase,  # type: ignore[arg-type]
-            pass_direction=view.direction,  # type: ignore[arg-type]
-            pass_count=rules.pass_count,
-            pass_to=seat_or_none(view.pass_to),
-            pass_from=seat_or_none(view.pass_from),
-            passed=_names_sorted(view.passed) if view.passed else None,
-            received=_names_sorted(view.received) if view.received else None,
-            mark_received=view.pass_to >= 0 and phase == PLAY and len(view.plays) < n,
-            cards=_names_sorted(view.hand),
-            legal=_names_sorted(view.legal),
-            illegal_reasons=reasons,
-            turn=turn,
-            trick=trick,
-            tricks=tricks,
-            counts=by_seat(view.counts),
-            taken=by_seat(view.points_taken()),
-            hearts_broken=view.broken,
-            points=by_seat(result.points) if result else None,
-            moon=seat_or_none(result.shooter) if result else None,
-            moon_scoring=result.moon if result else None,
-            moon_choice=choice,
+            "phase": phase,
+            "pass_direction": view.direction,
+            "pass_count": rules.pass_count,
+            "pass_to": seat_or_none(view.pass_to),
+            "pass_from": seat_or_none(view.pass_from),
+            "passed": _names_sorted(view.passed) if view.passed else None,
+            "received": _names_sorted(view.received) if view.received else None,
+            "mark_received": view.pass_to >= 0 and phase == PLAY and len(view.plays) < n,
+            "cards": _names_sorted(view.hand),
+            "legal": _names_sorted(view.legal),
+            "illegal_reasons": reasons,
+            "turn": turn,
+            "trick": trick,
+            "tricks": tricks,
+            "counts": by_seat(view.counts),
+            "taken": by_seat(view.points_taken()),
+            "hearts_broken": view.broken,
+            "points": by_seat(result.points) if result else None,
+            "moon": seat_or_none(result.shooter) if result else None,
+            "moon_scoring": result.moon if result else None,
+            "moon_choice": choice,
             # Whether the table played the last tricks out itself: a public fact of
             # the match (every seat saw the cards go), kept by the game, not the hand.
-            auto_finished=self.auto_finished,
-            can_take_back=take_back and self.take_back_from() is not None,
-        )
-        state = schema.State(
-            version=version,
-            settings=schema.Settings(
-                level=level,  # type: ignore[arg-type]
-                quick=quick,
-                take_back=take_back,
-            ),
-            rules=schema.RulesInfo(**rules_json(rules)),
-            seats=list(seats),
-            names=seat_names(rules),
-            match=match,
-            hand=hand_info,
-        )
-        return state
+            "auto_finished": self.auto_finished,
+            "can_take_back": take_back and self.take_back_from() is not None,
+        }
+        return {
+            "version": version,
+            "settings": {"level": level, "quick": quick, "take_back": take_back},
+            "rules": rules_json(rules),
+            "seats": list(seats),
+            "names": seat_names(rules),
+            "match": match,
+            "hand": hand_info,
+            "unlocked": [],
+        }
 
 
 def _parse(text: str) -> int:
