@@ -9,7 +9,6 @@ alone, so it holds no card of another hand.
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from pydantic_core import to_json
@@ -86,7 +85,7 @@ def room_text(room: Room, viewer: int | None) -> str:
     until the next version, is built once per seat and version: the answer to an
     action and the pushes to every socket of that seat share it."""
     outer = room_view(room, viewer, table=False)
-    text = json.dumps(outer, ensure_ascii=False)
+    text = to_json(outer).decode()
     if viewer is None or room.game is None:
         return text
     key = (viewer, lang.current())  # the State's words are in the viewer's language
@@ -100,7 +99,7 @@ def room_text(room: Room, viewer: int | None) -> str:
     return f"{text[: -len('null}')]}{table}}}"
 
 
-_NO_STATE = '"state": null}'
+_NO_STATE = '"state":null}'
 
 
 def room_view(room: Room, viewer: int | None, table: bool = True) -> dict[str, Any]:
