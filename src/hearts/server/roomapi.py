@@ -210,8 +210,8 @@ def install(app: FastAPI, tables: Tables, rooms: Rooms, live: Live, config: Conf
         except ValueError:
             message = None
         if not isinstance(message, dict):
-            code_ = "too_large" if len(text) > MESSAGE_LIMIT else "bad_request"
-            return _dumps({"type": "error", "error": _error(code_)}), None
+            what = "too_large" if len(text) > MESSAGE_LIMIT else "bad_request"
+            return _dumps({"type": "error", "error": _error(what)}), None
         kind = message.get("type")
         if kind == "ping":
             return '{"type": "pong"}', None
