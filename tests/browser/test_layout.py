@@ -3,8 +3,11 @@ desktop, portrait and landscape, at 4 and at 7 seats, the table with the trick a
 whole hand are in the window at once with no scrolling, and every tap target is at
 least 44 px, a card's visible part included, with three cards chosen and one focused
 (raised) in the hand; in the play, in Vietnamese and in English, and with a hand's
-result on the table. The side panels: one tap each on a phone, their own scroll on a
-desktop. Screenshots in ``test-artifacts/layout-*.png``."""
+result on the table; the names under a trick of 3 to 7 seats clear of the plates. The
+end of a match, its achievement toasts (over the top bar alone: issue 10, item 4) and
+the side panels (one tap each on a phone, their own scroll on a desktop) at every size
+too. Every tap target on top of what lies near it; text on a phone at least 13 px.
+Screenshots in ``test-artifacts/layout-*.png``."""
 
 from __future__ import annotations
 
@@ -21,6 +24,7 @@ from table_page import (
     play_by_api,
     press_card,
     set_language,
+    small_text,
     wait_ready,
 )
 from test_match_end import finish_match_by_api
@@ -170,6 +174,8 @@ def check_fit(page: Page, where: str) -> None:
     assert got["scrollW"] <= view["width"] and got["scrollH"] <= view["height"], (where, got)
     assert not got["small"], (where, got["small"])
     assert not got["under"], (where, got["under"])
+    if min(view["width"], view["height"]) < 500:  # a phone, either way up: 13 px text
+        assert small_text(page) == [], (where, small_text(page))
     assert page.evaluate(TOPBAR_JS, view["width"]) == [], where
 
 
