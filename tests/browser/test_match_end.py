@@ -67,6 +67,13 @@ def test_end_of_match_screen(size: str, make_context: Any, artifacts: Path) -> N
     mine = [h["points"]["S"] for h in m["hands"]]
     best = mine.index(min(mine)) + 1
     expect(summary).to_contain_text(f"Ván tốt nhất của bạn: ván {best} ")
+    worst = mine.index(max(mine)) + 1
+    expect(summary).to_contain_text(f"tệ nhất: ván {worst} (")
+    moons = [f"{NAMES[h['moon']]} (ván {i + 1})" for i, h in enumerate(m["hands"]) if h["moon"]]
+    if moons:
+        expect(summary).to_contain_text("Bắn trăng: " + ", ".join(moons))
+    else:
+        expect(summary).not_to_contain_text("Bắn trăng")
     expect(page.locator("#result-winner")).to_be_visible()
     if m["winner"] == "S":
         expect(result).to_contain_class("won")
@@ -91,7 +98,7 @@ def check_a_win_looks_like_one(page: Page, m: dict[str, Any], artifacts: Path) -
     """A match South won shows as a win (the gold box, "Bạn thắng trận"), one it lost
     does not. Whoever the seeded deals make win, the page is shown both: the State of
     the same match, its winner's and South's totals swapped (the page draws what the
-    server sends)."""
+    server sends), and West's moon in its first hand for the summary's moon line."""
     result = page.locator("#result")
     won = m["winner"] == "S"
     page.reload()
@@ -107,12 +114,14 @@ def check_a_win_looks_like_one(page: Page, m: dict[str, Any], artifacts: Path) -
         totals = s["match"]["totals"]
         totals["S"], totals[other] = totals[other], totals["S"]
         s["match"]["winner"] = other if won else "S"
+        s["match"]["hands"][0]["moon"] = "W"
         route.fulfill(json=s)
 
     page.route("**/api/state", swapped)
     page.reload()
     expect(page.locator("#result-title")).to_have_text("Kết thúc trận")
     winner = page.locator("#result-winner")
+    expect(page.locator("#result-summary")).to_contain_text("Bắn trăng: Tây (ván 1)")
     if won:
         expect(result).not_to_contain_class("won")
     else:
