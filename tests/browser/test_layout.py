@@ -251,6 +251,28 @@ def test_table_and_hand_fit(
     page.screenshot(path=artifacts / f"{name}-play-en.png")
     check_fit(page, "play, English")
     check_hand(page, "play, English")
+    # English plates are wider ("7 cards"): the full trick again
+    assert page.evaluate(FILL_TRICK_JS) == players
+    page.screenshot(path=artifacts / f"{name}-full-trick-en.png")
+    assert page.evaluate(COVER_JS) == [], "English: a card of a full trick, or a name, over a plate"
+    # later in the hand, with "Take back" beside "Hint" (the action bar must keep one line)
+    play_by_api(
+        page,
+        lambda s: (
+            s["hand"]["phase"] == "play"
+            and len(s["hand"]["tricks"]) >= 1
+            and len(s["hand"]["trick"]) >= 2
+            and s["hand"]["turn"] == s["seats"][0]
+        ),
+    )
+    page.reload()
+    wait_ready(page)
+    expect(page.locator("#take-back-button")).to_be_visible()
+    check_fit(page, "take back, English")
+    check_hand(page, "take back, English")
+    assert page.evaluate(FILL_TRICK_JS) == players
+    page.screenshot(path=artifacts / f"{name}-take-back-en.png")
+    assert page.evaluate(COVER_JS) == [], "English, later: a card or a name over a plate"
     play_by_api(page, lambda s: s["hand"]["phase"] == "done")
     page.reload()
     wait_ready(page)

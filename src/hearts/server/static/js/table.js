@@ -162,11 +162,24 @@ export class TableView {
       const fan = $(".fan", root);
       if (fan) this.renderFan(fan, h.counts ? h.counts[seat] : 0);
       const cnt = $(".count", root);
-      if (cnt) cnt.textContent = h.counts ? T.cardsCount(h.counts[seat]) : "";
+      if (cnt) this.renderCount(cnt, h.counts ? h.counts[seat] : null);
       const label = $(`.slot[data-slot="${seat}"] .slot-name`, this.trickEl);
       if (label) label.textContent = names[seat] || seat;
     }
     this.placeRing();
+  }
+
+  // "7 lá": the number, and the word apart, which a narrow plate (six or seven seats
+  // on a small screen, layout.css) shows as a small card instead ("7 cards" in English
+  // made the plates beside the trick wider than the room left them)
+  renderCount(cnt, n) {
+    const text = n === null ? "" : T.cardsCount(n);
+    const lead = n === null ? "" : String(n);
+    if (!lead || !text.startsWith(lead)) { cnt.textContent = text; return; }
+    const word = document.createElement("span");
+    word.className = "count-word";
+    word.textContent = text.slice(lead.length);
+    cnt.replaceChildren(lead, word);
   }
 
   // Seats on the ellipse, each kept wholly inside the table (a plate near the edge
