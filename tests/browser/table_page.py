@@ -263,8 +263,9 @@ SMALL_TEXT_JS = """min => {
     for (let n = walker.nextNode(); n; n = walker.nextNode()) {
         const el = n.parentElement;
         if (!n.textContent.trim() || !el) continue;
-        // card faces are pictures (aria-hidden, named by their card); sr-only is unseen
-        if (el.closest('.face, .sr-only')) continue;
+        // card faces and icons (an achievement's "10") are pictures (aria-hidden, named
+        // beside them); sr-only is unseen
+        if (el.closest('.face, .sr-only, svg[aria-hidden="true"]')) continue;
         if (!el.getClientRects().length) continue;
         const cs = getComputedStyle(el);
         if (cs.visibility !== 'visible') continue;

@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from playwright.sync_api import Page, expect
+from playwright.sync_api import Page, Route, expect
 from table_page import (
     DESKTOP,
     PHONE,
@@ -50,6 +50,23 @@ VIETNAMESE_JS = """() => {
             const v = el.getAttribute(a);
             if (v && VI.test(v)) found.push(a + ': ' + v);
         }
+    }
+    return found;
+}"""
+
+
+# the Vietnamese letters of what a player can see now: text not hidden (visibility,
+# opacity, display), outside what is marked Vietnamese in the page (the page itself
+# is lang="vi" until the English words are in)
+SEEN_VIETNAMESE_JS = """() => {
+    const VI = /[àáảãạăằắẳẵặâầấẩẫậèéẻẽẹêềếểễệìíỉĩịòóỏõọôồốổỗộơờớởỡợùúủũụưừứửữựỳýỷỹỵđ]/i;
+    const found = [];
+    const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+    for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+        const el = n.parentElement;
+        if (!el || el.closest('body [lang="vi"]') || !VI.test(n.nodeValue)) continue;
+        if (el.checkVisibility({visibilityProperty: true, opacityProperty: true}))
+            found.push(n.nodeValue.trim());
     }
     return found;
 }"""
@@ -162,3 +179,29 @@ def test_a_room_lobby_in_english(make_context: Any, artifacts: Path) -> None:
     expect(page.locator("#lobby-seats li")).to_have_count(4)
     expect(page.locator("#lobby-seats")).to_contain_text("Empty seat")
     english(page, "a room's lobby", artifacts, "desktop-room-lobby")
+
+
+def test_no_vietnamese_flashes_while_english_loads(page: Page, artifacts: Path) -> None:
+    """English chosen, on a slow link: the English words (i18n-en.js) come after the
+    page's own Vietnamese HTML. Held back here, until they come nothing Vietnamese is
+    seen (the page is there, hidden); when they come the page shows, in English."""
+    page.goto("/")
+    wait_ready(page)
+    page.evaluate("localStorage.setItem('hearts-lang', 'en')")
+    held: list[Route] = []
+    page.route("**/i18n-en.js", lambda route: held.append(route))
+    with page.expect_request("**/i18n-en.js"):
+        page.goto("/", wait_until="commit")
+    # the Vietnamese page is in (i18n.js, run after it was parsed, asked for the words)
+    expect(page.locator("#help-button")).to_have_text("Luật chơi")
+    page.screenshot(path=artifacts / "en-0-loading.png")
+    assert page.evaluate(SEEN_VIETNAMESE_JS) == []
+    assert len(held) == 1
+    held[0].continue_()
+    expect(page.locator("html")).to_have_attribute("lang", "en")
+    wait_ready(page)
+    expect(page.locator("#help-button")).to_have_text("Rules")
+    expect(page.locator("#help-button")).to_be_visible()
+    expect(page.locator("#hand button.hand-card").first).to_be_visible()
+    page.screenshot(path=artifacts / "en-0-loaded.png")
+    assert page.evaluate(SEEN_VIETNAMESE_JS) == []

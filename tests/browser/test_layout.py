@@ -3,8 +3,11 @@ desktop, portrait and landscape, at 4 and at 7 seats, the table with the trick a
 whole hand are in the window at once with no scrolling, and every tap target is at
 least 44 px, a card's visible part included, with three cards chosen and one focused
 (raised) in the hand; in the play, in Vietnamese and in English, and with a hand's
-result on the table. The side panels: one tap each on a phone, their own scroll on a
-desktop. Screenshots in ``test-artifacts/layout-*.png``."""
+result on the table; the names under a trick of 3 to 7 seats clear of the plates. The
+end of a match, its achievement toasts (over the top bar alone: issue 10, item 4) and
+the side panels (one tap each on a phone, their own scroll on a desktop) at every size
+too. Every tap target on top of what lies near it; text on a phone at least 13 px.
+Screenshots in ``test-artifacts/layout-*.png``."""
 
 from __future__ import annotations
 
@@ -12,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from playwright.sync_api import Page, expect
+from playwright.sync_api import Browser, Page, expect
 from table_page import (
     card,
     hand_cards,
@@ -21,8 +24,10 @@ from table_page import (
     play_by_api,
     press_card,
     set_language,
+    small_text,
     wait_ready,
 )
+from test_match_end import finish_match_by_api
 from test_screens import tap_areas
 
 pytestmark = pytest.mark.browser
@@ -50,19 +55,33 @@ def options(width: int, height: int) -> dict[str, Any]:
 
 
 # what overflows the window, and the tap targets (other than the hand's cards) that
-# are seen and smaller than 44 px
+# are seen and smaller than 44 px, or whose middle lies under something else (those
+# under an open panel on a phone are out of reach, inert, and left out)
 FIT_JS = """() => {
     const doc = document.documentElement;
     const out = {scrollW: doc.scrollWidth, scrollH: doc.scrollHeight,
-                 w: innerWidth, h: innerHeight, small: []};
+                 w: innerWidth, h: innerHeight, small: [], under: []};
     const targets = document.querySelectorAll(
         'button:not(.hand-card), .seg label, label.switch, summary, a[href]');
     for (const t of targets) {
         const r = t.getBoundingClientRect();
-        if (!r.width || !r.height || t.closest('[hidden], dialog:not([open])')) continue;
+        if (!r.width || !r.height || t.closest('[hidden], [inert], dialog:not([open])')) continue;
         if (getComputedStyle(t).visibility !== 'visible') continue;
         if (r.width < 44 || r.height < 44)
             out.small.push([t.id || t.textContent.trim(), r.width, r.height]);
+        // its middle on top: no box of the page (a result, a panel, a plate) over it,
+        // unless its panel's own scroll has it out of sight
+        const x = r.left + r.width / 2, y = r.top + r.height / 2;
+        let scrolled = false;
+        for (let a = t.parentElement; a && a !== document.body; a = a.parentElement) {
+            if (getComputedStyle(a).overflowY === 'visible') continue;
+            const c = a.getBoundingClientRect();
+            if (y < c.top || y > c.bottom || x < c.left || x > c.right) scrolled = true;
+        }
+        if (scrolled) continue;
+        const hit = document.elementFromPoint(x, y);
+        if (!hit || !(t.contains(hit) || (t.control && t.control === hit)))
+            out.under.push([t.id || t.textContent.trim(), hit && (hit.id || hit.className)]);
     }
     return out;
 }"""
@@ -83,20 +102,32 @@ TRICK_JS = """() => {
 }"""
 
 
-# the boxes of the cards on the table and of the seats' plates (a name, its points,
-# its card count) that they lie over: a plate under the trick hides who is who
+# the boxes of the cards on the table that lie over a seat's plate (a name, its
+# points, its card count), and of the seats' names under the cards (at 3, 5, 6 or 7
+# seats) that lie over a plate, the note of the cards received, the rules badge or
+# another name: a plate under the trick hides who is who, a name over a plate or a
+# name says the wrong one
 COVER_JS = """() => {
     const box = e => { const r = e.getBoundingClientRect();
                        return [r.left, r.top, r.right, r.bottom]; };
     // 2 px of slack: the box of a card turned 2 degrees (North's, at four) is its
     // corner's, which is rounded off, as is the plate's
     const over = (a, b) => a[0] + 2 < b[2] && b[0] + 2 < a[2] && a[1] + 2 < b[3] && b[1] + 2 < a[3];
+    const seen = e => e.getClientRects().length && getComputedStyle(e).visibility === 'visible';
     const plates = [...document.querySelectorAll('#table .seat .plate')]
-        .filter(p => p.getClientRects().length).map(p => [p.closest('.seat').dataset.seat, box(p)]);
+        .filter(seen).map(p => [p.closest('.seat').dataset.seat, box(p)]);
+    const notes = [...document.querySelectorAll('#table-note, #rules-badge')]
+        .filter(e => !e.hidden && seen(e)).map(e => [e.id, box(e)]);
+    const names = [...document.querySelectorAll('#trick .slot-name')]
+        .filter(n => n.textContent && seen(n)).map(n => ['name ' + n.textContent, box(n)]);
     const out = [];
     for (const c of document.querySelectorAll('#trick .table-card[data-card][data-seat]'))
         for (const [seat, p] of plates)
             if (over(box(c), p)) out.push([c.dataset.card, seat, box(c), p]);
+    names.forEach(([name, n], i) => {
+        for (const [what, p] of plates.concat(notes, names.slice(i + 1)))
+            if (over(n, p)) out.push([name, what, n, p]);
+    });
     return out;
 }"""
 
@@ -142,6 +173,9 @@ def check_fit(page: Page, where: str) -> None:
     got = page.evaluate(FIT_JS)
     assert got["scrollW"] <= view["width"] and got["scrollH"] <= view["height"], (where, got)
     assert not got["small"], (where, got["small"])
+    assert not got["under"], (where, got["under"])
+    if min(view["width"], view["height"]) < 500:  # a phone, either way up: 13 px text
+        assert small_text(page) == [], (where, small_text(page))
     assert page.evaluate(TOPBAR_JS, view["width"]) == [], where
 
 
@@ -203,12 +237,12 @@ def test_table_and_hand_fit(
     for c in trick:
         assert c["inTable"] and c["corner"], c
         assert c["width"] >= 30, c
-    assert page.evaluate(COVER_JS) == [], "a card of the trick over a seat's plate"
+    assert page.evaluate(COVER_JS) == [], "a card of the trick, or a name, over a plate"
     assert page.evaluate(FILL_TRICK_JS) == players
     page.screenshot(path=artifacts / f"{name}-full-trick.png")
     for c in page.evaluate(TRICK_JS):
         assert c["inTable"] and c["width"] >= 30, c
-    assert page.evaluate(COVER_JS) == [], "a card of a full trick over a seat's plate"
+    assert page.evaluate(COVER_JS) == [], "a card of a full trick, or a name, over a plate"
     table = page.locator("#table").bounding_box()
     assert table is not None and table["y"] >= 0 and table["y"] + table["height"] <= height
 
@@ -217,6 +251,28 @@ def test_table_and_hand_fit(
     page.screenshot(path=artifacts / f"{name}-play-en.png")
     check_fit(page, "play, English")
     check_hand(page, "play, English")
+    # English plates are wider ("7 cards"): the full trick again
+    assert page.evaluate(FILL_TRICK_JS) == players
+    page.screenshot(path=artifacts / f"{name}-full-trick-en.png")
+    assert page.evaluate(COVER_JS) == [], "English: a card of a full trick, or a name, over a plate"
+    # later in the hand, with "Take back" beside "Hint" (the action bar must keep one line)
+    play_by_api(
+        page,
+        lambda s: (
+            s["hand"]["phase"] == "play"
+            and len(s["hand"]["tricks"]) >= 1
+            and len(s["hand"]["trick"]) >= 2
+            and s["hand"]["turn"] == s["seats"][0]
+        ),
+    )
+    page.reload()
+    wait_ready(page)
+    expect(page.locator("#take-back-button")).to_be_visible()
+    check_fit(page, "take back, English")
+    check_hand(page, "take back, English")
+    assert page.evaluate(FILL_TRICK_JS) == players
+    page.screenshot(path=artifacts / f"{name}-take-back-en.png")
+    assert page.evaluate(COVER_JS) == [], "English, later: a card or a name over a plate"
     play_by_api(page, lambda s: s["hand"]["phase"] == "done")
     page.reload()
     wait_ready(page)
@@ -336,3 +392,100 @@ def test_desktop_panels_scroll_apart(make_context: Any, artifacts: Path) -> None
     expect(last).to_be_in_viewport()
     expect(page.locator("#tricks-list > li").first).to_be_in_viewport()
     page.screenshot(path=artifacts / "panels-desktop-long-match.png")
+
+
+PANELS = {"Các vòng": "#tricks-panel", "Bảng điểm": "#scores-panel", "Thành tích": "#stats-panel"}
+
+# what the achievement toasts lie over, of what a player looks at at the end of a hand
+# or a match (a toast's seen part: those beyond the top bar's height are clipped)
+TOAST_JS = """() => {
+    const box = e => e.getBoundingClientRect();
+    const clip = box(document.getElementById('toasts'));
+    const over = (a, b) => a.left < b.right && b.left < a.right
+                           && a.top < b.bottom && b.top < a.bottom;
+    const seen = e => e.getClientRects().length && getComputedStyle(e).visibility === 'visible';
+    const looked_at = [...document.querySelectorAll(
+        '#result, #table, #hand .hand-card, .actionbar, .side, #panel-tabs button')].filter(seen);
+    const out = {seen: 0, over: []};
+    for (const t of document.querySelectorAll('#toasts .toast')) {
+        const r = box(t);
+        const part = {left: Math.max(r.left, clip.left), right: Math.min(r.right, clip.right),
+                      top: Math.max(r.top, clip.top), bottom: Math.min(r.bottom, clip.bottom)};
+        if (part.right <= part.left || part.bottom <= part.top) continue;
+        out.seen += 1;
+        for (const e of looked_at)
+            if (over(part, box(e))) out.over.push([t.dataset.toast, e.id || e.className]);
+    }
+    return out;
+}"""
+
+
+@pytest.fixture(scope="module")
+def match_over(browser: Browser, browser_context_args: dict[str, Any]) -> dict[str, Any]:
+    """The storage of a browser (its token) whose match to 50 is over, played through
+    the API once for every size; its toasts not yet shown (nor remembered as shown)."""
+    ctx = browser.new_context(**browser_context_args)
+    page = ctx.new_page()
+    open_table(page)
+    new_match_by_api(page, {"target": 50})
+    finish_match_by_api(page)
+    wait_ready(page)
+    page.evaluate("localStorage.removeItem('hearts-toasted')")
+    stored: dict[str, Any] = ctx.storage_state()
+    ctx.close()
+    return stored
+
+
+@pytest.mark.parametrize("size", SIZES, ids=[f"{w}x{h}" for w, h in SIZES])
+def test_match_end_toasts_and_panels_fit(
+    size: tuple[int, int], match_over: dict[str, Any], make_context: Any, artifacts: Path
+) -> None:
+    """At every size: the end of a match seen whole with no scrolling (its ranking and
+    "Trận mới"), the toasts of the goals it unlocked over the top bar alone (not over
+    the result box, the table, the hand or the buttons), and the panels: one tap each
+    over the table on a small screen, each with its own scroll beside it on a large one;
+    tap targets of 44 px, none under another box."""
+    width, height = size
+    opts = options(width, height)
+    name = f"layout-{width}x{height}"
+    page = make_context(**opts, storage_state=match_over).new_page()
+    page.goto("/")
+    expect(page.locator("#result")).to_be_visible()
+    expect(page.locator('#toasts .toast[data-toast="first_match"]')).to_be_visible()
+    toasts = page.evaluate(TOAST_JS)
+    page.screenshot(path=artifacts / f"{name}-match-end-toast.png")
+    assert toasts["seen"] >= 1 and toasts["over"] == [], toasts
+
+    wait_ready(page)
+    expect(page.locator("#result-title")).to_have_text("Kết thúc trận")
+    for seen in ("#result-title", "#result-ranking", "#new-match"):
+        expect(page.locator(seen)).to_be_in_viewport(ratio=1)
+    page.screenshot(path=artifacts / f"{name}-match-end.png")
+    check_fit(page, "end of match")
+
+    side = page.locator(".side")
+    if side.is_visible():  # beside the table: each panel in the window, with its own scroll
+        for panel in PANELS.values():
+            expect(page.locator(panel)).to_be_in_viewport(ratio=1)
+        scrolls = page.evaluate(
+            "() => ['tricks-scroll', 'scores-panel', 'stats-panel']"
+            ".map(id => getComputedStyle(document.getElementById(id)).overflowY)"
+        )
+        assert scrolls == ["auto"] * 3, scrolls
+        page.screenshot(path=artifacts / f"{name}-panels.png")
+        return
+    tabs = page.locator("#panel-tabs button:visible").all_inner_texts()
+    assert tabs in ([*PANELS], ["Các bảng"]), tabs
+    for tab in tabs:
+        button = page.get_by_role("button", name=tab, exact=True)
+        if opts["has_touch"]:
+            button.tap()
+        else:
+            button.click()
+        expect(button).to_have_attribute("aria-expanded", "true")
+        for panel in PANELS.values() if tab == "Các bảng" else [PANELS[tab]]:
+            expect(page.locator(panel)).to_be_in_viewport(ratio=1)
+        check_fit(page, tab)
+        page.screenshot(path=artifacts / f"{name}-panel-{PANELS.get(tab, '#all')[1:]}.png")
+        page.locator("#panel-close").click()
+        expect(side).to_be_hidden()

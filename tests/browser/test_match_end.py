@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from playwright.sync_api import Page, expect
+from playwright.sync_api import Page, Route, expect
 from table_page import (
     DESKTOP,
     PHONE,
@@ -67,6 +67,13 @@ def test_end_of_match_screen(size: str, make_context: Any, artifacts: Path) -> N
     mine = [h["points"]["S"] for h in m["hands"]]
     best = mine.index(min(mine)) + 1
     expect(summary).to_contain_text(f"Ván tốt nhất của bạn: ván {best} ")
+    worst = mine.index(max(mine)) + 1
+    expect(summary).to_contain_text(f"tệ nhất: ván {worst} (")
+    moons = [f"{NAMES[h['moon']]} (ván {i + 1})" for i, h in enumerate(m["hands"]) if h["moon"]]
+    if moons:
+        expect(summary).to_contain_text("Bắn trăng: " + ", ".join(moons))
+    else:
+        expect(summary).not_to_contain_text("Bắn trăng")
     expect(page.locator("#result-winner")).to_be_visible()
     if m["winner"] == "S":
         expect(result).to_contain_class("won")
@@ -83,3 +90,43 @@ def test_end_of_match_screen(size: str, make_context: Any, artifacts: Path) -> N
     expect(page.locator("#next-hand")).to_be_hidden()
     page.locator("#new-match").click()
     expect(page.locator("#new-match-dialog")).to_be_visible()
+    if size == "desktop":
+        check_a_win_looks_like_one(page, m, artifacts)
+
+
+def check_a_win_looks_like_one(page: Page, m: dict[str, Any], artifacts: Path) -> None:
+    """A match South won shows as a win (the gold box, "Bạn thắng trận"), one it lost
+    does not. Whoever the seeded deals make win, the page is shown both: the State of
+    the same match, its winner's and South's totals swapped (the page draws what the
+    server sends), and West's moon in its first hand for the summary's moon line."""
+    result = page.locator("#result")
+    won = m["winner"] == "S"
+    page.reload()
+    expect(page.locator("#result-title")).to_have_text("Kết thúc trận")
+    if won:
+        expect(result).to_contain_class("won")
+    else:
+        expect(result).not_to_contain_class("won")
+    other = "N" if won else m["winner"]
+
+    def swapped(route: Route) -> None:
+        s = route.fetch().json()
+        totals = s["match"]["totals"]
+        totals["S"], totals[other] = totals[other], totals["S"]
+        s["match"]["winner"] = other if won else "S"
+        s["match"]["hands"][0]["moon"] = "W"
+        route.fulfill(json=s)
+
+    page.route("**/api/state", swapped)
+    page.reload()
+    expect(page.locator("#result-title")).to_have_text("Kết thúc trận")
+    winner = page.locator("#result-winner")
+    expect(page.locator("#result-summary")).to_contain_text("Bắn trăng: Tây (ván 1)")
+    if won:
+        expect(result).not_to_contain_class("won")
+    else:
+        expect(result).to_contain_class("won")
+        expect(winner).to_have_text(f"Bạn thắng trận với {m['totals'][m['winner']]} điểm!")
+        expect(page.locator("#result-ranking li .rn").first).to_have_text("Bạn")
+        page.screenshot(path=artifacts / "desktop-match-won.png")
+    page.unroute("**/api/state")

@@ -274,4 +274,5 @@ if (LANG === "en") {
   en.install({ SUIT_NAME, SUIT_TITLE, RANK_SPOKEN, SEAT_NAME, MOON_WORDS, PASS_DIR, T, W, R, cardSpoken, cardShort });
   document.documentElement.lang = "en";
   en.translatePage(document);
+  document.documentElement.classList.remove("lang-wait"); // langwait.js: in English now
 }

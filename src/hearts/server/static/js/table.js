@@ -162,25 +162,55 @@ export class TableView {
       const fan = $(".fan", root);
       if (fan) this.renderFan(fan, h.counts ? h.counts[seat] : 0);
       const cnt = $(".count", root);
-      if (cnt) cnt.textContent = h.counts ? T.cardsCount(h.counts[seat]) : "";
+      if (cnt) this.renderCount(cnt, h.counts ? h.counts[seat] : null);
       const label = $(`.slot[data-slot="${seat}"] .slot-name`, this.trickEl);
       if (label) label.textContent = names[seat] || seat;
     }
     this.placeRing();
   }
 
+  // "7 lá": the number, and the word apart, which a narrow plate (six or seven seats
+  // on a small screen, layout.css) shows as a small card instead ("7 cards" in English
+  // made the plates beside the trick wider than the room left them)
+  renderCount(cnt, n) {
+    const text = n === null ? "" : T.cardsCount(n);
+    const lead = n === null ? "" : String(n);
+    if (!lead || !text.startsWith(lead)) { cnt.textContent = text; return; }
+    const word = document.createElement("span");
+    word.className = "count-word";
+    word.textContent = text.slice(lead.length);
+    cnt.replaceChildren(lead, word);
+  }
+
   // Seats on the ellipse, each kept wholly inside the table (a plate near the edge
-  // slides in rather than hang over it).
+  // slides in rather than hang over it). On a short, wide table of six or seven
+  // (layout.css sets --ring-edge there) the lower seats beside the trick go to the
+  // table's side, under the seats above them: on the ellipse their plates lay under
+  // the names below the trick's end cards (640×360); and they stay off South's plate
+  // in the bottom corner.
   placeRing() {
     if (!this.ring) return;
     const W = this.table.clientWidth, H = this.table.clientHeight;
     if (!W || !H) return;
+    const t = this.table.getBoundingClientRect();
+    const southPlate = $(".seat-S .plate", this.table);
+    const south = southPlate ? southPlate.getBoundingClientRect() : null;
+    const pad = 8;
     for (const root of this.table.querySelectorAll(".seat-ring")) {
       const w = root.offsetWidth, h = root.offsetHeight;
-      const x = (Number(root.dataset.x) / 100) * W, y = (Number(root.dataset.y) / 100) * H;
-      const pad = 8;
-      root.style.left = `${Math.round(Math.min(Math.max(x, w / 2 + pad), W - w / 2 - pad))}px`;
-      root.style.top = `${Math.round(Math.min(Math.max(y, h / 2 + pad), H - h / 2 - pad))}px`;
+      let x = (Number(root.dataset.x) / 100) * W;
+      const y = (Number(root.dataset.y) / 100) * H;
+      const edge = Number(root.dataset.y) > 50 && getComputedStyle(root).getPropertyValue("--ring-edge").trim() === "1";
+      if (edge) x = x < W / 2 ? 0 : W;
+      const left = Math.min(Math.max(x, w / 2 + pad), W - w / 2 - pad);
+      let top = Math.min(Math.max(y, h / 2 + pad), H - h / 2 - pad);
+      if (edge && south && south.width) {
+        const sLeft = south.left - t.left - this.table.clientLeft, sRight = sLeft + south.width;
+        const sTop = south.top - t.top - this.table.clientTop;
+        if (left + w / 2 > sLeft && left - w / 2 < sRight) top = Math.min(top, sTop - 6 - h / 2);
+      }
+      root.style.left = `${Math.round(left)}px`;
+      root.style.top = `${Math.round(top)}px`;
     }
   }
 
