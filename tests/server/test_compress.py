@@ -8,6 +8,8 @@ import re
 
 from fastapi.testclient import TestClient
 
+from hearts.server.compress import MINIMUM_SIZE
+
 GZIP = {"Accept-Encoding": "gzip"}
 IDENTITY = {"Accept-Encoding": "identity"}
 
@@ -30,10 +32,14 @@ def test_the_page_and_its_files_go_gzipped(client: TestClient) -> None:
     sent = whole = 0
     for url in links:
         head, body = raw(client, url, GZIP)
-        assert head["content-encoding"] == "gzip", url
         assert head["cache-control"] == "public, max-age=31536000, immutable"
         plain_head, plain = raw(client, url, IDENTITY)
-        assert "content-encoding" not in plain_head and gzip.decompress(body) == plain
+        assert "content-encoding" not in plain_head
+        if len(plain) < MINIMUM_SIZE:  # a tiny file (langwait.js) goes as it is
+            assert "content-encoding" not in head and body == plain, url
+            continue
+        assert head["content-encoding"] == "gzip", url
+        assert gzip.decompress(body) == plain
         assert len(body) < len(plain), url
         sent, whole = sent + len(body), whole + len(plain)
     assert sent < whole / 2  # the page's files together: a small file gains less
