@@ -27,12 +27,12 @@ import numpy as np
 
 from hearts.bots import kernel, kernel_ref
 from hearts.bots.endgame import exact_choice
-from hearts.bots.kernel_ref import MOON_CODES, Judge, Position
+from hearts.bots.kernel_ref import MOON_CODES, Judge, Passing, Position, pass_scores
 from hearts.bots.medium import pass_cards as medium_pass
 from hearts.bots.moon import moon_sampler
 from hearts.bots.playout import rollout
 from hearts.bots.sampling import DealSampler, MixtureSampler, WeightedSampler, deal_tables
-from hearts.cards import JACK_DIAMONDS, JD_BIT, QS_BIT, QUEEN_SPADES, SUIT_MASKS, cards_of
+from hearts.cards import JD_BIT, QS_BIT, QUEEN_SPADES, cards_of
 from hearts.rules import Rules
 from hearts.view import PlayerView
 
@@ -269,39 +269,35 @@ class HardBot:
         """The pass search over the indices of ``cands`` (:func:`halving_ranks`);
         each playout adds the seat's points to ``tally`` if given."""
         rules = view.rules
-        n = view.n
-        me = view.seat
-        k = rules.pass_count
-        rng = random.Random(view.seed(self.seed))
-        sampler = DealSampler(view)
-        utility = hand_utility(rules, view.totals, me)
-        mine = seat_points(rules, view.totals, me)
-        qs_breaks = rules.qs_breaks_hearts
-        jd_rule = rules.jd_bonus
-        lead = rules.lead_card
-        lead_bit = 1 << lead
-        worlds: list[tuple[list[int], list[int]]] = []
+        tables = deal_tables(DealSampler(view))
+        seed = view.seed(self.seed)
+        passing = Passing(
+            me=view.seat,
+            offset=offset,
+            count=rules.pass_count,
+            jd_bonus=rules.jd_bonus,
+            qs_breaks=rules.qs_breaks_hearts,
+            lead_card=rules.lead_card,
+        )
+        judge = search_judge(view)
+        compiled = self.engine == "compiled"
+        k = len(cands)
+        sums: Any = np.zeros(k) if compiled else [0.0] * k
+        points: Any = np.zeros(k) if compiled else [0.0] * k
+        pass_batch = kernel.pass_batch if compiled else kernel_ref.pass_batch
         margin = self.pass_margin
 
-        def playout(i: int, w: int) -> float:
-            while len(worlds) <= w:
-                hands = sampler.draw(rng)
-                # The others choose before seeing ours: once per deal.
-                passes = [0 if s == me else quick_pass(hands[s], k, jd_rule) for s in range(n)]
-                worlds.append((hands, passes))
-            hands, passes = worlds[w]
-            passes = passes[:]
-            passes[me] = cands[i]
-            after = [(hands[s] & ~passes[s]) | passes[(s - offset) % n] for s in range(n)]
-            leader = next(s for s in range(n) if after[s] & lead_bit)
-            pen = [0] * n
-            jd = rollout(after, [], leader, 0, False, pen, -1, qs_breaks, lead)
-            if tally is not None:
-                tally[i] += mine(pen, jd)
-            # Vừa's pass (first) gets a head start: leave it only for a clear gain.
-            return utility(pen, jd) + (margin if i == 0 else 0.0)
+        def batch(w0: int, w1: int, alive: list[int]) -> None:
+            pass_batch(tables, seed, w0, w1, cands, alive, passing, judge, sums, points)
+            if margin and 0 in alive:
+                # Vừa's pass (first) gets a head start: leave it only for a clear gain.
+                sums[0] += margin * (w1 - w0)
 
-        return halving_ranks(list(range(len(cands))), playout, self.pass_iterations)
+        order, counts = halving_batches(k, batch, sums, list(range(k)), self.pass_iterations)
+        if tally is not None:
+            for i in range(k):
+                tally[i] += float(points[i])
+        return order, {i: float(sums[i]) for i in range(k)}, dict(enumerate(counts))
 
     # -- playing ------------------------------------------------------------------
     def choose_play(self, view: PlayerView) -> int:
@@ -657,45 +653,6 @@ def halving_ranks(
     order, counts = halving_batches(len(cands), batch, sums, cands, total, deadline, step=1)
     ranked = [cands[i] for i in order]
     return ranked, dict(zip(cands, sums, strict=True)), dict(zip(cands, counts, strict=True))
-
-
-def pass_scores(hand: int, jd: bool = False) -> dict[int, float]:
-    """How much each card wants to leave the hand: Q♠ and its guards with few low
-    spades, high hearts, and the high cards of a short side suit (never the J♦
-    when it counts −10: ``jd``)."""
-    spades = hand & SUIT_MASKS[2]
-    low_spades = (spades & ((1 << QUEEN_SPADES) - 1)).bit_count()
-    has_qs = bool(hand & QS_BIT)
-    out: dict[int, float] = {}
-    for c in cards_of(hand):
-        suit, rank = divmod(c, 13)
-        length = (hand & SUIT_MASKS[suit]).bit_count()
-        if suit == 2:
-            if c == QUEEN_SPADES:
-                v = 100.0 if low_spades < 4 else 20.0
-            elif rank > 10:
-                v = (90.0 if not has_qs else 85.0) if low_spades < 4 else 25.0
-            else:
-                v = -5.0 + rank
-        elif suit == 3:
-            v = 40.0 + 3 * rank if rank >= 8 else 2.0 * rank
-        else:
-            v = 3.0 * rank + (18.0 if length <= 3 else 0.0) - 2.0 * length
-        out[c] = v
-    if jd and hand & JD_BIT:
-        out[JACK_DIAMONDS] = -100.0
-    return out
-
-
-def quick_pass(hand: int, count: int, jd: bool = False) -> int:
-    """A cheap careful pass for the simulated other seats: the top of
-    :func:`pass_scores`."""
-    scores = pass_scores(hand, jd)
-    ranked = sorted(scores, key=lambda c: (-scores[c], -c))
-    out = 0
-    for c in ranked[:count]:
-        out |= 1 << c
-    return out
 
 
 def pass_candidates(
