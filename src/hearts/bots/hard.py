@@ -176,7 +176,10 @@ class HardBot:
     deal's hands: 1.0 weighs every deal the same, :func:`kernel_ref.likeness`);
     ``endgame`` (with this many cards in hand or fewer, the rest of the hand is
     searched exactly in ``endgame_draws`` sampled deals, :mod:`hearts.bots.endgame`;
-    0: never, the default).
+    0: never, the default; ``endgame_blocks``: ``exact``, the other seats of that
+    search play their best face up, or ``policy``, while every point so far is
+    Khó's they play the playout policy's card, so that they do not block its moon
+    better than real players do).
     """
 
     name = "hard"
@@ -198,7 +201,9 @@ class HardBot:
         mismatch: float = 1.0,
         endgame: int = DEFAULT_ENDGAME,
         endgame_draws: int = 100,
+        endgame_blocks: str = "exact",
     ) -> None:
+        self.endgame_blocks = endgame_blocks
         self.endgame = int(endgame)
         self.endgame_draws = int(endgame_draws)
         self.mismatch = float(mismatch)
@@ -330,6 +335,7 @@ class HardBot:
             seat_points(view.rules, view.totals, me),
             self.endgame_draws,
             view.seed(self.seed),
+            blocks=self.endgame_blocks,
         )
 
     def _search(self, view: PlayerView, cands: list[int]) -> int:
