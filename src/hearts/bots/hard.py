@@ -279,7 +279,7 @@ class HardBot:
         passing = Passing(
             me=view.seat,
             offset=offset,
-            count=rules.pass_count,
+            cards=rules.pass_count,
             jd_bonus=rules.jd_bonus,
             qs_breaks=rules.qs_breaks_hearts,
             lead_card=rules.lead_card,

@@ -926,7 +926,7 @@ def pass_batch(
         np.array(alive, dtype=np.int64),
         passing.me,
         passing.offset,
-        passing.count,
+        passing.cards,
         passing.jd_bonus,
         passing.qs_breaks,
         passing.lead_card,

@@ -64,12 +64,12 @@ class Judge(NamedTuple):
 
 class Passing(NamedTuple):
     """The pass being searched: the seat, where its cards go (``offset`` seats on),
-    how many cards each seat passes, whether J♦ counts (the others keep it), the
+    how many ``cards`` each seat passes, whether J♦ counts (the others keep it), the
     table's rules as numbers."""
 
     me: int
     offset: int
-    count: int
+    cards: int
     jd_bonus: bool
     qs_breaks: bool
     lead_card: int
@@ -339,7 +339,7 @@ def pass_batch(
         world, _ = draw(t, world_state(seed, w))
         n = len(world)
         passes = [
-            0 if s == me else quick_pass(world[s], passing.count, passing.jd_bonus)
+            0 if s == me else quick_pass(world[s], passing.cards, passing.jd_bonus)
             for s in range(n)
         ]
         for i in alive:
