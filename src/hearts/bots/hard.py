@@ -6,6 +6,10 @@ in each deal and lets the fast heuristic policy (:mod:`hearts.bots.playout`)
 finish the hand, then plays the card with the best mean result.  The budget is
 spent by successive halving: every candidate is tried on the same deals (so
 luck cancels between them), the worse half is dropped, the rest get more deals.
+The pass is searched the same way over a few likely passes (:func:`pass_candidates`):
+deals of the cards it cannot see, the other seats passing their quick pass, the
+hand played out by the policy from the first lead.  Both searches run on the
+compiled kernel (:mod:`hearts.bots.kernel`) or its pure-Python twin.
 
 Results are judged for the match, not just the hand (:func:`hand_utility`): a
 moon counts as a moon, and near the target the totals after the hand matter.
