@@ -8,11 +8,13 @@ deciding seat's card now is judged by Khó's value of a finished hand
 (:func:`hearts.bots.hard.hand_utility`), its later cards by the fewest points (for
 speed).  The card with the best mean value over the deals is played.
 
-Face-up opponents block the deciding seat's moon perfectly, which real ones do
-not: with ``blocks="policy"``, while every point taken so far is the deciding
-seat's, the other seats play the playout policy's card
-(:func:`hearts.bots.playout.rollout`) instead of their best, so a moon of its
-own is judged against opponents who block only as the playouts do.  The search
+Face-up seats block a moon perfectly, which real ones do not: the deciding seat
+then judges its own moon hopeless, and leaves another seat's moon for a third
+seat to stop.  With ``blocks="policy"``, while every point taken so far is one
+seat's, the seats other than that one and the deciding seat play the playout
+policy's card (:func:`hearts.bots.playout.rollout`) instead of their best: a moon
+is judged against seats that block it only as the playouts do, and the deciding
+seat must block another's itself.  The search
 stops drawing deals once it has visited a budget of positions (the time a decision
 may take), counted, not timed: deterministic for a view, the deals coming from a
 generator seeded by the view.
@@ -69,7 +71,7 @@ class Solver:
             legal = h
             if not broken and h & ~SUIT_MASKS[3]:
                 legal = h & ~SUIT_MASKS[3]
-        if self.policy_blocks and seat != self.me and self._mine_alone(pen):
+        if self.policy_blocks and seat != self.me and self._runner(pen) not in (-1, seat):
             # The policy's card (it plays on what its seat could know, not the faces).
             record: list[int] = []
             rollout(
@@ -93,9 +95,11 @@ class Solver:
         assert best is not None
         return best
 
-    def _mine_alone(self, pen: list[int]) -> bool:
-        """Every point taken so far (at least one) is the deciding seat's."""
-        return pen[self.me] > 0 and sum(pen) == pen[self.me]
+    @staticmethod
+    def _runner(pen: list[int]) -> int:
+        """The seat that took every point so far (at least one), else -1."""
+        holders = [s for s, p in enumerate(pen) if p]
+        return holders[0] if len(holders) == 1 else -1
 
     def after(
         self, hands: list[int], trick: list[int], leader: int, pen: list[int], jd: int, broken: bool

@@ -181,9 +181,9 @@ class HardBot:
     ``endgame`` (with this many cards in hand or fewer, the rest of the hand is
     searched exactly in ``endgame_draws`` sampled deals, :mod:`hearts.bots.endgame`;
     0: never, the default; ``endgame_blocks``: ``exact``, the other seats of that
-    search play their best face up, or ``policy``, while every point so far is
-    Khó's they play the playout policy's card, so that they do not block its moon
-    better than real players do).
+    search play their best face up, or ``policy``, while every point so far is one
+    seat's the others but Khó and that seat play the playout policy's card, so
+    that they do not block a moon better than real players do).
     """
 
     name = "hard"
