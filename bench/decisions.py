@@ -1,12 +1,13 @@
-"""Khó's time per play decision, every decision of a hand.
+"""Khó's time per decision, every decision of a hand, and per pass.
 
 Every play decision with two or more candidates (first trick to last) in
 ``--hands`` hands played by Vừa (bench deals 300 and on), decided by Khó at its
 default and by the variants named with ``--variant key=value`` (e.g. ``endgame=0``:
 without the exact search of the last cards); CPU and wall-clock p50 and p95 per
-decision, the bots in turn on the same positions.
+decision, the bots in turn on the same positions.  Then the same for every
+seat's pass in ``--pass-hands`` deals with a pass (bench deals 300 and on).
 
-    python3 bench/decisions.py [--hands 4] [--variant endgame=0]
+    python3 bench/decisions.py [--hands 4] [--pass-hands 12] [--variant endgame=0]
 """
 
 from __future__ import annotations
@@ -44,6 +45,18 @@ def positions(hands: int) -> list[PlayerView]:
     return out
 
 
+def pass_positions(hands: int) -> list[PlayerView]:
+    out = []
+    i = 0
+    while len(out) < hands * RULES.players:
+        deal, number = deal_for(300 + i)
+        i += 1
+        state = HandState(RULES, deal, RULES.pass_direction(number))
+        if state.phase == "pass":
+            out.extend(state.view(s, hand_number=number) for s in range(RULES.players))
+    return out
+
+
 def pct(xs: list[float], q: float) -> float:
     xs = sorted(xs)
     return xs[min(len(xs) - 1, int(q * len(xs)))]
@@ -52,6 +65,7 @@ def pct(xs: list[float], q: float) -> float:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--hands", type=int, default=4)
+    parser.add_argument("--pass-hands", type=int, default=12)
     parser.add_argument("--variant", nargs="*", default=["endgame=0"])
     args = parser.parse_args()
     views = positions(args.hands)
@@ -61,18 +75,26 @@ def main() -> None:
     for kv in args.variant:
         key, _, value = kv.partition("=")
         bots.append((kv, HardBot(**{key: json.loads(value)})))
+    passes = pass_positions(args.pass_hands)
+    print(f"{len(passes)} passes")
     HardBot(iterations=8).choose_play(views[0])  # compile (or load) the kernel first
-    for name, bot in bots:
-        cpu, wall = [], []
-        for view in views:
-            c0, w0 = time.process_time(), time.perf_counter()
-            bot.choose_play(view)
-            cpu.append(time.process_time() - c0)
-            wall.append(time.perf_counter() - w0)
-        print(
-            f"Khó {name:<12} CPU p50 {pct(cpu, 0.5):.3f} s  p95 {pct(cpu, 0.95):.3f} s   "
-            f"wall p50 {pct(wall, 0.5):.3f} s  p95 {pct(wall, 0.95):.3f} s"
-        )
+    HardBot(iterations=8).choose_pass(passes[0])
+    for what, decide, where in (
+        ("play", HardBot.choose_play, views),
+        ("pass", HardBot.choose_pass, passes),
+    ):
+        for name, bot in bots:
+            cpu, wall = [], []
+            for view in where:
+                c0, w0 = time.process_time(), time.perf_counter()
+                decide(bot, view)
+                cpu.append(time.process_time() - c0)
+                wall.append(time.perf_counter() - w0)
+            print(
+                f"Khó {what} {name:<12} CPU p50 {pct(cpu, 0.5):.3f} s  "
+                f"p95 {pct(cpu, 0.95):.3f} s   "
+                f"wall p50 {pct(wall, 0.5):.3f} s  p95 {pct(wall, 0.95):.3f} s"
+            )
 
 
 if __name__ == "__main__":

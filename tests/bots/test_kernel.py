@@ -17,7 +17,15 @@ import pytest
 import hearts
 from hearts.bots import kernel, kernel_ref
 from hearts.bots.base import get_bot
-from hearts.bots.hard import HardBot, candidates, queen_doubts, search_judge, search_position
+from hearts.bots.hard import (
+    HardBot,
+    candidates,
+    pass_candidates,
+    queen_doubts,
+    search_judge,
+    search_position,
+)
+from hearts.bots.kernel_ref import Passing
 from hearts.bots.playout import rollout
 from hearts.bots.sampling import DealSampler, WeightedSampler, deal_tables
 from hearts.bots.splitmix import world_state
@@ -178,6 +186,68 @@ def test_the_reference_engine_chooses_what_the_compiled_one_does() -> None:
             fast = HardBot(iterations=100, engine="compiled", mismatch=mismatch)
             slow = HardBot(iterations=100, engine="reference", mismatch=mismatch)
             assert fast.weigh_play(view) == slow.weigh_play(view)
+
+
+def _pass_views(count: int) -> list[PlayerView]:
+    """Pass positions at every table, every pass direction, totals far from and
+    near the target."""
+    out = []
+    for i in range(count):
+        rules = TABLES[i % len(TABLES)]
+        number = (i // len(TABLES)) % (rules.pass_cycle_length - 1) + 1  # a hand with a pass
+        state = HandState.deal(rules, number, random.Random(50 + i))
+        assert state.phase == "pass"
+        totals = tuple((30 * s + 7 * i) % 99 for s in range(rules.players))
+        out.append(state.view(i % rules.players, hand_number=number, totals=totals))
+    return out
+
+
+PASS_VIEWS = _pass_views(12)
+
+
+def test_the_compiled_quick_pass_is_the_reference_pass() -> None:
+    rng = random.Random(7)
+    for _ in range(400):
+        hand = sum(1 << c for c in rng.sample(range(52), rng.choice((10, 13, 17))))
+        for jd in (False, True):
+            for count in (3, 4):
+                want = kernel_ref.quick_pass(hand, count, jd)
+                assert kernel.quick_pass(hand, count, jd) == want
+                assert want.bit_count() == count and want & ~hand == 0
+
+
+def test_the_compiled_pass_search_sums_are_the_reference_sums() -> None:
+    directions = set()
+    for view in PASS_VIEWS:
+        rules = view.rules
+        offset = rules.pass_offset(view.direction)
+        directions.add((rules.players, view.direction))
+        base = kernel_ref.quick_pass(view.hand, rules.pass_count, rules.jd_bonus)
+        cands = pass_candidates(view.hand, rules.pass_count, base, jd=rules.jd_bonus)
+        alive = list(range(len(cands)))
+        tables = deal_tables(DealSampler(view))
+        passing = Passing(
+            view.seat, offset, rules.pass_count, rules.jd_bonus, rules.qs_breaks_hearts,
+            rules.lead_card,
+        )  # fmt: skip
+        judge = search_judge(view)
+        want_sums, want_points = [0.0] * len(cands), [0.0] * len(cands)
+        kernel_ref.pass_batch(
+            tables, view.seed(), 0, 12, cands, alive, passing, judge, want_sums, want_points
+        )
+        sums, points = np.zeros(len(cands)), np.zeros(len(cands))
+        kernel.pass_batch(tables, view.seed(), 0, 12, cands, alive, passing, judge, sums, points)
+        assert sums.tolist() == want_sums
+        assert points.tolist() == want_points
+        assert len(set(want_sums)) > 1  # the passes were told apart
+    assert {(4, d) for d in ("left", "right", "across")} <= directions
+
+
+def test_the_reference_engine_passes_what_the_compiled_one_does() -> None:
+    for view in PASS_VIEWS[:6]:
+        fast = HardBot(pass_iterations=300, engine="compiled")
+        slow = HardBot(pass_iterations=300, engine="reference")
+        assert fast.weigh_pass(view) == slow.weigh_pass(view)
 
 
 def test_the_seed_matters() -> None:

@@ -6,7 +6,15 @@ followed by a max^n search with the cards face up: every other seat plays what
 leaves it the fewest points of the hand as scored (a moon counted as a moon); the
 deciding seat's card now is judged by Khó's value of a finished hand
 (:func:`hearts.bots.hard.hand_utility`), its later cards by the fewest points (for
-speed).  The card with the best mean value over the deals is played.  The search
+speed).  The card with the best mean value over the deals is played.
+
+Face-up seats block a moon perfectly, which real ones do not: the deciding seat
+then judges its own moon hopeless, and leaves another seat's moon for a third
+seat to stop.  With ``blocks="policy"``, while every point taken so far is one
+seat's, the seats other than that one and the deciding seat play the playout
+policy's card (:func:`hearts.bots.playout.rollout`) instead of their best: a moon
+is judged against seats that block it only as the playouts do, and the deciding
+seat must block another's itself.  The search
 stops drawing deals once it has visited a budget of positions (the time a decision
 may take), counted, not timed: deterministic for a view, the deals coming from a
 generator seeded by the view.
@@ -17,6 +25,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 
+from hearts.bots.playout import rollout
 from hearts.bots.sampling import DealSampler
 from hearts.cards import JD_BIT, QUEEN_SPADES, SUIT_MASKS
 from hearts.rules import Rules
@@ -28,7 +37,10 @@ Utility = Callable[[list[int], int], float]
 class Solver:
     """Max^n over one deal's hands to the end of the hand."""
 
-    def __init__(self, rules: Rules, me: int, utility: Utility) -> None:
+    def __init__(self, rules: Rules, me: int, utility: Utility, blocks: str = "exact") -> None:
+        if blocks not in ("exact", "policy"):
+            raise ValueError(f"unknown blocks {blocks!r}")
+        self.policy_blocks = blocks == "policy"
         self.rules = rules
         self.n = rules.players
         self.me = me
@@ -59,6 +71,15 @@ class Solver:
             legal = h
             if not broken and h & ~SUIT_MASKS[3]:
                 legal = h & ~SUIT_MASKS[3]
+        if self.policy_blocks and seat != self.me and self._runner(pen) not in (-1, seat):
+            # The policy's card (it plays on what its seat could know, not the faces).
+            record: list[int] = []
+            rollout(
+                hands[:], trick[:], leader, n, broken, pen[:], jd, self.qs_breaks,
+                self.rules.lead_card, record,
+            )  # fmt: skip
+            if record:
+                legal = 1 << record[0]
         best: tuple[list[int], int] | None = None
         best_value = 0.0
         m = legal
@@ -73,6 +94,12 @@ class Solver:
                 best, best_value = out, value
         assert best is not None
         return best
+
+    @staticmethod
+    def _runner(pen: list[int]) -> int:
+        """The seat that took every point so far (at least one), else -1."""
+        holders = [s for s, p in enumerate(pen) if p]
+        return holders[0] if len(holders) == 1 else -1
 
     def after(
         self, hands: list[int], trick: list[int], leader: int, pen: list[int], jd: int, broken: bool
@@ -112,11 +139,13 @@ def exact_choice(
     draws: int,
     seed: int,
     nodes: int = 60_000,
+    blocks: str = "exact",
 ) -> tuple[int, dict[int, float], dict[int, float], int]:
     """The candidate with the best mean value over up to ``draws`` deals, each
     solved to the end of the hand (no new deal once ``nodes`` positions were
     visited); every candidate's mean value, the mean points the seat scores
-    (``mine``), and the deals solved."""
+    (``mine``), and the deals solved; ``blocks``: how the others stop a moon of
+    the seat's own (:class:`Solver`)."""
     rules = view.rules
     rng = random.Random(seed)
     sampler = DealSampler(view)
@@ -126,7 +155,7 @@ def exact_choice(
         pen0[s] = rules.penalty(mask & ~JD_BIT)
         if mask & JD_BIT:
             jd0 = s
-    solver = Solver(rules, view.seat, utility)
+    solver = Solver(rules, view.seat, utility, blocks)
     trick = [c for _, c in view.trick]
     sums = dict.fromkeys(cands, 0.0)
     points = dict.fromkeys(cands, 0.0)

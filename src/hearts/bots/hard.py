@@ -6,6 +6,10 @@ in each deal and lets the fast heuristic policy (:mod:`hearts.bots.playout`)
 finish the hand, then plays the card with the best mean result.  The budget is
 spent by successive halving: every candidate is tried on the same deals (so
 luck cancels between them), the worse half is dropped, the rest get more deals.
+The pass is searched the same way over a few likely passes (:func:`pass_candidates`):
+deals of the cards it cannot see, the other seats passing their quick pass, the
+hand played out by the policy from the first lead.  Both searches run on the
+compiled kernel (:mod:`hearts.bots.kernel`) or its pure-Python twin.
 
 Results are judged for the match, not just the hand (:func:`hand_utility`): a
 moon counts as a moon, and near the target the totals after the hand matter.
@@ -27,12 +31,12 @@ import numpy as np
 
 from hearts.bots import kernel, kernel_ref
 from hearts.bots.endgame import exact_choice
-from hearts.bots.kernel_ref import MOON_CODES, Judge, Position
+from hearts.bots.kernel_ref import MOON_CODES, Judge, Passing, Position, pass_scores
 from hearts.bots.medium import pass_cards as medium_pass
 from hearts.bots.moon import moon_sampler
 from hearts.bots.playout import rollout
 from hearts.bots.sampling import DealSampler, MixtureSampler, WeightedSampler, deal_tables
-from hearts.cards import JACK_DIAMONDS, JD_BIT, QS_BIT, QUEEN_SPADES, SUIT_MASKS, cards_of
+from hearts.cards import JD_BIT, QS_BIT, QUEEN_SPADES, cards_of
 from hearts.rules import Rules
 from hearts.view import PlayerView
 
@@ -47,7 +51,9 @@ DEFAULT_ITERATIONS = 100_000
 #: gave +0.03 points a hand [−0.13, +0.26] (bench/strength_results.md).
 DEFAULT_ENDGAME = 0
 
-#: Playouts per pass decision when the pass is searched.
+#: Playouts per pass decision when the pass is searched: about 4 ms of CPU on the
+#: compiled kernel.  100,000 (0.2 s) was not shown to pass better: −0.21 points a
+#: hand [−0.81, +0.38] over 120 deals (bench/strength_results.md).
 DEFAULT_PASS_ITERATIONS = 1500
 
 Utility = Callable[[list[int], int], float]
@@ -176,7 +182,10 @@ class HardBot:
     deal's hands: 1.0 weighs every deal the same, :func:`kernel_ref.likeness`);
     ``endgame`` (with this many cards in hand or fewer, the rest of the hand is
     searched exactly in ``endgame_draws`` sampled deals, :mod:`hearts.bots.endgame`;
-    0: never, the default).
+    0: never, the default; ``endgame_blocks``: ``exact``, the other seats of that
+    search play their best face up, or ``policy``, while every point so far is one
+    seat's the others but Khó and that seat play the playout policy's card, so
+    that they do not block a moon better than real players do).
     """
 
     name = "hard"
@@ -198,7 +207,9 @@ class HardBot:
         mismatch: float = 1.0,
         endgame: int = DEFAULT_ENDGAME,
         endgame_draws: int = 100,
+        endgame_blocks: str = "exact",
     ) -> None:
+        self.endgame_blocks = endgame_blocks
         self.endgame = int(endgame)
         self.endgame_draws = int(endgame_draws)
         self.mismatch = float(mismatch)
@@ -212,7 +223,7 @@ class HardBot:
         self.infer = float(infer)
         if pass_iterations is None:
             # A smaller play budget means a smaller pass budget too.
-            # (The pass search is pure Python: never more than its default.)
+            # (Never more than its default: more was not shown to pay.)
             pass_iterations = (
                 DEFAULT_PASS_ITERATIONS
                 if iterations is None
@@ -269,39 +280,35 @@ class HardBot:
         """The pass search over the indices of ``cands`` (:func:`halving_ranks`);
         each playout adds the seat's points to ``tally`` if given."""
         rules = view.rules
-        n = view.n
-        me = view.seat
-        k = rules.pass_count
-        rng = random.Random(view.seed(self.seed))
-        sampler = DealSampler(view)
-        utility = hand_utility(rules, view.totals, me)
-        mine = seat_points(rules, view.totals, me)
-        qs_breaks = rules.qs_breaks_hearts
-        jd_rule = rules.jd_bonus
-        lead = rules.lead_card
-        lead_bit = 1 << lead
-        worlds: list[tuple[list[int], list[int]]] = []
+        tables = deal_tables(DealSampler(view))
+        seed = view.seed(self.seed)
+        passing = Passing(
+            me=view.seat,
+            offset=offset,
+            cards=rules.pass_count,
+            jd_bonus=rules.jd_bonus,
+            qs_breaks=rules.qs_breaks_hearts,
+            lead_card=rules.lead_card,
+        )
+        judge = search_judge(view)
+        compiled = self.engine == "compiled"
+        k = len(cands)
+        sums: Any = np.zeros(k) if compiled else [0.0] * k
+        points: Any = np.zeros(k) if compiled else [0.0] * k
+        pass_batch = kernel.pass_batch if compiled else kernel_ref.pass_batch
         margin = self.pass_margin
 
-        def playout(i: int, w: int) -> float:
-            while len(worlds) <= w:
-                hands = sampler.draw(rng)
-                # The others choose before seeing ours: once per deal.
-                passes = [0 if s == me else quick_pass(hands[s], k, jd_rule) for s in range(n)]
-                worlds.append((hands, passes))
-            hands, passes = worlds[w]
-            passes = passes[:]
-            passes[me] = cands[i]
-            after = [(hands[s] & ~passes[s]) | passes[(s - offset) % n] for s in range(n)]
-            leader = next(s for s in range(n) if after[s] & lead_bit)
-            pen = [0] * n
-            jd = rollout(after, [], leader, 0, False, pen, -1, qs_breaks, lead)
-            if tally is not None:
-                tally[i] += mine(pen, jd)
-            # Vừa's pass (first) gets a head start: leave it only for a clear gain.
-            return utility(pen, jd) + (margin if i == 0 else 0.0)
+        def batch(w0: int, w1: int, alive: list[int]) -> None:
+            pass_batch(tables, seed, w0, w1, cands, alive, passing, judge, sums, points)
+            if margin and 0 in alive:
+                # Vừa's pass (first) gets a head start: leave it only for a clear gain.
+                sums[0] += margin * (w1 - w0)
 
-        return halving_ranks(list(range(len(cands))), playout, self.pass_iterations)
+        order, counts = halving_batches(k, batch, sums, list(range(k)), self.pass_iterations)
+        if tally is not None:
+            for i in range(k):
+                tally[i] += float(points[i])
+        return order, {i: float(sums[i]) for i in range(k)}, dict(enumerate(counts))
 
     # -- playing ------------------------------------------------------------------
     def choose_play(self, view: PlayerView) -> int:
@@ -334,6 +341,7 @@ class HardBot:
             seat_points(view.rules, view.totals, me),
             self.endgame_draws,
             view.seed(self.seed),
+            blocks=self.endgame_blocks,
         )
 
     def _search(self, view: PlayerView, cands: list[int]) -> int:
@@ -657,45 +665,6 @@ def halving_ranks(
     order, counts = halving_batches(len(cands), batch, sums, cands, total, deadline, step=1)
     ranked = [cands[i] for i in order]
     return ranked, dict(zip(cands, sums, strict=True)), dict(zip(cands, counts, strict=True))
-
-
-def pass_scores(hand: int, jd: bool = False) -> dict[int, float]:
-    """How much each card wants to leave the hand: Q♠ and its guards with few low
-    spades, high hearts, and the high cards of a short side suit (never the J♦
-    when it counts −10: ``jd``)."""
-    spades = hand & SUIT_MASKS[2]
-    low_spades = (spades & ((1 << QUEEN_SPADES) - 1)).bit_count()
-    has_qs = bool(hand & QS_BIT)
-    out: dict[int, float] = {}
-    for c in cards_of(hand):
-        suit, rank = divmod(c, 13)
-        length = (hand & SUIT_MASKS[suit]).bit_count()
-        if suit == 2:
-            if c == QUEEN_SPADES:
-                v = 100.0 if low_spades < 4 else 20.0
-            elif rank > 10:
-                v = (90.0 if not has_qs else 85.0) if low_spades < 4 else 25.0
-            else:
-                v = -5.0 + rank
-        elif suit == 3:
-            v = 40.0 + 3 * rank if rank >= 8 else 2.0 * rank
-        else:
-            v = 3.0 * rank + (18.0 if length <= 3 else 0.0) - 2.0 * length
-        out[c] = v
-    if jd and hand & JD_BIT:
-        out[JACK_DIAMONDS] = -100.0
-    return out
-
-
-def quick_pass(hand: int, count: int, jd: bool = False) -> int:
-    """A cheap careful pass for the simulated other seats: the top of
-    :func:`pass_scores`."""
-    scores = pass_scores(hand, jd)
-    ranked = sorted(scores, key=lambda c: (-scores[c], -c))
-    out = 0
-    for c in ranked[:count]:
-        out |= 1 << c
-    return out
 
 
 def pass_candidates(

@@ -16,6 +16,7 @@ the server calls it when a worker starts, not on a player's card.
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from collections.abc import Callable
 from typing import Any, TypeVar, cast
@@ -23,7 +24,7 @@ from typing import Any, TypeVar, cast
 import numba
 import numpy as np
 
-from hearts.bots.kernel_ref import Judge, Position
+from hearts.bots.kernel_ref import Judge, Passing, Position
 from hearts.bots.sampling import DealTables
 from hearts.bots.splitmix import GOLDEN, MIX1, MIX2
 
@@ -731,6 +732,126 @@ def _play_batch(
             mass[i] += wt
 
 
+@_jit
+def quick_pass(hand: int, count: int, jd_bonus: bool) -> int:
+    """:func:`hearts.bots.kernel_ref.quick_pass`: the ``count`` cards of highest
+    :func:`~hearts.bots.kernel_ref.pass_scores` (ties: the higher card), as a mask."""
+    low_spades = _pop(hand & (0x3FF << 26))
+    has_qs = (hand & _QS_BIT) != 0
+    out = 0
+    for _ in range(count):
+        best = -(1 << 30)
+        pick = -1
+        rest = hand & ~out
+        while rest:
+            c = _low(rest)
+            rest &= rest - 1
+            suit = c // 13
+            rank = c % 13
+            if jd_bonus and c == _JD:
+                v = -100
+            elif suit == 2:
+                if c == _QS:
+                    v = 100 if low_spades < 4 else 20
+                elif rank > 10:
+                    v = (85 if has_qs else 90) if low_spades < 4 else 25
+                else:
+                    v = rank - 5
+            elif suit == 3:
+                v = 40 + 3 * rank if rank >= 8 else 2 * rank
+            else:
+                length = _pop(hand & (0x1FFF << (13 * suit)))
+                v = 3 * rank + (18 if length <= 3 else 0) - 2 * length
+            if v >= best:
+                best = v
+                pick = c
+        if pick < 0:
+            break
+        out |= 1 << pick
+    return out
+
+
+@_jit
+def _pass_batch(
+    others: Any,
+    part_cum: Any,
+    part_fixed: Any,
+    part_root: Any,
+    st_class: Any,
+    st_first: Any,
+    st_count: Any,
+    sp_take: Any,
+    sp_cum: Any,
+    sp_next: Any,
+    cl_first: Any,
+    cl_len: Any,
+    cl_cards: Any,
+    seed: int,
+    w0: int,
+    w1: int,
+    cands: Any,
+    alive: Any,
+    me: int,
+    offset: int,
+    count: int,
+    jd_rule: bool,
+    qs_breaks: bool,
+    lead_card: int,
+    near: bool,
+    totals: Any,
+    target: int,
+    moon: int,
+    jd_bonus: bool,
+    sums: Any,
+    points: Any,
+) -> None:
+    n = totals.shape[0]
+    world = np.zeros(n, np.int64)
+    passes = np.zeros(n, np.int64)
+    hands = np.zeros(n, np.int64)
+    pen = np.zeros(n, np.int64)
+    trick = np.zeros(n, np.int64)
+    pts = np.zeros(n, np.int64)
+    after = np.zeros(n, np.int64)
+    buf = np.zeros(64, np.int64)
+    lead_bit = 1 << lead_card
+    for w in range(w0, w1):
+        draw(
+            others,
+            part_cum,
+            part_fixed,
+            part_root,
+            st_class,
+            st_first,
+            st_count,
+            sp_take,
+            sp_cum,
+            sp_next,
+            cl_first,
+            cl_len,
+            cl_cards,
+            _world_state(seed, w),
+            world,
+            buf,
+        )
+        for s in range(n):
+            passes[s] = 0 if s == me else quick_pass(world[s], count, jd_rule)
+        for a in range(alive.shape[0]):
+            i = alive[a]
+            passes[me] = cands[i]
+            leader = 0
+            for s in range(n):
+                hands[s] = (world[s] & ~passes[s]) | passes[(s - offset) % n]
+                pen[s] = 0
+            for s in range(n - 1, -1, -1):
+                if hands[s] & lead_bit:
+                    leader = s
+            jd = rollout(hands, trick, 0, leader, 0, False, pen, -1, qs_breaks, lead_card, 0)
+            v, mine = _value0(pen, jd, me, near, totals, target, moon, jd_bonus, pts, after)
+            sums[i] += v
+            points[i] += mine
+
+
 def _seed64(seed: int) -> int:
     return _signed(seed & ((1 << 64) - 1))
 
@@ -782,6 +903,43 @@ def play_batch(
     )
 
 
+def pass_batch(
+    t: DealTables,
+    seed: int,
+    w0: int,
+    w1: int,
+    cands: list[int],
+    alive: list[int],
+    passing: Passing,
+    judge: Judge,
+    sums: Any,
+    points: Any,
+) -> None:
+    """:func:`hearts.bots.kernel_ref.pass_batch`, compiled; ``sums`` and ``points``
+    are float64 arrays."""
+    _pass_batch(
+        *t,
+        _seed64(seed),
+        w0,
+        w1,
+        np.array(cands, dtype=np.int64),
+        np.array(alive, dtype=np.int64),
+        passing.me,
+        passing.offset,
+        passing.cards,
+        passing.jd_bonus,
+        passing.qs_breaks,
+        passing.lead_card,
+        judge.near,
+        np.array(judge.totals, dtype=np.int64),
+        judge.target,
+        judge.moon,
+        judge.jd_bonus,
+        sums,
+        points,
+    )
+
+
 def draw_deal(t: DealTables, seed: int, world: int) -> list[int]:
     """Deal number ``world`` of a search seeded ``seed`` (as the search draws it)."""
     n = t.part_fixed.shape[1]
@@ -822,4 +980,6 @@ def warm_up() -> None:
     hand = sum(1 << c for c in range(0, 52, 4))  # 2♣ 6♣ ... a hand of every suit
     view = PlayerView(rules, 0, 4, "play", "none", hand, 0, 0, (), 0, 1, False,
                       (13, 13, 13, 13), (0, 0, 0, 0), rules.target)  # fmt: skip
-    HardBot(iterations=8).weigh_play(view)
+    bot = HardBot(iterations=8)
+    bot.weigh_play(view)
+    bot.weigh_pass(dataclasses.replace(view, phase="pass", direction="left", turn=-1, legal=hand))

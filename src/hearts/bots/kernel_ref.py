@@ -5,7 +5,8 @@ floating-point additions: for the same seed both give the same deals, the same
 playouts and the same sums, bit for bit (tests/bots/test_kernel.py).  The
 playout policy is :func:`hearts.bots.playout.rollout` itself; this module adds
 the deal draw from :class:`~hearts.bots.sampling.DealTables`, the value of a
-finished hand, and the batch of playouts the search asks for.
+finished hand, and the batches of playouts the play search and the pass search
+ask for (with the other seats' quick pass, :func:`quick_pass`).
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from typing import NamedTuple
 from hearts.bots.playout import rollout
 from hearts.bots.sampling import DealTables
 from hearts.bots.splitmix import next_u64, to_unit, world_state
+from hearts.cards import JACK_DIAMONDS, JD_BIT, QS_BIT, QUEEN_SPADES, SUIT_MASKS, cards_of
 
 MOON = 26
 JD_POINTS = -10
@@ -58,6 +60,19 @@ class Judge(NamedTuple):
     moon: int
     jd_bonus: bool
     shoot: float = 0.0
+
+
+class Passing(NamedTuple):
+    """The pass being searched: the seat, where its cards go (``offset`` seats on),
+    how many ``cards`` each seat passes, whether J♦ counts (the others keep it), the
+    table's rules as numbers."""
+
+    me: int
+    offset: int
+    cards: int
+    jd_bonus: bool
+    qs_breaks: bool
+    lead_card: int
 
 
 def draw(t: DealTables, state: int) -> tuple[list[int], int]:
@@ -260,3 +275,79 @@ def play_batch(
             sums[i] += wt * v
             points[i] += wt * mine
             mass[i] += wt
+
+
+def pass_scores(hand: int, jd: bool = False) -> dict[int, float]:
+    """How much each card wants to leave the hand: Q♠ and its guards with few low
+    spades, high hearts, and the high cards of a short side suit (never the J♦
+    when it counts −10: ``jd``)."""
+    spades = hand & SUIT_MASKS[2]
+    low_spades = (spades & ((1 << QUEEN_SPADES) - 1)).bit_count()
+    has_qs = bool(hand & QS_BIT)
+    out: dict[int, float] = {}
+    for c in cards_of(hand):
+        suit, rank = divmod(c, 13)
+        length = (hand & SUIT_MASKS[suit]).bit_count()
+        if suit == 2:
+            if c == QUEEN_SPADES:
+                v = 100.0 if low_spades < 4 else 20.0
+            elif rank > 10:
+                v = (90.0 if not has_qs else 85.0) if low_spades < 4 else 25.0
+            else:
+                v = -5.0 + rank
+        elif suit == 3:
+            v = 40.0 + 3 * rank if rank >= 8 else 2.0 * rank
+        else:
+            v = 3.0 * rank + (18.0 if length <= 3 else 0.0) - 2.0 * length
+        out[c] = v
+    if jd and hand & JD_BIT:
+        out[JACK_DIAMONDS] = -100.0
+    return out
+
+
+def quick_pass(hand: int, count: int, jd: bool = False) -> int:
+    """A cheap careful pass for the simulated other seats: the top of
+    :func:`pass_scores`."""
+    scores = pass_scores(hand, jd)
+    ranked = sorted(scores, key=lambda c: (-scores[c], -c))
+    out = 0
+    for c in ranked[:count]:
+        out |= 1 << c
+    return out
+
+
+def pass_batch(
+    t: DealTables,
+    seed: int,
+    w0: int,
+    w1: int,
+    cands: list[int],
+    alive: list[int],
+    passing: Passing,
+    judge: Judge,
+    sums: list[float],
+    points: list[float],
+) -> None:
+    """Deals ``w0``..``w1 - 1`` before the pass; in each, the other seats pass
+    their :func:`quick_pass` (chosen before seeing ours: once per deal), and for
+    every pass ``cands[i]`` (a mask) with ``i`` in ``alive`` the hand is played out
+    from the first lead: its value added to ``sums[i]`` and its points to
+    ``points[i]``, deal after deal, pass after pass."""
+    me = passing.me
+    lead_bit = 1 << passing.lead_card
+    for w in range(w0, w1):
+        world, _ = draw(t, world_state(seed, w))
+        n = len(world)
+        passes = [
+            0 if s == me else quick_pass(world[s], passing.cards, passing.jd_bonus)
+            for s in range(n)
+        ]
+        for i in alive:
+            passes[me] = cands[i]
+            hands = [(world[s] & ~passes[s]) | passes[(s - passing.offset) % n] for s in range(n)]
+            leader = next(s for s in range(n) if hands[s] & lead_bit)
+            pen = [0] * n
+            jd = rollout(hands, [], leader, 0, False, pen, -1, passing.qs_breaks, passing.lead_card)
+            v, mine = _value(pen, jd, judge)
+            sums[i] += v
+            points[i] += mine
