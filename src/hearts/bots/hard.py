@@ -41,10 +41,13 @@ from hearts.rules import Rules
 from hearts.view import PlayerView
 
 #: Playouts per play decision at 40 cards in hands (see :func:`playouts_for`):
-#: on the compiled kernel about 0.10 s of CPU per decision on the reference
-#: machine, 0.12 s at p95 (bench/engine.py --khó), half the time of the pure-Python
-#: search of 2026-11 (2,000 playouts, 0.2 s) with 50 times its playouts.
-DEFAULT_ITERATIONS = 100_000
+#: on the compiled kernel about 0.012 s of CPU per decision (p95 0.017 s), a
+#: tenth of 100,000's, which was not shown to play better: Khó at 100,000 against
+#: three at 10,000 took +0.21 points a hand [−0.22, +0.63] over 160 deals, and
+#: 100,000 against the 2,000 of 2026-11 gave 0.98 [0.85, 1.11]
+#: (bench/strength_results.md).  The tenth is for capacity: more Khó tables
+#: per core.
+DEFAULT_ITERATIONS = 10_000
 
 #: Cards in hand at or below which the rest of the hand is searched exactly
 #: (:mod:`hearts.bots.endgame`); 0: never.  Off: against Khó without it, 80 deals
