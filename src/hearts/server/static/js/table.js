@@ -196,7 +196,22 @@ export class TableView {
     const southPlate = $(".seat-S .plate", this.table);
     const south = southPlate ? southPlate.getBoundingClientRect() : null;
     const pad = 8;
-    for (const root of this.table.querySelectorAll(".seat-ring")) {
+    const ring = [...this.table.querySelectorAll(".seat-ring")];
+    // a short, narrow table of five or six (layout.css sets --ring-top): the plates in
+    // one line across the top, in play order, the trick's row below them
+    if (ring.length && getComputedStyle(ring[0]).getPropertyValue("--ring-top").trim() === "1") {
+      const widths = ring.map((root) => root.offsetWidth);
+      const gap = Math.max(0, (W - 2 * pad - widths.reduce((a, b) => a + b, 0)) / Math.max(ring.length - 1, 1));
+      let x = pad;
+      ring.forEach((root, i) => {
+        root.style.left = `${Math.round(x + widths[i] / 2)}px`;
+        root.style.top = `${Math.round(pad + root.offsetHeight / 2)}px`;
+        x += widths[i] + gap;
+      });
+      this.clearTrick(t);
+      return;
+    }
+    for (const root of ring) {
       const w = root.offsetWidth, h = root.offsetHeight;
       let x = (Number(root.dataset.x) / 100) * W;
       const y = (Number(root.dataset.y) / 100) * H;
@@ -212,6 +227,46 @@ export class TableView {
       root.style.left = `${Math.round(left)}px`;
       root.style.top = `${Math.round(top)}px`;
     }
+    this.clearTrick(t);
+  }
+
+  // A plate on the ellipse may lie where the cards of a full trick (and the names
+  // under them) go: at five seats a row's end cards covered the side seats' plates
+  // (1024×768, 640×360), at three a wide English plate. Such a plate moves, to the
+  // table's side if that clears the trick, else above or below it, wherever it stays
+  // in the table clear of the other plates; the cards played are what a player looks at.
+  clearTrick(t) {
+    const box = (r) => ({ l: r.left - t.left, t: r.top - t.top, r: r.right - t.left, b: r.bottom - t.top });
+    const over = (a, b, m = 2) => a.l + m < b.r && b.l + m < a.r && a.t + m < b.b && b.t + m < a.b;
+    this.trickEl.classList.add("measure"); // every place shown, as in a full trick
+    const parts = [...this.trickEl.querySelectorAll(".slot, .slot-name")]
+      .filter((e) => e.getClientRects().length).map((e) => box(e.getBoundingClientRect()));
+    this.trickEl.classList.remove("measure");
+    if (!parts.length) return;
+    const trick = parts.reduce((a, b) => ({ l: Math.min(a.l, b.l), t: Math.min(a.t, b.t), r: Math.max(a.r, b.r), b: Math.max(a.b, b.b) }));
+    const W = this.table.clientWidth, H = this.table.clientHeight, pad = 8;
+    const plates = [...this.table.querySelectorAll(".seat .plate")];
+    const placed = plates.map((p) => box(p.getBoundingClientRect()));
+    plates.forEach((plate, i) => {
+      const root = plate.closest(".seat-ring");
+      const p = placed[i];
+      if (!root || !over(p, trick)) return;
+      const w = p.r - p.l, h = p.b - p.t, cx = (p.l + p.r) / 2, cy = (p.t + p.b) / 2;
+      const toSide = cx < W / 2 ? pad + w / 2 : W - pad - w / 2;
+      const up = trick.t - 4 - h / 2, down = trick.b + 4 + h / 2;
+      const ways = [[toSide, cy], ...(cy < (trick.t + trick.b) / 2 ? [[cx, up], [cx, down]] : [[cx, down], [cx, up]]),
+        [toSide, up], [toSide, down]];
+      for (const [x, y] of ways) {
+        const q = { l: x - w / 2, r: x + w / 2, t: y - h / 2, b: y + h / 2 };
+        if (q.l < pad - 1 || q.r > W - pad + 1 || q.t < pad - 1 || q.b > H - pad + 1) continue;
+        if (over(q, trick) || placed.some((o, j) => j !== i && over(q, o, 0))) continue;
+        // the seat's box moves with its plate (its hint lies under the plate)
+        root.style.left = `${Math.round(parseFloat(root.style.left) + x - cx)}px`;
+        root.style.top = `${Math.round(parseFloat(root.style.top) + y - cy)}px`;
+        placed[i] = q;
+        return;
+      }
+    });
   }
 
   renderFan(fan, n) {
