@@ -1,7 +1,8 @@
 """Every screen size (issue 10, items 1 and 2): from a 360×640 phone to a 1920×1080
-desktop, portrait and landscape, at 4 and at 7 seats, the table with the trick and the
-whole hand are in the window at once with no scrolling, and every tap target is at
-least 44 px, a card's visible part included, with three cards chosen and one focused
+desktop, portrait and landscape, at 3 to 7 seats, the table with the trick and the
+whole hand are in the window at once with no scrolling (at 3, 5 and 6 seats too, a
+full trick clear of the plates and the note of the cards received), and every tap
+target is at least 44 px, a card's visible part included, with three cards chosen and one focused
 (raised) in the hand; in the play, in Vietnamese and in English, and with a hand's
 result on the table; the names under a trick of 3 to 7 seats clear of the plates. The
 end of a match, its achievement toasts (over the top bar alone: issue 10, item 4) and
@@ -199,8 +200,25 @@ def raise_cards(page: Page, touch: bool) -> None:
     assert page.evaluate("document.activeElement.matches(':focus-visible')")
 
 
-@pytest.mark.parametrize("players", [4, pytest.param(7, marks=pytest.mark.slow)])
-@pytest.mark.parametrize("size", SIZES, ids=[f"{w}x{h}" for w, h in SIZES])
+# 4 seats at every size in the default run; 3, 5 and 6 at the size each was seen
+# wrong at (their plates on a short table moved: the note to the top at 3, the plates
+# in one line across the top at 5 and 6; a row of five over the side plates at
+# 1024×768), the other sizes and 7 seats marked slow
+DEFAULT_RING = {(3, (360, 640)), (5, (1024, 768)), (6, (360, 640)), (5, (360, 640))}
+FIT_CASES = [
+    pytest.param(
+        size,
+        players,
+        id=f"{w}x{h}-{players}",
+        marks=() if players == 4 or (players, size) in DEFAULT_RING else pytest.mark.slow,
+    )
+    for players in (4, 3, 5, 6, 7)
+    for size in SIZES
+    for w, h in [size]
+]
+
+
+@pytest.mark.parametrize(("size", "players"), FIT_CASES)
 def test_table_and_hand_fit(
     size: tuple[int, int], players: int, make_context: Any, artifacts: Path
 ) -> None:
