@@ -104,7 +104,7 @@ TRICK_JS = """() => {
 
 
 # the boxes of the cards on the table that lie over a seat's plate (a name, its
-# points, its card count), and of the seats' names under the cards (at 3, 5, 6 or 7
+# points, its card count), of "Vòng trước" over a plate, and of the seats' names under the cards (at 3, 5, 6 or 7
 # seats) that lie over a plate, the note of the cards received, the rules badge or
 # another name: a plate under the trick hides who is who, a name over a plate or a
 # name says the wrong one
@@ -125,6 +125,11 @@ COVER_JS = """() => {
     for (const c of document.querySelectorAll('#trick .table-card[data-card][data-seat]'))
         for (const [seat, p] of plates)
             if (over(box(c), p)) out.push([c.dataset.card, seat, box(c), p]);
+    // "Vòng trước" in the top corner over a plate hid its name (three seats, 360×640)
+    const chip = document.getElementById('last-trick');
+    if (!chip.hidden && seen(chip))
+        for (const [seat, p] of plates)
+            if (over(box(chip), p)) out.push(['last-trick', seat, box(chip), p]);
     names.forEach(([name, n], i) => {
         for (const [what, p] of plates.concat(notes, names.slice(i + 1)))
             if (over(n, p)) out.push([name, what, n, p]);

@@ -51,6 +51,7 @@ export class TableView {
     this.renderResult(snap);
     this.renderHand(snap, ui);
     this.renderLastTrick(snap, ui);
+    this.placeRing(); // again: "Vòng trước" and the rules badge are drawn now
     this.painted = true;
   }
 
@@ -232,34 +233,43 @@ export class TableView {
 
   // A plate on the ellipse may lie where the cards of a full trick (and the names
   // under them) go: at five seats a row's end cards covered the side seats' plates
-  // (1024×768, 640×360), at three a wide English plate. Such a plate moves, to the
-  // table's side if that clears the trick, else above or below it, wherever it stays
-  // in the table clear of the other plates; the cards played are what a player looks at.
+  // (1024×768, 640×360), at three a wide English plate; or under "Vòng trước" in the
+  // top corner (three seats on a short table). Such a plate moves the least it can:
+  // beside, above or below what covers it, to the table's side, wherever it stays in
+  // the table clear of the trick, the button, the rules badge and the other plates.
   clearTrick(t) {
     const box = (r) => ({ l: r.left - t.left, t: r.top - t.top, r: r.right - t.left, b: r.bottom - t.top });
     const over = (a, b, m = 2) => a.l + m < b.r && b.l + m < a.r && a.t + m < b.b && b.t + m < a.b;
+    const seen = (e) => e && !e.hidden && e.getClientRects().length;
     this.trickEl.classList.add("measure"); // every place shown, as in a full trick
     const parts = [...this.trickEl.querySelectorAll(".slot, .slot-name")]
       .filter((e) => e.getClientRects().length).map((e) => box(e.getBoundingClientRect()));
     this.trickEl.classList.remove("measure");
-    if (!parts.length) return;
-    const trick = parts.reduce((a, b) => ({ l: Math.min(a.l, b.l), t: Math.min(a.t, b.t), r: Math.max(a.r, b.r), b: Math.max(a.b, b.b) }));
+    const blocks = [];
+    if (parts.length) {
+      blocks.push(parts.reduce((a, b) => ({ l: Math.min(a.l, b.l), t: Math.min(a.t, b.t), r: Math.max(a.r, b.r), b: Math.max(a.b, b.b) })));
+    }
+    const chip = $("#last-trick", this.table);
+    if (seen(chip)) blocks.push(box(chip.getBoundingClientRect()));
+    const badge = $("#rules-badge", this.table);
+    const fixed = seen(badge) ? [box(badge.getBoundingClientRect())] : [];
     const W = this.table.clientWidth, H = this.table.clientHeight, pad = 8;
     const plates = [...this.table.querySelectorAll(".seat .plate")];
     const placed = plates.map((p) => box(p.getBoundingClientRect()));
     plates.forEach((plate, i) => {
       const root = plate.closest(".seat-ring");
       const p = placed[i];
-      if (!root || !over(p, trick)) return;
+      if (!root || !blocks.some((b) => over(p, b))) return;
       const w = p.r - p.l, h = p.b - p.t, cx = (p.l + p.r) / 2, cy = (p.t + p.b) / 2;
-      const toSide = cx < W / 2 ? pad + w / 2 : W - pad - w / 2;
-      const up = trick.t - 4 - h / 2, down = trick.b + 4 + h / 2;
-      const ways = [[toSide, cy], ...(cy < (trick.t + trick.b) / 2 ? [[cx, up], [cx, down]] : [[cx, down], [cx, up]]),
-        [toSide, up], [toSide, down]];
+      const xs = [cx, cx < W / 2 ? pad + w / 2 : W - pad - w / 2];
+      const ys = [cy, ...blocks.flatMap((b) => [b.t - 3 - h / 2, b.b + 3 + h / 2])];
+      const ways = xs.flatMap((x) => ys.map((y) => [x, y]))
+        .sort((a, b) => Math.hypot(a[0] - cx, a[1] - cy) - Math.hypot(b[0] - cx, b[1] - cy));
       for (const [x, y] of ways) {
         const q = { l: x - w / 2, r: x + w / 2, t: y - h / 2, b: y + h / 2 };
         if (q.l < pad - 1 || q.r > W - pad + 1 || q.t < pad - 1 || q.b > H - pad + 1) continue;
-        if (over(q, trick) || placed.some((o, j) => j !== i && over(q, o, 0))) continue;
+        if (blocks.some((b) => over(q, b)) || fixed.some((b) => over(q, b, 0))) continue;
+        if (placed.some((o, j) => j !== i && over(q, o, 0))) continue;
         // the seat's box moves with its plate (its hint lies under the plate)
         root.style.left = `${Math.round(parseFloat(root.style.left) + x - cx)}px`;
         root.style.top = `${Math.round(parseFloat(root.style.top) + y - cy)}px`;
