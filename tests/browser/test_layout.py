@@ -104,10 +104,10 @@ TRICK_JS = """() => {
 
 
 # the boxes of the cards on the table that lie over a seat's plate (a name, its
-# points, its card count), of "Vòng trước" over a plate, and of the seats' names under the cards (at 3, 5, 6 or 7
-# seats) that lie over a plate, the note of the cards received, the rules badge or
-# another name: a plate under the trick hides who is who, a name over a plate or a
-# name says the wrong one
+# points, its card count), of "Vòng trước" over a plate, and of the seats' names
+# under the cards (at 3, 5, 6 or 7 seats) that lie over a plate, the note of the
+# cards received, the rules badge or another name: a plate under the trick hides
+# who is who, a name over a plate or a name says the wrong one
 COVER_JS = """() => {
     const box = e => { const r = e.getBoundingClientRect();
                        return [r.left, r.top, r.right, r.bottom]; };
