@@ -1,7 +1,8 @@
 """Every screen size (issue 10, items 1 and 2): from a 360×640 phone to a 1920×1080
-desktop, portrait and landscape, at 4 and at 7 seats, the table with the trick and the
-whole hand are in the window at once with no scrolling, and every tap target is at
-least 44 px, a card's visible part included, with three cards chosen and one focused
+desktop, portrait and landscape, at 3 to 7 seats, the table with the trick and the
+whole hand are in the window at once with no scrolling (at 3, 5 and 6 seats too, a
+full trick clear of the plates and the note of the cards received), and every tap
+target is at least 44 px, a card's visible part included, with three cards chosen and one focused
 (raised) in the hand; in the play, in Vietnamese and in English, and with a hand's
 result on the table; the names under a trick of 3 to 7 seats clear of the plates. The
 end of a match, its achievement toasts (over the top bar alone: issue 10, item 4) and
@@ -103,10 +104,10 @@ TRICK_JS = """() => {
 
 
 # the boxes of the cards on the table that lie over a seat's plate (a name, its
-# points, its card count), and of the seats' names under the cards (at 3, 5, 6 or 7
-# seats) that lie over a plate, the note of the cards received, the rules badge or
-# another name: a plate under the trick hides who is who, a name over a plate or a
-# name says the wrong one
+# points, its card count), and of the seats' names
+# under the cards (at 3, 5, 6 or 7 seats) that lie over a plate, the note of the
+# cards received, the rules badge or another name: a plate under the trick hides
+# who is who, a name over a plate or a name says the wrong one
 COVER_JS = """() => {
     const box = e => { const r = e.getBoundingClientRect();
                        return [r.left, r.top, r.right, r.bottom]; };
@@ -199,8 +200,25 @@ def raise_cards(page: Page, touch: bool) -> None:
     assert page.evaluate("document.activeElement.matches(':focus-visible')")
 
 
-@pytest.mark.parametrize("players", [4, pytest.param(7, marks=pytest.mark.slow)])
-@pytest.mark.parametrize("size", SIZES, ids=[f"{w}x{h}" for w, h in SIZES])
+# 4 seats at every size in the default run; 3, 5 and 6 at the size each was seen
+# wrong at (their plates on a short table moved: the note to the top at 3, the plates
+# in one line across the top at 5 and 6; a row of five over the side plates at
+# 1024×768), the other sizes and 7 seats marked slow
+DEFAULT_RING = {(3, (360, 640)), (5, (1024, 768)), (6, (360, 640)), (5, (360, 640))}
+FIT_CASES = [
+    pytest.param(
+        size,
+        players,
+        id=f"{w}x{h}-{players}",
+        marks=() if players == 4 or (players, size) in DEFAULT_RING else pytest.mark.slow,
+    )
+    for players in (4, 3, 5, 6, 7)
+    for size in SIZES
+    for w, h in [size]
+]
+
+
+@pytest.mark.parametrize(("size", "players"), FIT_CASES)
 def test_table_and_hand_fit(
     size: tuple[int, int], players: int, make_context: Any, artifacts: Path
 ) -> None:
@@ -218,12 +236,14 @@ def test_table_and_hand_fit(
     check_fit(page, "pass")
     check_hand(page, "pass")
 
-    # a trick on the table, South to play
+    # a trick on the table, South to play (at 3, 5 or 6 seats a deal may never have
+    # South play third or later: one card before South's is enough, the trick is filled)
+    least = 2 if players in (4, 7) else 1
     play_by_api(
         page,
         lambda s: (
             s["hand"]["phase"] == "play"
-            and len(s["hand"]["trick"]) >= 2
+            and len(s["hand"]["trick"]) >= least
             and s["hand"]["turn"] == s["seats"][0]
         ),
     )
@@ -233,7 +253,7 @@ def test_table_and_hand_fit(
     check_fit(page, "play")
     check_hand(page, "play")
     trick = page.evaluate(TRICK_JS)
-    assert len(trick) >= 2, trick
+    assert len(trick) >= least, trick
     for c in trick:
         assert c["inTable"] and c["corner"], c
         assert c["width"] >= 30, c
@@ -256,23 +276,32 @@ def test_table_and_hand_fit(
     page.screenshot(path=artifacts / f"{name}-full-trick-en.png")
     assert page.evaluate(COVER_JS) == [], "English: a card of a full trick, or a name, over a plate"
     # later in the hand, with "Take back" beside "Hint" (the action bar must keep one line)
-    play_by_api(
-        page,
-        lambda s: (
-            s["hand"]["phase"] == "play"
-            and len(s["hand"]["tricks"]) >= 1
-            and len(s["hand"]["trick"]) >= 2
-            and s["hand"]["turn"] == s["seats"][0]
-        ),
-    )
-    page.reload()
-    wait_ready(page)
-    expect(page.locator("#take-back-button")).to_be_visible()
-    check_fit(page, "take back, English")
-    check_hand(page, "take back, English")
-    assert page.evaluate(FILL_TRICK_JS) == players
-    page.screenshot(path=artifacts / f"{name}-take-back-en.png")
-    assert page.evaluate(COVER_JS) == [], "English, later: a card or a name over a plate"
+    try:
+        play_by_api(
+            page,
+            lambda s: (
+                s["hand"]["phase"] == "play"
+                and len(s["hand"]["tricks"]) >= 1
+                and len(s["hand"]["trick"]) >= least
+                and s["hand"]["turn"] == s["seats"][0]
+            ),
+        )
+        later = True
+    except AssertionError:
+        # at 3, 5 or 6 seats South may lead every trick after the first (the deal's
+        # doing, not the layout's): on to the hand's result
+        if least == 2:
+            raise
+        later = False
+    if later:
+        page.reload()
+        wait_ready(page)
+        expect(page.locator("#take-back-button")).to_be_visible()
+        check_fit(page, "take back, English")
+        check_hand(page, "take back, English")
+        assert page.evaluate(FILL_TRICK_JS) == players
+        page.screenshot(path=artifacts / f"{name}-take-back-en.png")
+        assert page.evaluate(COVER_JS) == [], "English, later: a card or a name over a plate"
     play_by_api(page, lambda s: s["hand"]["phase"] == "done")
     page.reload()
     wait_ready(page)

@@ -51,6 +51,7 @@ export class TableView {
     this.renderResult(snap);
     this.renderHand(snap, ui);
     this.renderLastTrick(snap, ui);
+    this.placeRing(); // again: "Vòng trước" and the rules badge are drawn now
     this.painted = true;
   }
 
@@ -196,7 +197,22 @@ export class TableView {
     const southPlate = $(".seat-S .plate", this.table);
     const south = southPlate ? southPlate.getBoundingClientRect() : null;
     const pad = 8;
-    for (const root of this.table.querySelectorAll(".seat-ring")) {
+    const ring = [...this.table.querySelectorAll(".seat-ring")];
+    // a short, narrow table of five or six (layout.css sets --ring-top): the plates in
+    // one line across the top, in play order, the trick's row below them
+    if (ring.length && getComputedStyle(ring[0]).getPropertyValue("--ring-top").trim() === "1") {
+      const widths = ring.map((root) => root.offsetWidth);
+      const gap = Math.max(0, (W - 2 * pad - widths.reduce((a, b) => a + b, 0)) / Math.max(ring.length - 1, 1));
+      let x = pad;
+      ring.forEach((root, i) => {
+        root.style.left = `${Math.round(x + widths[i] / 2)}px`;
+        root.style.top = `${Math.round(pad + root.offsetHeight / 2)}px`;
+        x += widths[i] + gap;
+      });
+      this.clearTrick(t);
+      return;
+    }
+    for (const root of ring) {
       const w = root.offsetWidth, h = root.offsetHeight;
       let x = (Number(root.dataset.x) / 100) * W;
       const y = (Number(root.dataset.y) / 100) * H;
@@ -212,6 +228,55 @@ export class TableView {
       root.style.left = `${Math.round(left)}px`;
       root.style.top = `${Math.round(top)}px`;
     }
+    this.clearTrick(t);
+  }
+
+  // A plate on the ellipse may lie where the cards of a full trick (and the names
+  // under them) go: at five seats a row's end cards covered the side seats' plates
+  // (1024×768, 640×360), at three a wide English plate; or under "Vòng trước" in the
+  // top corner (three seats on a short table). Such a plate moves the least it can:
+  // beside, above or below what covers it, to the table's side, wherever it stays in
+  // the table clear of the trick, the button, the rules badge and the other plates.
+  clearTrick(t) {
+    const box = (r) => ({ l: r.left - t.left, t: r.top - t.top, r: r.right - t.left, b: r.bottom - t.top });
+    const over = (a, b, m = 2) => a.l + m < b.r && b.l + m < a.r && a.t + m < b.b && b.t + m < a.b;
+    const seen = (e) => e && !e.hidden && e.getClientRects().length;
+    this.trickEl.classList.add("measure"); // every place shown, as in a full trick
+    const parts = [...this.trickEl.querySelectorAll(".slot, .slot-name")]
+      .filter((e) => e.getClientRects().length).map((e) => box(e.getBoundingClientRect()));
+    this.trickEl.classList.remove("measure");
+    const blocks = [];
+    if (parts.length) {
+      blocks.push(parts.reduce((a, b) => ({ l: Math.min(a.l, b.l), t: Math.min(a.t, b.t), r: Math.max(a.r, b.r), b: Math.max(a.b, b.b) })));
+    }
+    const chip = $("#last-trick", this.table);
+    if (seen(chip)) blocks.push(box(chip.getBoundingClientRect()));
+    const badge = $("#rules-badge", this.table);
+    const fixed = seen(badge) ? [box(badge.getBoundingClientRect())] : [];
+    const W = this.table.clientWidth, H = this.table.clientHeight, pad = 8;
+    const plates = [...this.table.querySelectorAll(".seat .plate")];
+    const placed = plates.map((p) => box(p.getBoundingClientRect()));
+    plates.forEach((plate, i) => {
+      const root = plate.closest(".seat-ring");
+      const p = placed[i];
+      if (!root || !blocks.some((b) => over(p, b))) return;
+      const w = p.r - p.l, h = p.b - p.t, cx = (p.l + p.r) / 2, cy = (p.t + p.b) / 2;
+      const xs = [cx, cx < W / 2 ? pad + w / 2 : W - pad - w / 2];
+      const ys = [cy, ...blocks.flatMap((b) => [b.t - 3 - h / 2, b.b + 3 + h / 2])];
+      const ways = xs.flatMap((x) => ys.map((y) => [x, y]))
+        .sort((a, b) => Math.hypot(a[0] - cx, a[1] - cy) - Math.hypot(b[0] - cx, b[1] - cy));
+      for (const [x, y] of ways) {
+        const q = { l: x - w / 2, r: x + w / 2, t: y - h / 2, b: y + h / 2 };
+        if (q.l < pad - 1 || q.r > W - pad + 1 || q.t < pad - 1 || q.b > H - pad + 1) continue;
+        if (blocks.some((b) => over(q, b)) || fixed.some((b) => over(q, b, 0))) continue;
+        if (placed.some((o, j) => j !== i && over(q, o, 0))) continue;
+        // the seat's box moves with its plate (its hint lies under the plate)
+        root.style.left = `${Math.round(parseFloat(root.style.left) + x - cx)}px`;
+        root.style.top = `${Math.round(parseFloat(root.style.top) + y - cy)}px`;
+        placed[i] = q;
+        return;
+      }
+    });
   }
 
   renderFan(fan, n) {
