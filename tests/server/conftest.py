@@ -121,9 +121,19 @@ def shared_db_url(
 
 
 @pytest.fixture
-def client(db_url: str) -> Iterator[TestClient]:
-    with make_client(db_url) as c:
+def client(request: pytest.FixtureRequest, db_url: str) -> Iterator[TestClient]:
+    """The app on ``db_url``; a module's ``CLIENT_OPTIONS`` (a dict of ``create_app``
+    options: its own seed, ``room_pace=0.0`` ...) are its server's."""
+    with make_client(db_url, **getattr(request.module, "CLIENT_OPTIONS", {})) as c:
         yield c
+
+
+@pytest.fixture
+def history(monkeypatch: pytest.MonkeyPatch) -> dict[tuple[str, int], Any]:
+    """Every saved room's true hands by (code, version) (room_guests.record_history)."""
+    from room_guests import record_history
+
+    return record_history(monkeypatch)
 
 
 @pytest.fixture

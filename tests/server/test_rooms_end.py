@@ -11,7 +11,6 @@ from __future__ import annotations
 import sys
 import time
 import warnings
-from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
@@ -37,12 +36,9 @@ from hearts.server.game import Game
 from hearts.server.messages import ERRORS
 from hearts.server.roomdb import game_json
 
-
-@pytest.fixture
-def client(db_url: str) -> Iterator[TestClient]:
-    app = create_app(db_url, seed=4, executor=ThreadPoolExecutor(1), room_pace=0.0)
-    with TestClient(app) as c:
-        yield c
+# this module's server (the ``client`` fixture of conftest.py): its deals, the
+# computers moving at once
+CLIENT_OPTIONS = {"seed": 4, "room_pace": 0.0}
 
 
 def moon_match(rules: Rules, totals: list[int]) -> Game:

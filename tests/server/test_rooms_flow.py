@@ -8,30 +8,22 @@ import sys
 import threading
 import time
 import warnings
-from collections.abc import Iterator
-from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
-import pytest
 import sqlalchemy as sa
 
 with warnings.catch_warnings():
     warnings.simplefilter("ignore")
-    from fastapi.testclient import TestClient
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from room_guests import Guest, new_room, settled
 
-from hearts.server.app import create_app
 from hearts.server.db import rooms as rooms_table
 
-
-@pytest.fixture
-def client(db_url: str) -> Iterator[TestClient]:
-    app = create_app(db_url, seed=5, executor=ThreadPoolExecutor(1), room_pace=0.0)
-    with TestClient(app) as c:
-        yield c
+# this module's server (the ``client`` fixture of conftest.py): its deals, the
+# computers moving at once
+CLIENT_OPTIONS = {"seed": 5, "room_pace": 0.0}
 
 
 def overdue(db_url: str, code: str) -> None:

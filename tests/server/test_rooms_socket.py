@@ -13,34 +13,21 @@ import json
 import sys
 import time
 import warnings
-from collections.abc import Iterator
-from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
-
-import pytest
 
 with warnings.catch_warnings():
     warnings.simplefilter("ignore")
     from fastapi.testclient import TestClient
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from room_guests import Guest, leaks, new_room, record_history, settled
+from room_guests import Guest, leaks, new_room, settled
 
-from hearts.server.app import create_app
 from hearts.server.messages import ERRORS
 
-
-@pytest.fixture
-def client(db_url: str) -> Iterator[TestClient]:
-    app = create_app(db_url, seed=3, executor=ThreadPoolExecutor(1), room_pace=0.0)
-    with TestClient(app) as c:
-        yield c
-
-
-@pytest.fixture
-def history(monkeypatch: pytest.MonkeyPatch) -> dict[tuple[str, int], Any]:
-    return record_history(monkeypatch)
+# this module's server (the ``client`` fixture of conftest.py): its deals, the
+# computers moving at once
+CLIENT_OPTIONS = {"seed": 3, "room_pace": 0.0}
 
 
 class Screen:
