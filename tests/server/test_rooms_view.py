@@ -33,6 +33,20 @@ def by_record(hand: HandState, viewer: int, number: int) -> HandState:
     return read_record(record)[0]
 
 
+def random_step(hand: HandState, rng: random.Random) -> bool:
+    """One random legal step of ``hand`` (the next seat's pass, or a card); False
+    once the hand is over."""
+    if hand.phase == "pass":
+        seat = next(s for s in range(hand.rules.players) if not hand.passes[s])
+        held = list(cards_of(hand.hands[seat]))
+        hand.pass_cards(seat, sum(1 << c for c in rng.sample(held, hand.rules.pass_count)))
+    elif hand.phase == "play":
+        hand.push(rng.choice(list(cards_of(hand.legal_mask()))))
+    else:
+        return False
+    return True
+
+
 @pytest.mark.parametrize("players", [3, 4, 5, 6, 7])
 def test_a_turned_hand_is_the_hand_seen_from_that_seat(players: int) -> None:
     rng = random.Random(players)
@@ -47,13 +61,7 @@ def test_a_turned_hand_is_the_hand_seen_from_that_seat(players: int) -> None:
                 assert getattr(mine, name) == getattr(theirs, name), name
             assert mine.view(0) == theirs.view(0)
             assert mine.view(0).hand == hand.hands[viewer]
-        if hand.phase == "pass":
-            seat = next(s for s in range(players) if not hand.passes[s])
-            held = list(cards_of(hand.hands[seat]))
-            hand.pass_cards(seat, sum(1 << c for c in rng.sample(held, rules.pass_count)))
-        elif hand.phase == "play":
-            hand.push(rng.choice(list(cards_of(hand.legal_mask()))))
-        else:
+        if not random_step(hand, rng):
             return
 
 
@@ -101,12 +109,6 @@ def test_the_room_text_is_the_room_view_at_every_step_of_a_hand(players: int) ->
                 with using(language):
                     assert json.loads(room_text(room, viewer)) == room_view(room, viewer)
         hand = game.hand
-        if hand.phase == "pass":
-            seat = next(s for s in range(players) if not hand.passes[s])
-            held = list(cards_of(hand.hands[seat]))
-            hand.pass_cards(seat, sum(1 << c for c in rng.sample(held, rules.pass_count)))
-        elif hand.phase == "play":
-            hand.push(rng.choice(list(cards_of(hand.legal_mask()))))
-        else:
+        if not random_step(hand, rng):
             return
         version += 1
