@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import Browser, Page, Route, expect
 from table_page import (
     card,
     hand_cards,
@@ -26,10 +26,13 @@ from table_page import (
     press_card,
     set_language,
     small_text,
+    token,
     wait_ready,
 )
 from test_match_end import finish_match_by_api
 from test_screens import tap_areas
+
+from hearts.server.achievements import GOALS
 
 pytestmark = pytest.mark.browser
 
@@ -122,6 +125,11 @@ COVER_JS = """() => {
     const names = [...document.querySelectorAll('#trick .slot-name')]
         .filter(n => n.textContent && seen(n)).map(n => ['name ' + n.textContent, box(n)]);
     const out = [];
+    // "Vòng trước" (a tap target) over a plate hides who is who
+    const chip = document.getElementById('last-trick');
+    if (chip && !chip.hidden && seen(chip))
+        for (const [seat, p] of plates)
+            if (over(box(chip), p)) out.push(['last-trick', seat, box(chip), p]);
     for (const c of document.querySelectorAll('#trick .table-card[data-card][data-seat]'))
         for (const [seat, p] of plates)
             if (over(box(c), p)) out.push([c.dataset.card, seat, box(c), p]);
@@ -151,6 +159,34 @@ FILL_TRICK_JS = """() => {
 }"""
 
 
+# the widest a plate gets, whatever the deal: every plate but South's ("You") with the
+# longest name at the table, a total of three digits, the most points a seat takes in a
+# hand, and the most cards a seat holds, written where the page writes them (table.js's
+# renderSeats and renderCount); then the page's own re-layout (it places the plates on
+# a resize). At 6 and 7 seats (at 3 and 5 on a 360×640 phone a plate at its widest
+# still meets the trick: issue 10, open).
+WORST_PLATES_JS = """() => {
+    const plates = [...document.querySelectorAll('#table .seat .plate')];
+    const widest = plates.map(p => p.querySelector('.name'))
+        .reduce((a, b) => (b.getBoundingClientRect().width > a.getBoundingClientRect().width
+                           ? b : a));
+    const longest = widest.textContent;
+    for (const p of plates) {
+        if (!p.closest('.seat-S')) p.querySelector('.name').textContent = longest;
+        p.querySelector('.total').textContent = '126';
+        const taken = p.querySelector('.taken');
+        taken.textContent = '+26';
+        taken.hidden = false;
+        const count = p.querySelector('.count');
+        if (count && count.firstChild && count.firstChild.nodeType === Node.TEXT_NODE)
+            count.firstChild.textContent = String(Math.floor(52 / plates.length));
+    }
+    window.dispatchEvent(new Event('resize'));
+    return new Promise(done => requestAnimationFrame(() => requestAnimationFrame(
+        () => done(plates.length))));
+}"""
+
+
 # the top bar's controls hidden from a player: outside the window, or under another
 # control (a bar too wide for its line clips or overlaps its last buttons)
 TOPBAR_JS = """width => {
@@ -165,6 +201,13 @@ TOPBAR_JS = """width => {
     }
     return hidden;
 }"""
+
+
+def next_hand_by_api(page: Page) -> None:
+    headers = {"Authorization": f"Bearer {token(page)}"}
+    s = page.request.get("/api/state", headers=headers).json()
+    r = page.request.post("/api/next-hand", headers=headers, data={"version": s["version"]})
+    assert r.ok, (r.status, r.text())
 
 
 def check_fit(page: Page, where: str) -> None:
@@ -212,19 +255,12 @@ SEEN_WRONG = DEFAULT_RING | {
     (5, (390, 844)),
     (6, (390, 844)),
 }
-# Known flaw (issue 10, open): on some deals, later in a hand at 7 seats on a small
-# phone, a trick card or name lies over a plate (seen in a full run: 6H over P3 at
-# 360×640; QC over P6 at 640×360 and 6C over P6 at 390×844, in English).  It depends
-# on the deal, which depends on the tests run before on the same server.
-SEVEN_FLAW = {(360, 640), (640, 360), (390, 844)}
 
 
 def _fit_marks(players: int, size: tuple[int, int]) -> list[pytest.MarkDecorator]:
     marks = []
     if players != 4 and (players, size) not in DEFAULT_RING:
         marks.append(pytest.mark.slow)
-    if players == 7 and size in SEVEN_FLAW:
-        marks.append(pytest.mark.xfail(reason="issue 10: 7 seats on a small phone, some deals"))
     return marks
 
 
@@ -294,24 +330,32 @@ def test_table_and_hand_fit(
     assert page.evaluate(FILL_TRICK_JS) == players
     page.screenshot(path=artifacts / f"{name}-full-trick-en.png")
     assert page.evaluate(COVER_JS) == [], "English: a card of a full trick, or a name, over a plate"
+    if players == 6:  # a later trick may never come: the widest plates now
+        assert page.evaluate(WORST_PLATES_JS) == players
+        assert page.evaluate(COVER_JS) == [], "the widest plates: a card or a name over one"
+
     # later in the hand, with "Take back" beside "Hint" (the action bar must keep one line)
-    try:
-        play_by_api(
-            page,
-            lambda s: (
-                s["hand"]["phase"] == "play"
-                and len(s["hand"]["tricks"]) >= 1
-                and len(s["hand"]["trick"]) >= least
-                and s["hand"]["turn"] == s["seats"][0]
-            ),
+    def later_trick(s: dict[str, Any]) -> bool:
+        return bool(
+            s["hand"]["phase"] == "play"
+            and len(s["hand"]["tricks"]) >= 1
+            and len(s["hand"]["trick"]) >= least
+            and s["hand"]["turn"] == s["seats"][0]
         )
+
+    try:
+        play_by_api(page, later_trick)
         later = True
     except AssertionError:
         # at 3, 5 or 6 seats South may lead every trick after the first (the deal's
-        # doing, not the layout's): on to the hand's result
-        if least == 2:
-            raise
-        later = False
+        # doing, not the layout's): on to the hand's result; at 4 or 7 the hand may
+        # end first (its points settled early, the rest played by the server): the next
+        if least == 1:
+            later = False
+        else:
+            next_hand_by_api(page)
+            play_by_api(page, later_trick)
+            later = True
     if later:
         page.reload()
         wait_ready(page)
@@ -321,6 +365,12 @@ def test_table_and_hand_fit(
         assert page.evaluate(FILL_TRICK_JS) == players
         page.screenshot(path=artifacts / f"{name}-take-back-en.png")
         assert page.evaluate(COVER_JS) == [], "English, later: a card or a name over a plate"
+        if players == 7:  # whatever the deal: the widest plates (a full trick, "Last trick")
+            assert page.evaluate(WORST_PLATES_JS) == players
+            page.screenshot(path=artifacts / f"{name}-widest-plates-en.png")
+            assert page.evaluate(COVER_JS) == [], (
+                "the widest plates: a card, name or button over one"
+            )
     play_by_api(page, lambda s: s["hand"]["phase"] == "done")
     page.reload()
     wait_ready(page)
@@ -484,22 +534,24 @@ def match_over(browser: Browser, browser_context_args: dict[str, Any]) -> dict[s
     return stored
 
 
-# Known flaw (issue 10, open): at 640×360, when a match unlocks two goals, the second
-# toast beside the first reached over a button under the top bar in one full run.
-TOAST_CASES = [
-    pytest.param(
-        size,
-        id=f"{w}x{h}",
-        marks=[pytest.mark.xfail(reason="issue 10: two toasts at 640×360")]
-        if size == (640, 360)
-        else [],
-    )
-    for size in SIZES
-    for w, h in [size]
+# the end of a match as the server sends it, with two more goals unlocked (whatever
+# the match played): the longest names, after the real ones
+MORE_GOALS = [
+    {"id": g.id, "name": g.name, "condition": g.condition, "icon": g.icon}
+    for g in GOALS
+    if g.id in ("first_win", "no_queen_match")
 ]
 
 
-@pytest.mark.parametrize("size", TOAST_CASES)
+def more_goals(route: Route) -> None:
+    state = route.fetch().json()
+    if state["hand"]["phase"] == "done":
+        have = {u["id"] for u in state["unlocked"]}
+        state["unlocked"] += [g for g in MORE_GOALS if g["id"] not in have]
+    route.fulfill(json=state)
+
+
+@pytest.mark.parametrize("size", SIZES, ids=[f"{w}x{h}" for w, h in SIZES])
 def test_match_end_toasts_and_panels_fit(
     size: tuple[int, int], match_over: dict[str, Any], make_context: Any, artifacts: Path
 ) -> None:
@@ -512,12 +564,17 @@ def test_match_end_toasts_and_panels_fit(
     opts = options(width, height)
     name = f"layout-{width}x{height}"
     page = make_context(**opts, storage_state=match_over).new_page()
+    page.route("**/api/state", more_goals)
     page.goto("/")
     expect(page.locator("#result")).to_be_visible()
     expect(page.locator('#toasts .toast[data-toast="first_match"]')).to_be_visible()
     toasts = page.evaluate(TOAST_JS)
     page.screenshot(path=artifacts / f"{name}-match-end-toast.png")
     assert toasts["seen"] >= 1 and toasts["over"] == [], toasts
+    if size == (640, 360):  # the next goal's toast when the first has gone, as clear
+        expect(page.locator('#toasts .toast[data-toast="first_win"]')).to_be_visible()
+        toasts = page.evaluate(TOAST_JS)
+        assert toasts["seen"] >= 1 and toasts["over"] == [], toasts
 
     wait_ready(page)
     expect(page.locator("#result-title")).to_have_text("Kết thúc trận")

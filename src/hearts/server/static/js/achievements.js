@@ -88,27 +88,39 @@ export function renderLevelStats(stats) {
 }
 
 // ---------------------------------------------------------------- the toast
+// One toast at a time, the next when it has gone: two side by side reached past the
+// top bar (over "Các bảng" at 640×360). A goal counts as toasted once shown.
+const queue = [];
+let showing = false;
+
 function toast(list) {
-  const box = $("#toasts");
-  if (!box) return;
   const seen = toasted();
   for (const a of list) {
-    if (seen.has(a.id)) continue;
-    seen.add(a.id);
-    // data-achievement is the panel's hook alone (SPEC §4): the toast names its goal apart
-    const t = el("div", "toast");
-    t.dataset.toast = a.id;
-    const icon = el("span", "toast-icon");
-    icon.append(achievementIcon(a.id));
-    icon.setAttribute("aria-hidden", "true");
-    const text = el("div", "toast-text");
-    text.append(el("span", "toast-title", T.toastTitle), el("span", "toast-name", a.name));
-    t.append(icon, text);
-    box.append(t);
-    setTimeout(() => t.classList.add("leaving"), TOAST_MS);
-    setTimeout(() => t.remove(), TOAST_MS + 400);
+    if (!seen.has(a.id) && !queue.some((q) => q.id === a.id)) queue.push(a);
   }
+  showNext();
+}
+
+function showNext() {
+  const box = $("#toasts");
+  if (showing || !queue.length || !box) return;
+  const a = queue.shift();
+  const seen = toasted();
+  seen.add(a.id);
   remember(seen);
+  showing = true;
+  // data-achievement is the panel's hook alone (SPEC §4): the toast names its goal apart
+  const t = el("div", "toast");
+  t.dataset.toast = a.id;
+  const icon = el("span", "toast-icon");
+  icon.append(achievementIcon(a.id));
+  icon.setAttribute("aria-hidden", "true");
+  const text = el("div", "toast-text");
+  text.append(el("span", "toast-title", T.toastTitle), el("span", "toast-name", a.name));
+  t.append(icon, text);
+  box.append(t);
+  setTimeout(() => t.classList.add("leaving"), TOAST_MS);
+  setTimeout(() => { t.remove(); showing = false; showNext(); }, TOAST_MS + 400);
 }
 
 // ---------------------------------------------------------------- end of match

@@ -190,7 +190,13 @@ export class TableView {
   // the names below the trick's end cards (640×360); and they stay off South's plate
   // in the bottom corner.
   placeRing() {
-    if (!this.ring) return;
+    const chip = $("#last-trick", this.table);
+    chip.style.left = chip.style.top = chip.style.right = chip.style.bottom = "";
+    $("#rules-badge", this.table).style.left = ""; // placeChip may move them
+    if (!this.ring) {
+      if (this.table.clientWidth) this.placeChip(this.table.getBoundingClientRect());
+      return;
+    }
     const W = this.table.clientWidth, H = this.table.clientHeight;
     if (!W || !H) return;
     const t = this.table.getBoundingClientRect();
@@ -210,6 +216,7 @@ export class TableView {
         x += widths[i] + gap;
       });
       this.clearTrick(t);
+      this.placeChip(t);
       return;
     }
     for (const root of ring) {
@@ -229,6 +236,45 @@ export class TableView {
       root.style.top = `${Math.round(top)}px`;
     }
     this.clearTrick(t);
+    this.placeChip(t);
+  }
+
+  // "Vòng trước" in its corner (the stylesheet's) unless a plate lies there (seven
+  // seats on a small phone, three on a landscape one in English): then in the first
+  // corner, or the top or bottom middle, clear of the plates, the trick, the marks, the notes
+  // and the hand's result; in the bottom left the rules badge moves beside it.
+  placeChip(t) {
+    const chip = $("#last-trick", this.table);
+    const badge = $("#rules-badge", this.table);
+    if (chip.hidden || !chip.getClientRects().length) return;
+    const box = (r) => ({ l: r.left - t.left, t: r.top - t.top, r: r.right - t.left, b: r.bottom - t.top });
+    const over = (a, b) => a.l < b.r && b.l < a.r && a.t < b.b && b.t < a.b;
+    const seen = (e) => !e.hidden && e.getClientRects().length && getComputedStyle(e).visibility === "visible";
+    this.trickEl.classList.add("measure"); // every place of the trick, as in a full trick
+    const all = ".seat .plate, .seat-hint, #trick .slot, #trick .slot-name, .mark, #table-note, #result";
+    const others = [...this.table.querySelectorAll(all)].filter(seen).map((e) => box(e.getBoundingClientRect()));
+    this.trickEl.classList.remove("measure");
+    const b = seen(badge) ? box(badge.getBoundingClientRect()) : null;
+    const c = box(chip.getBoundingClientRect());
+    if (!others.some((o) => over(c, o)) && !(b && over(c, b))) return;
+    const W = this.table.clientWidth, H = this.table.clientHeight, pad = 8;
+    const w = c.r - c.l, h = c.b - c.t;
+    const ways = [[W - pad - w, pad], [pad, pad], [(W - w) / 2, pad], [pad, H - pad - h], [W - pad - w, H - pad - h], [(W - w) / 2, H - pad - h],
+      [pad, (H - h) / 2], [W - pad - w, (H - h) / 2]];
+    for (const [x, y] of ways) {
+      const q = { l: x, t: y, r: x + w, b: y + h };
+      if (others.some((o) => over(q, o))) continue;
+      let moved = null; // the badge beside the button, if the button lies over it
+      if (b && over(q, b)) {
+        moved = { l: q.r + 6, t: b.t, r: q.r + 6 + b.r - b.l, b: b.b };
+        if (moved.r > W - pad || others.some((o) => over(moved, o))) continue;
+      }
+      chip.style.left = `${Math.round(x)}px`;
+      chip.style.top = `${Math.round(y)}px`;
+      chip.style.right = chip.style.bottom = "auto";
+      if (moved) badge.style.left = `${Math.round(moved.l)}px`;
+      return;
+    }
   }
 
   // A plate on the ellipse may lie where the cards of a full trick (and the names
