@@ -1242,6 +1242,87 @@ def play_out(
     return [int(x) for x in h], [int(x) for x in p], int(out)
 
 
+@_jit
+def _look_from(
+    hands: Any,
+    trick: Any,
+    tlen: int,
+    leader: int,
+    played: int,
+    broken: bool,
+    pen: Any,
+    jd: int,
+    qs_breaks: bool,
+    lead_card: int,
+    voids: int,
+    near: bool,
+    totals: Any,
+    target: int,
+    moon: int,
+    jd_bonus: bool,
+) -> tuple[int, int]:
+    n = hands.shape[0]
+    alive = 0
+    for s in range(n):
+        alive |= hands[s]
+    led = 0
+    top = 0
+    win = leader
+    tp = 0
+    if tlen:
+        led = trick[0] // 13
+        top = trick[0]
+        for i in range(tlen):
+            c = trick[i]
+            if c // 13 == led and c > top:
+                top = c
+                win = (leader + i) % n
+            if c >= 39:
+                tp += 1
+            elif c == _QS:
+                tp += 13
+    seat = (leader + tlen) % n
+    policy = _choose(
+        hands[seat], alive, seat, tlen, led, top, win, tp, played, broken, _runner(pen),
+        (alive & _QS_BIT) != 0, voids, n, lead_card,
+    )  # fmt: skip
+    h2 = np.zeros(n, np.int64)
+    p2 = np.zeros(n, np.int64)
+    t2 = np.zeros(n, np.int64)
+    pts = np.zeros(n, np.int64)
+    after = np.zeros(n, np.int64)
+    pick = _look(
+        hands, trick, seat, tlen, led, top, played, broken, pen, jd, qs_breaks, lead_card,
+        voids, policy, 0.0, near, totals, target, moon, jd_bonus, h2, p2, t2, pts, after,
+    )  # fmt: skip
+    return policy, pick
+
+
+def look_card(
+    hands: list[int],
+    trick: list[int],
+    leader: int,
+    played: int,
+    broken: bool,
+    pen: list[int],
+    jd: int,
+    qs_breaks: bool,
+    lead_card: int,
+    voids: int,
+    judge: Judge,
+) -> tuple[int, int]:
+    """For tests: (the policy's card, :func:`_look`'s card) for the seat to play."""
+    n = len(hands)
+    t = np.zeros(n, np.int64)
+    t[: len(trick)] = trick
+    policy, pick = _look_from(
+        np.array(hands, dtype=np.int64), t, len(trick), leader, played, broken,
+        np.array(pen, dtype=np.int64), jd, qs_breaks, lead_card, voids, judge.near,
+        np.array(judge.totals, dtype=np.int64), judge.target, judge.moon, judge.jd_bonus,
+    )  # fmt: skip
+    return int(policy), int(pick)
+
+
 def warm_up() -> None:
     """Compile (or load from the cache) every kernel now: a short search."""
     from hearts.bots.hard import HardBot
