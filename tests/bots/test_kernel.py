@@ -328,7 +328,8 @@ def test_a_look_ahead_plays_the_legal_card_whose_playout_is_best_for_the_seat() 
             after = hands[:]
             after[view.seat] &= ~(1 << c)
             broken = view.broken or c >= 39 or (rules.qs_breaks_hearts and c == QUEEN_SPADES)
-            voids = pos.voids | (1 << (trick[0] // 13) if trick and c // 13 != trick[0] // 13 else 0)
+            void = bool(trick) and c // 13 != trick[0] // 13
+            voids = pos.voids | (1 << (trick[0] // 13) if void else 0)
             _, pen, jd = kernel.play_out(
                 after, [*trick, c], view.leader, len(view.plays) + 1, broken, list(pos.pen),
                 pos.jd, rules.qs_breaks_hearts, rules.lead_card, voids,

@@ -531,20 +531,11 @@ def _look(
             # the policy's card stands for its run of equal cards
             lo = c
             hi = c
-            while True:
-                nxt = lo - 1
-                if nxt < 0 or nxt // 13 != c // 13 or nxt == _QS or nxt == _JD:
-                    break
-                if not (h >> nxt) & 1 or (split >> nxt) & 1:
-                    break
-                lo = nxt
-            while True:
-                nxt = hi + 1
-                if nxt // 13 != c // 13 or nxt == _QS or nxt == _JD:
-                    break
-                if not (h >> nxt) & 1 or (split >> nxt) & 1:
-                    break
-                hi = nxt
+            stop = split | ~h | _QS_BIT | (1 << _JD)
+            while lo % 13 and not (stop >> (lo - 1)) & 1:
+                lo -= 1
+            while hi % 13 < 12 and not (stop >> (hi + 1)) & 1:
+                hi += 1
             if policy != _QS and policy != _JD and c != _QS and c != _JD and lo <= policy <= hi:
                 continue
         for s in range(n):
