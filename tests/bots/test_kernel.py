@@ -29,7 +29,7 @@ from hearts.bots.kernel_ref import Passing
 from hearts.bots.playout import rollout
 from hearts.bots.sampling import DealSampler, WeightedSampler, deal_tables
 from hearts.bots.splitmix import world_state
-from hearts.cards import QUEEN_SPADES
+from hearts.cards import QUEEN_SPADES, cards_of
 from hearts.hand import HandState
 from hearts.rules import Rules
 from hearts.view import PlayerView
@@ -306,3 +306,37 @@ def test_a_fresh_process_compiles_and_decides_where_no_cache_can_be_written(
     ).stdout.split()
     assert out == [str(package / "bots" / "kernel.py"), str(want)]
     assert not (blocked.parent / "numba").exists()
+
+
+def test_a_look_ahead_plays_the_legal_card_whose_playout_is_best_for_the_seat() -> None:
+    # Cards of a run judged as one must come out alike: the card picked is worth
+    # the best of every legal card, each played out by the plain policy.
+    rng = random.Random(7)
+    changed = 0
+    for view in VIEWS:
+        rules = view.rules
+        hands = DealSampler(view).draw(rng)
+        trick = [c for _, c in view.trick]
+        pos, judge = search_position(view), search_judge(view)
+        args = (view.leader, len(view.plays), view.broken)
+        policy, pick = kernel.look_card(
+            hands, trick, *args, list(pos.pen), pos.jd, rules.qs_breaks_hearts, rules.lead_card,
+            pos.voids, judge,
+        )  # fmt: skip
+        worth = {}
+        for c in cards_of(view.legal):
+            after = hands[:]
+            after[view.seat] &= ~(1 << c)
+            broken = view.broken or c >= 39 or (rules.qs_breaks_hearts and c == QUEEN_SPADES)
+            void = bool(trick) and c // 13 != trick[0] // 13
+            voids = pos.voids | (1 << (trick[0] // 13) if void else 0)
+            _, pen, jd = kernel.play_out(
+                after, [*trick, c], view.leader, len(view.plays) + 1, broken, list(pos.pen),
+                pos.jd, rules.qs_breaks_hearts, rules.lead_card, voids,
+            )  # fmt: skip
+            worth[c] = kernel_ref.value(pen, jd, judge)[0]
+        assert pick in worth and policy in worth
+        assert worth[pick] == max(worth.values())
+        assert worth[policy] < worth[pick] or pick == policy
+        changed += pick != policy
+    assert changed  # the look ahead is not the policy under another name

@@ -188,7 +188,14 @@ class HardBot:
     0: never, the default; ``endgame_blocks``: ``exact``, the other seats of that
     search play their best face up, or ``policy``, while every point so far is one
     seat's the others but Khó and that seat play the playout policy's card, so
-    that they do not block a moon better than real players do).
+    that they do not block a moon better than real players do); ``lookahead``
+    (in each playout, Khó's next this many turns after the card weighed are played
+    not by the policy but by trying each of its cards with a plain playout of the
+    deal and keeping the best, :func:`kernel._look`; 0: never, the default;
+    compiled engine only), ``lookahead_others`` (the same for the other seats).
+    Own turns alone were not shown to pay (the next turn alone played worse); every
+    seat at every turn (13 and 13) at 2,000 playouts beat plain Khó in a first
+    screen (bench/strength_results.md): not the default, it has no pure-Python twin.
     """
 
     name = "hard"
@@ -211,7 +218,13 @@ class HardBot:
         endgame: int = DEFAULT_ENDGAME,
         endgame_draws: int = 100,
         endgame_blocks: str = "exact",
+        lookahead: int = 0,
+        lookahead_others: int = 0,
     ) -> None:
+        self.lookahead = int(lookahead)
+        self.lookahead_others = int(lookahead_others)
+        if (self.lookahead or self.lookahead_others) and engine != "compiled":
+            raise ValueError("lookahead needs the compiled engine")
         self.endgame_blocks = endgame_blocks
         self.endgame = int(endgame)
         self.endgame_draws = int(endgame_draws)
@@ -411,10 +424,18 @@ class HardBot:
         sums_a: Any = np.zeros(len(cands)) if compiled else [0.0] * len(cands)
         points_a: Any = np.zeros(len(cands)) if compiled else [0.0] * len(cands)
         mass_a: Any = np.zeros(len(cands)) if compiled else [0.0] * len(cands)
-        play_batch = kernel.play_batch if compiled else kernel_ref.play_batch
+        look, look_others = self.lookahead, self.lookahead_others
 
         def batch(w0: int, w1: int, alive: list[int]) -> None:
-            play_batch(tables, seed, w0, w1, cands, alive, pos, judge, sums_a, points_a, mass_a)
+            if compiled:
+                kernel.play_batch(
+                    tables, seed, w0, w1, cands, alive, pos, judge, sums_a, points_a, mass_a,
+                    look, look_others,
+                )  # fmt: skip
+            else:
+                kernel_ref.play_batch(
+                    tables, seed, w0, w1, cands, alive, pos, judge, sums_a, points_a, mass_a
+                )
 
         order, counts_i = halving_batches(len(cands), batch, sums_a, cands, budget, deadline)
         if self.mismatch != 1.0:

@@ -447,6 +447,246 @@ def rollout(
             seat = (seat + 1) % n
 
 
+@_jit
+def _look(
+    hands: Any,
+    trick: Any,
+    seat: int,
+    pos: int,
+    led: int,
+    top: int,
+    played: int,
+    broken: bool,
+    pen: Any,
+    jd: int,
+    qs_breaks: bool,
+    lead_card: int,
+    voids: int,
+    policy: int,
+    shoot: float,
+    near: bool,
+    totals: Any,
+    target: int,
+    moon: int,
+    jd_bonus: bool,
+    h2: Any,
+    p2: Any,
+    t2: Any,
+    pts: Any,
+    after: Any,
+) -> int:
+    """The card ``seat`` plays in a playout with a look ahead: each of its legal
+    cards (one of each run of equal cards) played out by the plain policy from this
+    position (the playout's deal, face up), the best for the seat by the search's
+    value (:func:`_value`, ``shoot`` for Khó's own seat); ties keep ``policy``'s card."""
+    n = hands.shape[0]
+    h = hands[seat]
+    if pos == 0:
+        if played == 0:
+            return policy
+        legal = h
+        if not broken and h & _NOT_HEARTS:
+            legal = h & _NOT_HEARTS
+    else:
+        legal = h & (0x1FFF << (13 * led))
+        if not legal:
+            legal = h
+            if played < n and h & _NO_POINTS:
+                legal = h & _NO_POINTS
+    if legal & (legal - 1) == 0:
+        return policy
+    alive = 0
+    for s in range(n):
+        alive |= hands[s]
+    # Cards that tell two of the seat's cards apart: the others' and the trick's.
+    split = alive & ~h
+    for i in range(pos):
+        split |= 1 << trick[i]
+    leader = (seat - pos) % n
+    best = -1e300
+    pick = policy
+    prev = -2
+    rest = legal
+    first = True
+    while True:
+        if first:
+            c = policy
+        else:
+            if not rest:
+                break
+            c = _low(rest)
+            rest &= rest - 1
+            if (
+                prev >= 0
+                and c // 13 == prev // 13
+                and c != _QS
+                and prev != _QS
+                and c != _JD
+                and prev != _JD
+                and not split & ((1 << c) - (2 << prev))
+            ):
+                prev = c
+                continue
+            prev = c
+            # the policy's card stands for its run of equal cards
+            lo = c
+            hi = c
+            stop = split | ~h | _QS_BIT | (1 << _JD)
+            while lo % 13 and not (stop >> (lo - 1)) & 1:
+                lo -= 1
+            while hi % 13 < 12 and not (stop >> (hi + 1)) & 1:
+                hi += 1
+            if policy != _QS and policy != _JD and c != _QS and c != _JD and lo <= policy <= hi:
+                continue
+        for s in range(n):
+            h2[s] = hands[s]
+            p2[s] = pen[s]
+        for i in range(pos):
+            t2[i] = trick[i]
+        bit = 1 << c
+        h2[seat] = h & ~bit
+        t2[pos] = c
+        v2 = voids
+        if pos and c // 13 != led:
+            v2 |= 1 << led
+        jd2 = rollout(
+            h2,
+            t2,
+            pos + 1,
+            leader,
+            played + 1,
+            broken or c >= 39 or (qs_breaks and c == _QS),
+            p2,
+            jd,
+            qs_breaks,
+            lead_card,
+            v2,
+        )
+        v, _ = _value(p2, jd2, seat, near, totals, target, moon, jd_bonus, shoot, pts, after)
+        if first or v > best:
+            best = v
+            pick = c
+        first = False
+    return pick
+
+
+@_jit
+def rollout_look(
+    hands: Any,
+    trick: Any,
+    tlen: int,
+    leader: int,
+    played: int,
+    broken: bool,
+    pen: Any,
+    jd: int,
+    qs_breaks: bool,
+    lead_card: int,
+    voids: int,
+    me: int,
+    looks: Any,
+    shoot: float,
+    near: bool,
+    totals: Any,
+    target: int,
+    moon: int,
+    jd_bonus: bool,
+    h2: Any,
+    p2: Any,
+    t2: Any,
+    pts: Any,
+    after: Any,
+) -> int:
+    """:func:`rollout` where a seat with ``looks[seat]`` left picks its card by
+    :func:`_look` instead of the policy (one fewer look each time); ``looks``
+    changes in place."""
+    n = hands.shape[0]
+    pos = tlen
+    alive = 0
+    for s in range(n):
+        alive |= hands[s]
+    qs_live = (alive & _QS_BIT) != 0
+    led = 0
+    top = 0
+    win = 0
+    tp = 0
+    if pos:
+        led = trick[0] // 13
+        top = trick[0]
+        win = leader
+        for i in range(pos):
+            c = trick[i]
+            if c // 13 == led and c > top:
+                top = c
+                win = (leader + i) % n
+            if c >= 39:
+                tp += 1
+            elif c == _QS:
+                tp += 13
+    seat = (leader + pos) % n
+    if pos == n:
+        pen[win] += tp
+        for i in range(n):
+            if trick[i] == _JD:
+                jd = win
+        pos = 0
+        seat = win
+    runner = _runner(pen)
+    while True:
+        h = hands[seat]
+        if not h:
+            return jd
+        c = _choose(
+            h, alive, seat, pos, led, top, win, tp, played, broken, runner, qs_live, voids, n,
+            lead_card,
+        )  # fmt: skip
+        if looks[seat] > 0:
+            looks[seat] -= 1
+            c = _look(
+                hands, trick, seat, pos, led, top, played, broken, pen, jd, qs_breaks,
+                lead_card, voids, c, shoot if seat == me else 0.0, near, totals, target, moon,
+                jd_bonus, h2, p2, t2, pts, after,
+            )  # fmt: skip
+        bit = 1 << c
+        hands[seat] = h & ~bit
+        alive &= ~bit
+        played += 1
+        if pos == 0:
+            led = c // 13
+            top = c
+            win = seat
+            tp = 0
+        elif c // 13 == led:
+            if c > top:
+                top = c
+                win = seat
+        else:
+            voids |= 1 << led
+        if c >= 39:
+            tp += 1
+            broken = True
+        elif c == _QS:
+            tp += 13
+            qs_live = False
+            if qs_breaks:
+                broken = True
+        trick[pos] = c
+        pos += 1
+        if pos == n:
+            if tp:
+                pen[win] += tp
+                runner = _runner(pen)
+            for i in range(n):
+                if trick[i] == _JD:
+                    jd = win
+            if not alive & _STAKES:
+                return jd
+            pos = 0
+            seat = win
+        else:
+            seat = (seat + 1) % n
+
+
 @_jit_inline
 def _kind(c: int, pos: int, led: int, top: int) -> int:
     """:func:`hearts.bots.kernel_ref.kind`."""
@@ -666,11 +906,17 @@ def _play_batch(
     hist_seat: Any,
     hist_card: Any,
     mismatch: float,
+    look_me: int,
+    look_others: int,
     sums: Any,
     points: Any,
     mass: Any,
 ) -> None:
     n = pen0.shape[0]
+    looks = np.zeros(n, np.int64)
+    h2 = np.zeros(n, np.int64)
+    p2 = np.zeros(n, np.int64)
+    t2 = np.zeros(n, np.int64)
     world = np.zeros(n, np.int64)
     hands = np.zeros(n, np.int64)
     pen = np.zeros(n, np.int64)
@@ -713,19 +959,29 @@ def _play_batch(
             for k in range(tlen):
                 trick[k] = trick0[k]
             trick[tlen] = card
-            jd = rollout(
-                hands,
-                trick,
-                tlen + 1,
-                leader,
-                played + 1,
-                broken or card >= 39 or (qs_breaks and card == _QS),
-                pen,
-                jd0,
-                qs_breaks,
-                lead_card,
-                voids,
-            )
+            now_broken = broken or card >= 39 or (qs_breaks and card == _QS)
+            if look_me or look_others:
+                for s in range(n):
+                    looks[s] = look_me if s == me else look_others
+                jd = rollout_look(
+                    hands, trick, tlen + 1, leader, played + 1, now_broken, pen, jd0, qs_breaks,
+                    lead_card, voids, me, looks, shoot, near, totals, target, moon, jd_bonus,
+                    h2, p2, t2, pts, after,
+                )  # fmt: skip
+            else:
+                jd = rollout(
+                    hands,
+                    trick,
+                    tlen + 1,
+                    leader,
+                    played + 1,
+                    now_broken,
+                    pen,
+                    jd0,
+                    qs_breaks,
+                    lead_card,
+                    voids,
+                )
             v, mine = _value(pen, jd, me, near, totals, target, moon, jd_bonus, shoot, pts, after)
             sums[i] += wt * v
             points[i] += wt * mine
@@ -868,9 +1124,14 @@ def play_batch(
     sums: Any,
     points: Any,
     mass: Any,
+    lookahead: int = 0,
+    lookahead_others: int = 0,
 ) -> None:
     """:func:`hearts.bots.kernel_ref.play_batch`, compiled; ``sums``, ``points``
-    and ``mass`` are float64 arrays."""
+    and ``mass`` are float64 arrays.  ``lookahead``: in each playout Khó's next
+    this many turns are chosen by :func:`_look` (plain playouts of each of its
+    cards) instead of the policy; ``lookahead_others`` the same for the other
+    seats (0 and 0: the reference's playouts, bit for bit)."""
     _play_batch(
         *t,
         _seed64(seed),
@@ -897,6 +1158,8 @@ def play_batch(
         np.array([s for s, _ in pos.history], dtype=np.int64),
         np.array([c for _, c in pos.history], dtype=np.int64),
         float(pos.mismatch),
+        lookahead,
+        lookahead_others,
         sums,
         points,
         mass,
@@ -968,6 +1231,87 @@ def play_out(
     p = np.array(pen, dtype=np.int64)
     out = rollout(h, t, len(trick), leader, played, broken, p, jd, qs_breaks, lead_card, voids)
     return [int(x) for x in h], [int(x) for x in p], int(out)
+
+
+@_jit
+def _look_from(
+    hands: Any,
+    trick: Any,
+    tlen: int,
+    leader: int,
+    played: int,
+    broken: bool,
+    pen: Any,
+    jd: int,
+    qs_breaks: bool,
+    lead_card: int,
+    voids: int,
+    near: bool,
+    totals: Any,
+    target: int,
+    moon: int,
+    jd_bonus: bool,
+) -> tuple[int, int]:
+    n = hands.shape[0]
+    alive = 0
+    for s in range(n):
+        alive |= hands[s]
+    led = 0
+    top = 0
+    win = leader
+    tp = 0
+    if tlen:
+        led = trick[0] // 13
+        top = trick[0]
+        for i in range(tlen):
+            c = trick[i]
+            if c // 13 == led and c > top:
+                top = c
+                win = (leader + i) % n
+            if c >= 39:
+                tp += 1
+            elif c == _QS:
+                tp += 13
+    seat = (leader + tlen) % n
+    policy = _choose(
+        hands[seat], alive, seat, tlen, led, top, win, tp, played, broken, _runner(pen),
+        (alive & _QS_BIT) != 0, voids, n, lead_card,
+    )  # fmt: skip
+    h2 = np.zeros(n, np.int64)
+    p2 = np.zeros(n, np.int64)
+    t2 = np.zeros(n, np.int64)
+    pts = np.zeros(n, np.int64)
+    after = np.zeros(n, np.int64)
+    pick = _look(
+        hands, trick, seat, tlen, led, top, played, broken, pen, jd, qs_breaks, lead_card,
+        voids, policy, 0.0, near, totals, target, moon, jd_bonus, h2, p2, t2, pts, after,
+    )  # fmt: skip
+    return policy, pick
+
+
+def look_card(
+    hands: list[int],
+    trick: list[int],
+    leader: int,
+    played: int,
+    broken: bool,
+    pen: list[int],
+    jd: int,
+    qs_breaks: bool,
+    lead_card: int,
+    voids: int,
+    judge: Judge,
+) -> tuple[int, int]:
+    """For tests: (the policy's card, :func:`_look`'s card) for the seat to play."""
+    n = len(hands)
+    t = np.zeros(n, np.int64)
+    t[: len(trick)] = trick
+    policy, pick = _look_from(
+        np.array(hands, dtype=np.int64), t, len(trick), leader, played, broken,
+        np.array(pen, dtype=np.int64), jd, qs_breaks, lead_card, voids, judge.near,
+        np.array(judge.totals, dtype=np.int64), judge.target, judge.moon, judge.jd_bonus,
+    )  # fmt: skip
+    return int(policy), int(pick)
 
 
 def warm_up() -> None:
