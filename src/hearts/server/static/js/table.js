@@ -194,7 +194,7 @@ export class TableView {
     chip.style.left = chip.style.top = chip.style.right = chip.style.bottom = "";
     $("#rules-badge", this.table).style.left = ""; // placeChip may move them
     if (!this.ring) {
-      if (this.table.clientWidth) this.placeChip(this.table.getBoundingClientRect());
+      if (this.table.clientWidth) this.clearChip(this.table.getBoundingClientRect());
       return;
     }
     const W = this.table.clientWidth, H = this.table.clientHeight;
@@ -236,6 +236,26 @@ export class TableView {
       root.style.top = `${Math.round(top)}px`;
     }
     this.clearTrick(t);
+    this.placeChip(t);
+  }
+
+  // Four seats: North's plate at its widest ("North 126 +26") on a small phone reached
+  // under "Vòng trước" in the top corner, and no other corner was free (360×640): the
+  // plate slides the least it can towards the other side, off the button, if it stays
+  // in the table; else the button moves (placeChip).
+  clearChip(t) {
+    const seat = $(".seat-N", this.table);
+    const plate = seat && $(".plate", seat);
+    const chip = $("#last-trick", this.table);
+    if (seat) seat.style.left = "";
+    if (plate && !chip.hidden && chip.getClientRects().length && plate.getClientRects().length) {
+      const p = plate.getBoundingClientRect(), c = chip.getBoundingClientRect();
+      const gap = 6, pad = 8;
+      if (p.right > c.left - gap && c.right > p.left && p.bottom > c.top && c.bottom > p.top) {
+        const d = p.right - (c.left - gap);
+        if (p.left - d >= t.left + this.table.clientLeft + pad) seat.style.left = `calc(50% - ${Math.ceil(d)}px)`;
+      }
+    }
     this.placeChip(t);
   }
 
