@@ -106,8 +106,8 @@ TRICK_JS = """() => {
 }"""
 
 
-# the boxes of the cards on the table that lie over a seat's plate (a name, its
-# points, its card count), and of the seats' names
+# the boxes of the cards on the table and of the marks (hearts broken, Q♠ fallen) that
+# lie over a seat's plate (a name, its points, its card count), and of the seats' names
 # under the cards (at 3, 5, 6 or 7 seats) that lie over a plate, the note of the
 # cards received, the rules badge or another name: a plate under the trick hides
 # who is who, a name over a plate or a name says the wrong one
@@ -125,6 +125,11 @@ COVER_JS = """() => {
     const names = [...document.querySelectorAll('#trick .slot-name')]
         .filter(n => n.textContent && seen(n)).map(n => ['name ' + n.textContent, box(n)]);
     const out = [];
+    // the marks (hearts broken, Q♠ fallen) over a plate hide who is who
+    for (const m of document.querySelectorAll('#table .mark'))
+        if (!m.hidden && seen(m))
+            for (const [seat, p] of plates)
+                if (over(box(m), p)) out.push([m.id, seat, box(m), p]);
     // "Vòng trước" (a tap target) over a plate hides who is who
     const chip = document.getElementById('last-trick');
     if (chip && !chip.hidden && seen(chip))
@@ -163,7 +168,7 @@ FILL_TRICK_JS = """() => {
 # longest name at the table, a total of three digits, the most points a seat takes in a
 # hand, and the most cards a seat holds, written where the page writes them (table.js's
 # renderSeats and renderCount); then the page's own re-layout (it places the plates on
-# a resize). At every seat count.
+# a resize), with both marks shown (hearts broken, the Q♠ taken). At every seat count.
 WORST_PLATES_JS = """() => {
     const plates = [...document.querySelectorAll('#table .seat .plate')];
     const widest = plates.map(p => p.querySelector('.name'))
@@ -180,6 +185,12 @@ WORST_PLATES_JS = """() => {
         if (count && count.firstChild && count.firstChild.nodeType === Node.TEXT_NODE)
             count.firstChild.textContent = String(Math.floor(52 / plates.length));
     }
+    // both marks on the table: hearts broken, the Q♠ taken by the longest name (the
+    // page is in English by then)
+    document.getElementById('mark-hearts').hidden = false;
+    const queen = document.getElementById('mark-queen');
+    queen.hidden = false;
+    queen.querySelector('.txt').textContent = longest + ' takes the queen of spades';
     window.dispatchEvent(new Event('resize'));
     return new Promise(done => requestAnimationFrame(() => requestAnimationFrame(
         () => done(plates.length))));
