@@ -250,6 +250,7 @@ export class TableView {
   placeMarks() {
     const marks = $(".marks", this.table);
     marks.classList.remove("tight");
+    delete marks.dataset.cramped;
     marks.style.left = marks.style.top = marks.style.right = marks.style.bottom = "";
     const seen = (e) => !e.hidden && e.getClientRects().length && getComputedStyle(e).visibility === "visible";
     if (![...marks.querySelectorAll(".mark")].some(seen) || !this.table.clientWidth) return;
@@ -278,8 +279,10 @@ export class TableView {
         return;
       }
     }
-    // nowhere clear: the short form in the stylesheet's corner
+    // nowhere clear (three to seven seats on a phone, the plates at their widest): the
+    // short form in the stylesheet's corner
     marks.style.left = marks.style.top = "";
+    marks.dataset.cramped = "true";
   }
 
   // Four seats: North's plate at its widest ("North 126 +26") on a small phone reached
