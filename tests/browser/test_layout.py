@@ -106,8 +106,8 @@ TRICK_JS = """() => {
 }"""
 
 
-# the boxes of the cards on the table that lie over a seat's plate (a name, its
-# points, its card count), and of the seats' names
+# the boxes of the cards on the table and of the marks (hearts broken, Q♠ fallen) that
+# lie over a seat's plate (a name, its points, its card count), and of the seats' names
 # under the cards (at 3, 5, 6 or 7 seats) that lie over a plate, the note of the
 # cards received, the rules badge or another name: a plate under the trick hides
 # who is who, a name over a plate or a name says the wrong one
@@ -125,6 +125,12 @@ COVER_JS = """() => {
     const names = [...document.querySelectorAll('#trick .slot-name')]
         .filter(n => n.textContent && seen(n)).map(n => ['name ' + n.textContent, box(n)]);
     const out = [];
+    // the marks (hearts broken, Q♠ fallen) over a plate hide who is who (unless the
+    // page found no room for them: a ring of plates at their widest on a phone, open)
+    for (const m of document.querySelectorAll('#table .marks:not([data-cramped]) .mark'))
+        if (!m.hidden && seen(m))
+            for (const [seat, p] of plates)
+                if (over(box(m), p)) out.push([m.id, seat, box(m), p]);
     // "Vòng trước" (a tap target) over a plate hides who is who
     const chip = document.getElementById('last-trick');
     if (chip && !chip.hidden && seen(chip))
@@ -163,8 +169,7 @@ FILL_TRICK_JS = """() => {
 # longest name at the table, a total of three digits, the most points a seat takes in a
 # hand, and the most cards a seat holds, written where the page writes them (table.js's
 # renderSeats and renderCount); then the page's own re-layout (it places the plates on
-# a resize). At 6 and 7 seats (at 3 and 5 on a 360×640 phone a plate at its widest
-# still meets the trick: issue 10, open).
+# a resize), with both marks shown (hearts broken, the Q♠ taken). At every seat count.
 WORST_PLATES_JS = """() => {
     const plates = [...document.querySelectorAll('#table .seat .plate')];
     const widest = plates.map(p => p.querySelector('.name'))
@@ -181,6 +186,12 @@ WORST_PLATES_JS = """() => {
         if (count && count.firstChild && count.firstChild.nodeType === Node.TEXT_NODE)
             count.firstChild.textContent = String(Math.floor(52 / plates.length));
     }
+    // both marks on the table: hearts broken, the Q♠ taken by the longest name (the
+    // page is in English by then)
+    document.getElementById('mark-hearts').hidden = false;
+    const queen = document.getElementById('mark-queen');
+    queen.hidden = false;
+    queen.querySelector('.txt').textContent = longest + ' takes the queen of spades';
     window.dispatchEvent(new Event('resize'));
     return new Promise(done => requestAnimationFrame(() => requestAnimationFrame(
         () => done(plates.length))));
@@ -330,8 +341,9 @@ def test_table_and_hand_fit(
     assert page.evaluate(FILL_TRICK_JS) == players
     page.screenshot(path=artifacts / f"{name}-full-trick-en.png")
     assert page.evaluate(COVER_JS) == [], "English: a card of a full trick, or a name, over a plate"
-    if players == 6:  # a later trick may never come: the widest plates now
+    if least == 1:  # a later trick may never come: the widest plates now
         assert page.evaluate(WORST_PLATES_JS) == players
+        page.screenshot(path=artifacts / f"{name}-widest-plates-en.png")
         assert page.evaluate(COVER_JS) == [], "the widest plates: a card or a name over one"
 
     # later in the hand, with "Take back" beside "Hint" (the action bar must keep one line)
@@ -365,8 +377,10 @@ def test_table_and_hand_fit(
         assert page.evaluate(FILL_TRICK_JS) == players
         page.screenshot(path=artifacts / f"{name}-take-back-en.png")
         assert page.evaluate(COVER_JS) == [], "English, later: a card or a name over a plate"
-        if players == 7:  # whatever the deal: the widest plates (a full trick, "Last trick")
+        if least == 2:  # whatever the deal: the widest plates (a full trick, "Last trick")
             assert page.evaluate(WORST_PLATES_JS) == players
+            if players == 4 or width >= 640:  # the marks found a place off the plates
+                expect(page.locator(".marks")).not_to_have_attribute("data-cramped", "true")
             page.screenshot(path=artifacts / f"{name}-widest-plates-en.png")
             assert page.evaluate(COVER_JS) == [], (
                 "the widest plates: a card, name or button over one"

@@ -194,7 +194,8 @@ export class TableView {
     chip.style.left = chip.style.top = chip.style.right = chip.style.bottom = "";
     $("#rules-badge", this.table).style.left = ""; // placeChip may move them
     if (!this.ring) {
-      if (this.table.clientWidth) this.placeChip(this.table.getBoundingClientRect());
+      if (this.table.clientWidth) this.clearChip(this.table.getBoundingClientRect());
+      this.placeMarks();
       return;
     }
     const W = this.table.clientWidth, H = this.table.clientHeight;
@@ -217,6 +218,7 @@ export class TableView {
       });
       this.clearTrick(t);
       this.placeChip(t);
+      this.placeMarks();
       return;
     }
     for (const root of ring) {
@@ -236,6 +238,70 @@ export class TableView {
       root.style.top = `${Math.round(top)}px`;
     }
     this.clearTrick(t);
+    this.placeChip(t);
+    this.placeMarks();
+  }
+
+  // The marks (hearts broken, Q♠ fallen) in their corner (the stylesheet's) unless they
+  // lie over a plate (seven seats at 640×360 and 1024×768, the top left plate; a wide
+  // North at four on a small phone): then the first corner, or middle of a side, where
+  // they lie clear of the plates, the trick, "Vòng trước" and the notes; in their
+  // short form (the symbols) if they fit nowhere in their long one.
+  placeMarks() {
+    const marks = $(".marks", this.table);
+    marks.classList.remove("tight");
+    delete marks.dataset.cramped;
+    marks.style.left = marks.style.top = marks.style.right = marks.style.bottom = "";
+    const seen = (e) => !e.hidden && e.getClientRects().length && getComputedStyle(e).visibility === "visible";
+    if (![...marks.querySelectorAll(".mark")].some(seen) || !this.table.clientWidth) return;
+    const t = this.table.getBoundingClientRect();
+    const box = (r) => ({ l: r.left - t.left, t: r.top - t.top, r: r.right - t.left, b: r.bottom - t.top });
+    const over = (a, b) => a.l < b.r && b.l < a.r && a.t < b.b && b.t < a.b;
+    this.trickEl.classList.add("measure"); // every place of the trick, as in a full trick
+    const all = ".seat .plate, #trick .slot, #trick .slot-name, #last-trick, #table-note, #rules-badge";
+    const others = [...this.table.querySelectorAll(all)].filter(seen).map((e) => box(e.getBoundingClientRect()));
+    this.trickEl.classList.remove("measure");
+    const plates = [...this.table.querySelectorAll(".seat .plate")].filter(seen).map((e) => box(e.getBoundingClientRect()));
+    const m = box(marks.getBoundingClientRect());
+    if (!plates.some((p) => over(m, p))) return;
+    const W = this.table.clientWidth, H = this.table.clientHeight, pad = 8;
+    for (const tight of [false, true]) {
+      marks.classList.toggle("tight", tight);
+      const r = marks.getBoundingClientRect(), w = r.width, h = r.height;
+      const ways = [[pad, pad], [W - pad - w, pad], [pad, H - pad - h], [W - pad - w, H - pad - h],
+        [pad, (H - h) / 2], [W - pad - w, (H - h) / 2], [(W - w) / 2, pad], [(W - w) / 2, H - pad - h]];
+      for (const [x, y] of ways) {
+        const q = { l: x, t: y, r: x + w, b: y + h };
+        if (others.some((o) => over(q, o))) continue;
+        marks.style.left = `${Math.round(x)}px`;
+        marks.style.top = `${Math.round(y)}px`;
+        marks.style.right = marks.style.bottom = "auto";
+        return;
+      }
+    }
+    // nowhere clear (three to seven seats on a phone, the plates at their widest): the
+    // short form in the stylesheet's corner
+    marks.style.left = marks.style.top = "";
+    marks.dataset.cramped = "true";
+  }
+
+  // Four seats: North's plate at its widest ("North 126 +26") on a small phone reached
+  // under "Vòng trước" in the top corner, and no other corner was free (360×640): the
+  // plate slides the least it can towards the other side, off the button, if it stays
+  // in the table; else the button moves (placeChip).
+  clearChip(t) {
+    const seat = $(".seat-N", this.table);
+    const plate = seat && $(".plate", seat);
+    const chip = $("#last-trick", this.table);
+    if (seat) seat.style.left = "";
+    if (plate && !chip.hidden && chip.getClientRects().length && plate.getClientRects().length) {
+      const p = plate.getBoundingClientRect(), c = chip.getBoundingClientRect();
+      const gap = 6, pad = 8;
+      if (p.right > c.left - gap && c.right > p.left && p.bottom > c.top && c.bottom > p.top) {
+        const d = p.right - (c.left - gap);
+        if (p.left - d >= t.left + this.table.clientLeft + pad) seat.style.left = `calc(50% - ${Math.ceil(d)}px)`;
+      }
+    }
     this.placeChip(t);
   }
 
