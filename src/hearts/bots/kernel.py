@@ -351,6 +351,67 @@ def _choose(
     return c
 
 
+@_jit_inline
+def _trick_now(trick: Any, pos: int, leader: int, n: int) -> tuple[int, int, int, int]:
+    """The trick so far (``trick[:pos]``, led by ``leader``): the suit led, its top
+    card, who wins it and the points in it (zeros, and ``leader``, before a lead)."""
+    led = 0
+    top = 0
+    win = leader if pos else 0
+    tp = 0
+    if pos:
+        led = trick[0] // 13
+        top = trick[0]
+        for i in range(pos):
+            c = trick[i]
+            if c // 13 == led and c > top:
+                top = c
+                win = (leader + i) % n
+            if c >= 39:
+                tp += 1
+            elif c == _QS:
+                tp += 13
+    return led, top, win, tp
+
+
+@_jit_inline
+def _after_card(
+    c: int,
+    seat: int,
+    pos: int,
+    led: int,
+    top: int,
+    win: int,
+    tp: int,
+    voids: int,
+    broken: bool,
+    qs_live: bool,
+    qs_breaks: bool,
+) -> tuple[int, int, int, int, int, bool, bool]:
+    """The trick's suit led, top, winner and points, the voids shown, hearts broken
+    and Q♠ still out once ``seat`` has played ``c`` as the trick's ``pos``-th card."""
+    if pos == 0:
+        led = c // 13
+        top = c
+        win = seat
+        tp = 0
+    elif c // 13 == led:
+        if c > top:
+            top = c
+            win = seat
+    else:
+        voids |= 1 << led
+    if c >= 39:
+        tp += 1
+        broken = True
+    elif c == _QS:
+        tp += 13
+        qs_live = False
+        if qs_breaks:
+            broken = True
+    return led, top, win, tp, voids, broken, qs_live
+
+
 @_jit
 def rollout(
     hands: Any,
@@ -373,23 +434,7 @@ def rollout(
     for s in range(n):
         alive |= hands[s]
     qs_live = (alive & _QS_BIT) != 0
-    led = 0
-    top = 0
-    win = 0
-    tp = 0
-    if pos:
-        led = trick[0] // 13
-        top = trick[0]
-        win = leader
-        for i in range(pos):
-            c = trick[i]
-            if c // 13 == led and c > top:
-                top = c
-                win = (leader + i) % n
-            if c >= 39:
-                tp += 1
-            elif c == _QS:
-                tp += 13
+    led, top, win, tp = _trick_now(trick, pos, leader, n)
     seat = (leader + pos) % n
     if pos == n:
         pen[win] += tp
@@ -411,25 +456,9 @@ def rollout(
         hands[seat] = h & ~bit
         alive &= ~bit
         played += 1
-        if pos == 0:
-            led = c // 13
-            top = c
-            win = seat
-            tp = 0
-        elif c // 13 == led:
-            if c > top:
-                top = c
-                win = seat
-        else:
-            voids |= 1 << led
-        if c >= 39:
-            tp += 1
-            broken = True
-        elif c == _QS:
-            tp += 13
-            qs_live = False
-            if qs_breaks:
-                broken = True
+        led, top, win, tp, voids, broken, qs_live = _after_card(
+            c, seat, pos, led, top, win, tp, voids, broken, qs_live, qs_breaks
+        )
         trick[pos] = c
         pos += 1
         if pos == n:
@@ -606,23 +635,7 @@ def rollout_look(
     for s in range(n):
         alive |= hands[s]
     qs_live = (alive & _QS_BIT) != 0
-    led = 0
-    top = 0
-    win = 0
-    tp = 0
-    if pos:
-        led = trick[0] // 13
-        top = trick[0]
-        win = leader
-        for i in range(pos):
-            c = trick[i]
-            if c // 13 == led and c > top:
-                top = c
-                win = (leader + i) % n
-            if c >= 39:
-                tp += 1
-            elif c == _QS:
-                tp += 13
+    led, top, win, tp = _trick_now(trick, pos, leader, n)
     seat = (leader + pos) % n
     if pos == n:
         pen[win] += tp
@@ -651,25 +664,9 @@ def rollout_look(
         hands[seat] = h & ~bit
         alive &= ~bit
         played += 1
-        if pos == 0:
-            led = c // 13
-            top = c
-            win = seat
-            tp = 0
-        elif c // 13 == led:
-            if c > top:
-                top = c
-                win = seat
-        else:
-            voids |= 1 << led
-        if c >= 39:
-            tp += 1
-            broken = True
-        elif c == _QS:
-            tp += 13
-            qs_live = False
-            if qs_breaks:
-                broken = True
+        led, top, win, tp, voids, broken, qs_live = _after_card(
+            c, seat, pos, led, top, win, tp, voids, broken, qs_live, qs_breaks
+        )
         trick[pos] = c
         pos += 1
         if pos == n:
@@ -1256,22 +1253,7 @@ def _look_from(
     alive = 0
     for s in range(n):
         alive |= hands[s]
-    led = 0
-    top = 0
-    win = leader
-    tp = 0
-    if tlen:
-        led = trick[0] // 13
-        top = trick[0]
-        for i in range(tlen):
-            c = trick[i]
-            if c // 13 == led and c > top:
-                top = c
-                win = (leader + i) % n
-            if c >= 39:
-                tp += 1
-            elif c == _QS:
-                tp += 13
+    led, top, win, tp = _trick_now(trick, tlen, leader, n)
     seat = (leader + tlen) % n
     policy = _choose(
         hands[seat], alive, seat, tlen, led, top, win, tp, played, broken, _runner(pen),
