@@ -9,6 +9,13 @@ const reducedMotion = () => window.matchMedia && window.matchMedia("(prefers-red
 
 function $(sel, root = document) { return root.querySelector(sel); }
 
+// Boxes on the table, for placing its loose pieces (the marks, "Vòng trước"): an
+// element's box in the table's coordinates (t: the table's own box), whether two
+// overlap, and whether an element is drawn at all.
+const boxIn = (t, r) => ({ l: r.left - t.left, t: r.top - t.top, r: r.right - t.left, b: r.bottom - t.top });
+const overlap = (a, b) => a.l < b.r && b.l < a.r && a.t < b.b && b.t < a.b;
+const drawn = (e) => !e.hidden && e.getClientRects().length && getComputedStyle(e).visibility === "visible";
+
 export class TableView {
   constructor({ onCardTap }) {
     this.table = $("#table");
@@ -242,6 +249,15 @@ export class TableView {
     this.placeMarks();
   }
 
+  // The boxes (boxIn) of the drawn elements matching ``sel``, every place of the
+  // trick measured as in a full trick.
+  takenBoxes(t, sel) {
+    this.trickEl.classList.add("measure");
+    const boxes = [...this.table.querySelectorAll(sel)].filter(drawn).map((e) => boxIn(t, e.getBoundingClientRect()));
+    this.trickEl.classList.remove("measure");
+    return boxes;
+  }
+
   // The marks (hearts broken, Q♠ fallen) in their corner (the stylesheet's) unless they
   // lie over a plate (seven seats at 640×360 and 1024×768, the top left plate; a wide
   // North at four on a small phone): then the first corner, or middle of a side, where
@@ -252,18 +268,12 @@ export class TableView {
     marks.classList.remove("tight");
     delete marks.dataset.cramped;
     marks.style.left = marks.style.top = marks.style.right = marks.style.bottom = "";
-    const seen = (e) => !e.hidden && e.getClientRects().length && getComputedStyle(e).visibility === "visible";
-    if (![...marks.querySelectorAll(".mark")].some(seen) || !this.table.clientWidth) return;
+    if (![...marks.querySelectorAll(".mark")].some(drawn) || !this.table.clientWidth) return;
     const t = this.table.getBoundingClientRect();
-    const box = (r) => ({ l: r.left - t.left, t: r.top - t.top, r: r.right - t.left, b: r.bottom - t.top });
-    const over = (a, b) => a.l < b.r && b.l < a.r && a.t < b.b && b.t < a.b;
-    this.trickEl.classList.add("measure"); // every place of the trick, as in a full trick
-    const all = ".seat .plate, #trick .slot, #trick .slot-name, #last-trick, #table-note, #rules-badge";
-    const others = [...this.table.querySelectorAll(all)].filter(seen).map((e) => box(e.getBoundingClientRect()));
-    this.trickEl.classList.remove("measure");
-    const plates = [...this.table.querySelectorAll(".seat .plate")].filter(seen).map((e) => box(e.getBoundingClientRect()));
-    const m = box(marks.getBoundingClientRect());
-    if (!plates.some((p) => over(m, p))) return;
+    const others = this.takenBoxes(t, ".seat .plate, #trick .slot, #trick .slot-name, #last-trick, #table-note, #rules-badge");
+    const plates = this.takenBoxes(t, ".seat .plate");
+    const m = boxIn(t, marks.getBoundingClientRect());
+    if (!plates.some((p) => overlap(m, p))) return;
     const W = this.table.clientWidth, H = this.table.clientHeight, pad = 8;
     for (const tight of [false, true]) {
       marks.classList.toggle("tight", tight);
@@ -272,7 +282,7 @@ export class TableView {
         [pad, (H - h) / 2], [W - pad - w, (H - h) / 2], [(W - w) / 2, pad], [(W - w) / 2, H - pad - h]];
       for (const [x, y] of ways) {
         const q = { l: x, t: y, r: x + w, b: y + h };
-        if (others.some((o) => over(q, o))) continue;
+        if (others.some((o) => overlap(q, o))) continue;
         marks.style.left = `${Math.round(x)}px`;
         marks.style.top = `${Math.round(y)}px`;
         marks.style.right = marks.style.bottom = "auto";
@@ -313,27 +323,21 @@ export class TableView {
     const chip = $("#last-trick", this.table);
     const badge = $("#rules-badge", this.table);
     if (chip.hidden || !chip.getClientRects().length) return;
-    const box = (r) => ({ l: r.left - t.left, t: r.top - t.top, r: r.right - t.left, b: r.bottom - t.top });
-    const over = (a, b) => a.l < b.r && b.l < a.r && a.t < b.b && b.t < a.b;
-    const seen = (e) => !e.hidden && e.getClientRects().length && getComputedStyle(e).visibility === "visible";
-    this.trickEl.classList.add("measure"); // every place of the trick, as in a full trick
-    const all = ".seat .plate, .seat-hint, #trick .slot, #trick .slot-name, .mark, #table-note, #result";
-    const others = [...this.table.querySelectorAll(all)].filter(seen).map((e) => box(e.getBoundingClientRect()));
-    this.trickEl.classList.remove("measure");
-    const b = seen(badge) ? box(badge.getBoundingClientRect()) : null;
-    const c = box(chip.getBoundingClientRect());
-    if (!others.some((o) => over(c, o)) && !(b && over(c, b))) return;
+    const others = this.takenBoxes(t, ".seat .plate, .seat-hint, #trick .slot, #trick .slot-name, .mark, #table-note, #result");
+    const b = drawn(badge) ? boxIn(t, badge.getBoundingClientRect()) : null;
+    const c = boxIn(t, chip.getBoundingClientRect());
+    if (!others.some((o) => overlap(c, o)) && !(b && overlap(c, b))) return;
     const W = this.table.clientWidth, H = this.table.clientHeight, pad = 8;
     const w = c.r - c.l, h = c.b - c.t;
     const ways = [[W - pad - w, pad], [pad, pad], [(W - w) / 2, pad], [pad, H - pad - h], [W - pad - w, H - pad - h], [(W - w) / 2, H - pad - h],
       [pad, (H - h) / 2], [W - pad - w, (H - h) / 2]];
     for (const [x, y] of ways) {
       const q = { l: x, t: y, r: x + w, b: y + h };
-      if (others.some((o) => over(q, o))) continue;
+      if (others.some((o) => overlap(q, o))) continue;
       let moved = null; // the badge beside the button, if the button lies over it
-      if (b && over(q, b)) {
+      if (b && overlap(q, b)) {
         moved = { l: q.r + 6, t: b.t, r: q.r + 6 + b.r - b.l, b: b.b };
-        if (moved.r > W - pad || others.some((o) => over(moved, o))) continue;
+        if (moved.r > W - pad || others.some((o) => overlap(moved, o))) continue;
       }
       chip.style.left = `${Math.round(x)}px`;
       chip.style.top = `${Math.round(y)}px`;
@@ -350,7 +354,7 @@ export class TableView {
   // beside, above or below what covers it, to the table's side, wherever it stays in
   // the table clear of the trick, the button, the rules badge and the other plates.
   clearTrick(t) {
-    const box = (r) => ({ l: r.left - t.left, t: r.top - t.top, r: r.right - t.left, b: r.bottom - t.top });
+    const box = (r) => boxIn(t, r);
     const over = (a, b, m = 2) => a.l + m < b.r && b.l + m < a.r && a.t + m < b.b && b.t + m < a.b;
     const seen = (e) => e && !e.hidden && e.getClientRects().length;
     this.trickEl.classList.add("measure"); // every place shown, as in a full trick
