@@ -9,7 +9,8 @@ database) fails the check and never reaches the database.  Tokens of release 0.1
 
 >>> tokens = Tokens(bytes(32))
 >>> token = tokens.issue()
->>> tokens.issued(token), tokens.issued(token[1:]), tokens.issued("x" + token[1:])
+>>> altered = ("y" if token[0] == "x" else "x") + token[1:]  # always another token
+>>> tokens.issued(token), tokens.issued(token[1:]), tokens.issued(altered)
 (True, False, False)
 >>> Tokens(bytes([1] * 32)).issued(token)
 False
