@@ -340,3 +340,33 @@ def test_a_look_ahead_plays_the_legal_card_whose_playout_is_best_for_the_seat() 
         assert worth[policy] < worth[pick] or pick == policy
         changed += pick != policy
     assert changed  # the look ahead is not the policy under another name
+
+
+@pytest.mark.parametrize(("look_me", "look_others"), [(13, 13), (1, 0), (0, 2), (3, 13)])
+def test_the_look_ahead_sums_are_the_reference_sums(look_me: int, look_others: int) -> None:
+    # The compiled look ahead (kernel._look in kernel.rollout_look) is its
+    # pure-Python twin (kernel_ref.look in kernel_ref.rollout_look), bit for bit,
+    # on every table, and differs from the plain playouts.
+    differ = 0
+    for view in VIEWS[:12]:
+        tables = deal_tables(DealSampler(view))
+        cands = candidates(view)
+        alive = list(range(len(cands)))
+        pos, judge = search_position(view, 0.5), search_judge(view, 3.0)
+        args = (tables, view.seed(), 0, 4, cands, alive, pos, judge)
+        want = [0.0] * len(cands), [0.0] * len(cands), [0.0] * len(cands)
+        kernel_ref.play_batch(*args, *want, look_me, look_others)
+        got = np.zeros(len(cands)), np.zeros(len(cands)), np.zeros(len(cands))
+        kernel.play_batch(*args, *got, look_me, look_others)
+        assert [g.tolist() for g in got] == list(want)
+        plain = np.zeros(len(cands)), np.zeros(len(cands)), np.zeros(len(cands))
+        kernel.play_batch(*args, *plain)
+        differ += plain[0].tolist() != got[0].tolist()
+    assert differ
+
+
+def test_the_reference_engine_looks_ahead_as_the_compiled_one_does() -> None:
+    for view in VIEWS[12:16]:
+        fast = HardBot(iterations=24, engine="compiled", lookahead=13, lookahead_others=13)
+        slow = HardBot(iterations=24, engine="reference", lookahead=13, lookahead_others=13)
+        assert fast.weigh_play(view) == slow.weigh_play(view)

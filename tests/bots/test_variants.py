@@ -28,8 +28,10 @@ from hearts.rules import Rules
 #: ``moon=False`` Khó gives the kernel's digest again); 822e5a7e94c248c1 with the
 #: exact search of the last 3 cards (``endgame=3``, not the default);
 #: 7b4cac2d006f9aa1 when Khó's pass moved to the kernel (its deals from the
-#: kernel's stream, the search unchanged; Dễ and Vừa untouched).
-RECORDED = (6820, "7b4cac2d006f9aa1")
+#: kernel's stream, the search unchanged; Dễ and Vừa untouched);
+#: 82396eccaa4d609c when the look ahead at every turn became Khó's default (with
+#: ``lookahead=0, lookahead_others=0`` Khó gives 7b4cac2d006f9aa1 again).
+RECORDED = (6820, "82396eccaa4d609c")
 
 
 def _digest() -> tuple[int, str]:

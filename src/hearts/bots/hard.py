@@ -40,14 +40,21 @@ from hearts.cards import JD_BIT, QS_BIT, QUEEN_SPADES, cards_of
 from hearts.rules import Rules
 from hearts.view import PlayerView
 
-#: Playouts per play decision at 40 cards in hands (see :func:`playouts_for`):
-#: on the compiled kernel about 0.012 s of CPU per decision (p95 0.017 s), a
-#: tenth of 100,000's, which was not shown to play better: Khó at 100,000 against
-#: three at 10,000 took +0.21 points a hand [−0.22, +0.63] over 160 deals, and
-#: 100,000 against the 2,000 of 2026-11 gave 0.98 [0.85, 1.11]
-#: (bench/strength_results.md).  The tenth is for capacity: more Khó tables
-#: per core.
-DEFAULT_ITERATIONS = 10_000
+#: Playouts per play decision at 40 cards in hands (see :func:`playouts_for`),
+#: each with a look ahead at every turn (:data:`DEFAULT_LOOKAHEAD`): about 0.08 s
+#: of CPU per decision (p95 0.18 s), under half the 2026-11 yardstick's.  Against
+#: Khó of 10,000 plain playouts (0.012 s) it took 0.88 [0.79, 0.96] of its points
+#: over 120 deals, and that Khó 1.37 [1.22, 1.55] of three of it over 60
+#: (bench/strength_results.md).  Plain, 10× more playouts was not shown to pay:
+#: 100,000 against three at 10,000, +0.21 points a hand [−0.22, +0.63].
+DEFAULT_ITERATIONS = 2_000
+
+#: Turns of each seat that a playout plays by a look ahead (:func:`kernel._look`:
+#: each legal card played out once by the policy, the best for that seat kept)
+#: instead of the policy: every turn of every seat.  Khó's own turns alone were
+#: even with the plain playouts, its next turn alone worse; the others' turns are
+#: what pays, as the playouts then model players who play for themselves.
+DEFAULT_LOOKAHEAD = 52
 
 #: Cards in hand at or below which the rest of the hand is searched exactly
 #: (:mod:`hearts.bots.endgame`); 0: never.  Off: against Khó without it, 80 deals
@@ -191,11 +198,9 @@ class HardBot:
     that they do not block a moon better than real players do); ``lookahead``
     (in each playout, Khó's next this many turns after the card weighed are played
     not by the policy but by trying each of its cards with a plain playout of the
-    deal and keeping the best, :func:`kernel._look`; 0: never, the default;
-    compiled engine only), ``lookahead_others`` (the same for the other seats).
-    Own turns alone were not shown to pay (the next turn alone played worse); every
-    seat at every turn (13 and 13) at 2,000 playouts beat plain Khó in a first
-    screen (bench/strength_results.md): not the default, it has no pure-Python twin.
+    deal and keeping the best, :func:`kernel._look`; by default every turn,
+    :data:`DEFAULT_LOOKAHEAD`; 0: the plain policy), ``lookahead_others`` (the
+    same for the other seats).
     """
 
     name = "hard"
@@ -218,13 +223,11 @@ class HardBot:
         endgame: int = DEFAULT_ENDGAME,
         endgame_draws: int = 100,
         endgame_blocks: str = "exact",
-        lookahead: int = 0,
-        lookahead_others: int = 0,
+        lookahead: int = DEFAULT_LOOKAHEAD,
+        lookahead_others: int = DEFAULT_LOOKAHEAD,
     ) -> None:
         self.lookahead = int(lookahead)
         self.lookahead_others = int(lookahead_others)
-        if (self.lookahead or self.lookahead_others) and engine != "compiled":
-            raise ValueError("lookahead needs the compiled engine")
         self.endgame_blocks = endgame_blocks
         self.endgame = int(endgame)
         self.endgame_draws = int(endgame_draws)
@@ -434,8 +437,9 @@ class HardBot:
                 )  # fmt: skip
             else:
                 kernel_ref.play_batch(
-                    tables, seed, w0, w1, cands, alive, pos, judge, sums_a, points_a, mass_a
-                )
+                    tables, seed, w0, w1, cands, alive, pos, judge, sums_a, points_a, mass_a,
+                    look, look_others,
+                )  # fmt: skip
 
         order, counts_i = halving_batches(len(cands), batch, sums_a, cands, budget, deadline)
         if self.mismatch != 1.0:

@@ -20,6 +20,10 @@ from hearts.bots.splitmix import next_u64, to_unit, world_state
 from hearts.cards import JACK_DIAMONDS, JD_BIT, QS_BIT, QUEEN_SPADES, SUIT_MASKS, cards_of
 
 MOON = 26
+_HEARTS = SUIT_MASKS[3]
+_NOT_HEARTS = ~_HEARTS
+_NO_POINTS = ~(_HEARTS | QS_BIT)
+_STAKES = _HEARTS | QS_BIT | JD_BIT  # cards that still change the score
 JD_POINTS = -10
 #: Codes of the moon rules in the kernels.
 MOON_CODES = {"add_to_others": 0, "subtract_from_self": 1, "shooter_chooses": 2}
@@ -241,13 +245,18 @@ def play_batch(
     sums: list[float],
     points: list[float],
     mass: list[float],
+    lookahead: int = 0,
+    lookahead_others: int = 0,
 ) -> None:
     """Deals ``w0``..``w1 - 1``; in each, every candidate ``cands[i]`` for ``i`` in
     ``alive`` played now and the hand played out: its value times the deal's
     weight (:func:`likeness`) added to ``sums[i]``, its points times the weight to
     ``points[i]``, the weight to ``mass[i]``, deal after deal, candidate after
-    candidate."""
+    candidate.  With ``lookahead`` (Khó's seat) or ``lookahead_others`` (the other
+    seats), the hand is played out by :func:`rollout_look`: that many of the seat's
+    next turns are chosen by :func:`look`."""
     me = pos.me
+    looking = lookahead or lookahead_others
     for w in range(w0, w1):
         world, _ = draw(t, world_state(seed, w))
         wt = likeness(world, pos) if pos.mismatch != 1.0 else 1.0
@@ -256,25 +265,198 @@ def play_batch(
             hands = world[:]
             hands[me] &= ~(1 << card)
             pen = list(pos.pen)
-            jd = rollout(
-                hands,
-                [*pos.trick, card],
-                pos.leader,
-                pos.played + 1,
-                pos.broken or card >= 39 or (pos.qs_breaks and card == 36),
-                pen,
-                pos.jd,
-                pos.qs_breaks,
-                pos.lead_card,
-                None,
-                None,
-                0.0,
-                pos.voids,
-            )
+            broken = pos.broken or card >= 39 or (pos.qs_breaks and card == QUEEN_SPADES)
+            if looking:
+                looks = [lookahead if s == me else lookahead_others for s in range(len(hands))]
+                jd = rollout_look(
+                    hands, [*pos.trick, card], pos.leader, pos.played + 1, broken, pen, pos.jd,
+                    pos.qs_breaks, pos.lead_card, pos.voids, looks, judge,
+                )  # fmt: skip
+            else:
+                jd = rollout(
+                    hands, [*pos.trick, card], pos.leader, pos.played + 1, broken, pen, pos.jd,
+                    pos.qs_breaks, pos.lead_card, None, None, 0.0, pos.voids,
+                )  # fmt: skip
             v, mine = value(pen, jd, judge)
             sums[i] += wt * v
             points[i] += wt * mine
             mass[i] += wt
+
+
+def _standing(trick: list[int], leader: int, n: int) -> tuple[int, int]:
+    """Who wins the trick (led by ``leader``) and the points in it."""
+    led = trick[0] // 13
+    top = trick[0]
+    win = leader
+    tp = 0
+    for i, c in enumerate(trick):
+        if c // 13 == led and c > top:
+            top = c
+            win = (leader + i) % n
+        if c >= 39:
+            tp += 1
+        elif c == QUEEN_SPADES:
+            tp += 13
+    return win, tp
+
+
+def look(
+    hands: list[int],
+    trick: list[int],
+    seat: int,
+    played: int,
+    broken: bool,
+    pen: list[int],
+    jd: int,
+    qs_breaks: bool,
+    lead_card: int,
+    voids: int,
+    policy: int,
+    judge: Judge,
+) -> int:
+    """The card ``seat`` plays (``trick`` in progress) in a playout with a look
+    ahead: each of its legal cards played out by the plain policy from here (the
+    playout's deal, face up) and the best for the seat by :func:`value` (``judge``
+    judging for ``seat``); ``policy``'s card is weighed first and keeps ties, and a
+    run of cards no other card lies between counts once (by its lowest card, or by
+    ``policy`` when it is in the run; Q♠ and J♦ always count alone)."""
+    n = len(hands)
+    pos = len(trick)
+    h = hands[seat]
+    led = trick[0] // 13 if pos else 0
+    if pos == 0:
+        if played == 0:
+            return policy
+        legal = h & _NOT_HEARTS if not broken and h & _NOT_HEARTS else h
+    else:
+        legal = h & SUIT_MASKS[led]
+        if not legal:
+            legal = h & _NO_POINTS if played < n and h & _NO_POINTS else h
+    if legal & (legal - 1) == 0:
+        return policy
+    alive = 0
+    for x in hands:
+        alive |= x
+    # Cards that tell two of the seat's cards apart: the others' and the trick's.
+    split = alive & ~h
+    for c in trick:
+        split |= 1 << c
+    stop = split | ~h | QS_BIT | JD_BIT
+    alone = (QUEEN_SPADES, JACK_DIAMONDS)
+    leader = (seat - pos) % n
+    best = 0.0
+    pick = policy
+    prev = -2
+    first = True
+    rest = legal
+    while True:
+        if first:
+            c = policy
+        else:
+            if not rest:
+                break
+            c = (rest & -rest).bit_length() - 1
+            rest &= rest - 1
+            if (
+                prev >= 0
+                and c // 13 == prev // 13
+                and c not in alone
+                and prev not in alone
+                and not split & ((1 << c) - (2 << prev))
+            ):
+                prev = c
+                continue
+            prev = c
+            # the policy's card stands for its run of equal cards
+            lo = hi = c
+            while lo % 13 and not (stop >> (lo - 1)) & 1:
+                lo -= 1
+            while hi % 13 < 12 and not (stop >> (hi + 1)) & 1:
+                hi += 1
+            if policy not in alone and c not in alone and lo <= policy <= hi:
+                continue
+        after = hands[:]
+        after[seat] = h & ~(1 << c)
+        p2 = pen[:]
+        v2 = voids | (1 << led) if pos and c // 13 != led else voids
+        jd2 = rollout(
+            after, [*trick, c], leader, played + 1,
+            broken or c >= 39 or (qs_breaks and c == QUEEN_SPADES), p2, jd, qs_breaks,
+            lead_card, None, None, 0.0, v2,
+        )  # fmt: skip
+        v, _ = value(p2, jd2, judge)
+        if first or v > best:
+            best = v
+            pick = c
+        first = False
+    return pick
+
+
+def rollout_look(
+    hands: list[int],
+    trick: list[int],
+    leader: int,
+    played: int,
+    broken: bool,
+    pen: list[int],
+    jd: int,
+    qs_breaks: bool,
+    lead_card: int,
+    voids: int,
+    looks: list[int],
+    judge: Judge,
+) -> int:
+    """:func:`~hearts.bots.playout.rollout` where a seat with ``looks[seat]`` left
+    plays :func:`look`'s card instead of the policy's (one look fewer each time),
+    judged for that seat (with ``judge.shoot`` for Khó's own seat only).  ``hands``,
+    ``pen`` and ``looks`` change in place; the J♦ taker is returned.
+
+    The policy's card is the first card a plain playout from here plays, so this
+    is the policy card for card where nobody looks (the compiled kernel has the
+    policy as a function; here it is inlined in the playout)."""
+    n = len(hands)
+    trick = list(trick)
+    judges = [judge._replace(me=s, shoot=judge.shoot if s == judge.me else 0.0) for s in range(n)]
+    while True:
+        if len(trick) == n:
+            win, tp = _standing(trick, leader, n)
+            pen[win] += tp
+            if JACK_DIAMONDS in trick:
+                jd = win
+            alive = 0
+            for x in hands:
+                alive |= x
+            if not alive & _STAKES:
+                return jd
+            leader = win
+            trick = []
+        seat = (leader + len(trick)) % n
+        if not hands[seat]:
+            return jd
+        if not any(looks):
+            return rollout(
+                hands, trick, leader, played, broken, pen, jd, qs_breaks, lead_card, None, None,
+                0.0, voids,
+            )  # fmt: skip
+        first: list[int] = []
+        rollout(
+            hands[:], trick[:], leader, played, broken, pen[:], jd, qs_breaks, lead_card, first,
+            None, 0.0, voids,
+        )  # fmt: skip
+        c = first[0]
+        if looks[seat] > 0:
+            looks[seat] -= 1
+            c = look(
+                hands, trick, seat, played, broken, pen, jd, qs_breaks, lead_card, voids, c,
+                judges[seat],
+            )  # fmt: skip
+        hands[seat] &= ~(1 << c)
+        played += 1
+        if trick and c // 13 != trick[0] // 13:
+            voids |= 1 << (trick[0] // 13)
+        if c >= 39 or (qs_breaks and c == QUEEN_SPADES):
+            broken = True
+        trick.append(c)
 
 
 def pass_scores(hand: int, jd: bool = False) -> dict[int, float]:
