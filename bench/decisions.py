@@ -2,12 +2,13 @@
 
 Every play decision with two or more candidates (first trick to last) in
 ``--hands`` hands played by Vừa (bench deals 300 and on), decided by Khó at its
-default and by the variants named with ``--variant key=value`` (e.g. ``endgame=0``:
-without the exact search of the last cards); CPU and wall-clock p50 and p95 per
-decision, the bots in turn on the same positions.  Then the same for every
+default and by the variants named with ``--variant key=value[,key=value...]``
+(e.g. ``lookahead=0,lookahead_others=0,iterations=10000``: Khó before the look
+ahead); CPU and wall-clock p50 and p95 per decision, the bots in turn on the same
+positions.  Then the same for every
 seat's pass in ``--pass-hands`` deals with a pass (bench deals 300 and on).
 
-    python3 bench/decisions.py [--hands 4] [--pass-hands 12] [--variant endgame=0]
+    python3 bench/decisions.py [--hands 4] [--pass-hands 12] [--variant k=v,k=v]
 """
 
 from __future__ import annotations
@@ -66,15 +67,23 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--hands", type=int, default=4)
     parser.add_argument("--pass-hands", type=int, default=12)
-    parser.add_argument("--variant", nargs="*", default=["endgame=0"])
+    parser.add_argument(
+        "--variant",
+        nargs="*",
+        default=["lookahead=0,lookahead_others=0,iterations=10000"],
+        help="Khó's options, key=value joined by commas (one variant each)",
+    )
     args = parser.parse_args()
     views = positions(args.hands)
     late = sum(v.hand.bit_count() <= 3 for v in views)
     print(f"{len(views)} play decisions with 2+ candidates ({late} with 3 cards or fewer)")
     bots: list[tuple[str, HardBot]] = [("default", HardBot())]
-    for kv in args.variant:
-        key, _, value = kv.partition("=")
-        bots.append((kv, HardBot(**{key: json.loads(value)})))
+    for variant in args.variant:
+        options = {}
+        for kv in variant.split(","):
+            key, _, value = kv.partition("=")
+            options[key] = json.loads(value)
+        bots.append((variant, HardBot(**options)))
     passes = pass_positions(args.pass_hands)
     print(f"{len(passes)} passes")
     HardBot(iterations=8).choose_play(views[0])  # compile (or load) the kernel first
@@ -91,7 +100,7 @@ def main() -> None:
                 cpu.append(time.process_time() - c0)
                 wall.append(time.perf_counter() - w0)
             print(
-                f"Khó {what} {name:<12} CPU p50 {pct(cpu, 0.5):.3f} s  "
+                f"Khó {what} {name:<12}\n    CPU p50 {pct(cpu, 0.5):.3f} s  "
                 f"p95 {pct(cpu, 0.95):.3f} s   "
                 f"wall p50 {pct(wall, 0.5):.3f} s  p95 {pct(wall, 0.95):.3f} s"
             )
