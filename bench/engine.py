@@ -219,7 +219,10 @@ def playouts_per_cpu_second(bot: Any, views: list[PlayerView]) -> tuple[float, f
 def khó_rows(repeats: int, iterations: int) -> None:
     views = khó_positions()
     old = yardstick()
-    new = HardBot(iterations=iterations)
+    # The playout's speed: plain playouts (the policy at every turn), as the
+    # yardstick's; Khó's default looks ahead at every turn, ~30 plain playouts each.
+    plain = {"lookahead": 0, "lookahead_others": 0}
+    new = HardBot(iterations=iterations, **plain)
     same = HardBot()  # the default budget of today's Khó
     HardBot(iterations=8).weigh_play(views[0])  # compile (or load) the kernel first
     rates: dict[str, list[float]] = {"old": [], "new": [], "default": []}
@@ -230,8 +233,8 @@ def khó_rows(repeats: int, iterations: int) -> None:
             rate, each, _ = playouts_per_cpu_second(bot, views)
             rates[name].append(rate)
             per[name].append(each)
-    ref = HardBot(iterations=200, engine="reference")
-    fast = HardBot(iterations=200)
+    ref = HardBot(iterations=200, engine="reference", **plain)
+    fast = HardBot(iterations=200, **plain)
     agree = sum(ref.choose_play(v) == fast.choose_play(v) for v in views)
     old_rate = statistics.median(rates["old"])
     print(f"\nKhó: playouts per CPU second over {len(views)} play decisions, median of {repeats}")
@@ -240,13 +243,20 @@ def khó_rows(repeats: int, iterations: int) -> None:
         f"{'yardstick hard-2026-11 (2000/play, Python)':<44} {old_rate:>12,.0f} "
         f"{statistics.median(per['old']):>15.4f} {1.0:>6.2f}x"
     )
-    for name, label in (("new", f"Khó compiled, {iterations}/play"), ("default", "Khó default")):
+    labels = (
+        ("new", f"Khó compiled, {iterations}/play, plain"),
+        ("default", "Khó default (looks ahead)"),
+    )
+    for name, label in labels:
         rate = statistics.median(rates[name])
         print(
             f"{label:<44} {rate:>12,.0f} {statistics.median(per[name]):>15.4f} "
             f"{rate / old_rate:>6.2f}x"
         )
-    print(f"compiled vs pure-Python reference engine: same card in {agree}/{len(views)} decisions")
+    print(
+        f"compiled vs pure-Python reference engine (plain playouts): same card in "
+        f"{agree}/{len(views)} decisions"
+    )
 
 
 def _row(name: str, ours: list[float], theirs: list[float]) -> str:
