@@ -364,6 +364,25 @@ def _section(
     }
 
 
+def join(a: dict[str, Any], b: dict[str, Any]) -> dict[str, Any]:
+    """Section ``b`` played after ``a`` (a run's sequel, ``--first``): their deals
+    in that order, for the same players, options and rules only."""
+    same = ("hero", "hero_options", "opponent", "opponent_options", "rules")
+    if any(a[k] != b[k] for k in same):
+        raise SystemExit(f"--load: sections of {a['hero']} vs {a['opponent']} differ")
+    times = {k: list(v) for k, v in a["times"].items()}
+    for k, v in b["times"].items():
+        times.setdefault(k, []).extend(v)
+    return {
+        **a,
+        "deals": a["deals"] + b["deals"],
+        "hands": a["hands"] + b["hands"],
+        "per_deal": [*a["per_deal"], *b["per_deal"]],
+        "times": times,
+        "seconds": a["seconds"] + b["seconds"],
+    }
+
+
 def _progress(label: str, done: int, total: int, start: float) -> None:
     if sys.stderr.isatty() or done % 10 == 0 or done == total:
         rate = (time.time() - start) / done
@@ -501,7 +520,8 @@ def main(argv: list[str] | None = None) -> int:
         "--load",
         nargs="*",
         default=[],
-        help="report saved JSON results too (--only alone: none run)",
+        help="report saved JSON results too (--only alone: none run); a section in several "
+        "files is joined in their order (a run and its sequels, --first)",
     )
     args = p.parse_args(argv)
     deals = 12 if args.quick and args.hands == 200 else args.hands
@@ -519,7 +539,8 @@ def main(argv: list[str] | None = None) -> int:
         opp_opts[key] = json.loads(value)
     sections: dict[str, dict[str, Any]] = {}
     for path in args.load:
-        sections.update(json.loads(Path(path).read_text()))
+        for name, sec in json.loads(Path(path).read_text()).items():
+            sections[name] = join(sections[name], sec) if name in sections else sec
     want = (
         args.only
         if args.only is not None
