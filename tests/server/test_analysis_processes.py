@@ -26,6 +26,7 @@ from hearts.server import analysis
 START_TIMEOUT = 60.0
 LIVE = 60.0  # liveness bound only
 SMALL = 48  # playouts per decision: a quick analysis
+SLOW = 8000  # looking ahead at every turn: about half a second a decision, 14 of them
 
 
 class Server:
@@ -91,7 +92,7 @@ def database(request: pytest.FixtureRequest, tmp_path: Path) -> str:
 def servers(database: str, tmp_path: Path) -> Iterator[list[Server]]:
     started: list[Server] = []
     try:
-        for i, budget in enumerate(("20000", str(SMALL))):
+        for i, budget in enumerate((str(SLOW), str(SMALL))):
             log = tmp_path / f"server{i}.log"
             started.append(Server(database, log, "--analysis-iterations", budget))
         yield started
@@ -136,7 +137,7 @@ def test_a_killed_process_s_analysis_is_finished_by_the_other(
     dying, other = servers
     south = Browser(dying.url)
     south.careless_hand(dying.url)
-    south.call(dying.url, "POST", "/api/analysis", {"hand": 1})  # 20000 playouts a decision
+    south.call(dying.url, "POST", "/api/analysis", {"hand": 1})  # SLOW playouts a decision
     under_way = _poll(south, other.url, lambda got: got["done"] >= 1)
     assert under_way["status"] == "running" and under_way["done"] < under_way["total"]
     os.killpg(dying.proc.pid, signal.SIGKILL)  # the server and its bot worker, mid-search
