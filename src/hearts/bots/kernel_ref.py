@@ -149,17 +149,15 @@ def likeness(world: list[int], pos: Position) -> float:
     wt = 1.0
     for t, (seat, c) in enumerate(pos.history):
         if seat != pos.me:
-            record: list[int] = []
-            rollout(
-                hands[:], trick[:], leader, t, broken, pen[:], -1, pos.qs_breaks,
-                pos.lead_card, record, None, 0.0, voids,
-            )  # fmt: skip
+            policy = policy_card(
+                hands, trick, leader, t, broken, pen, -1, pos.qs_breaks, pos.lead_card, voids
+            )
             if trick:
                 led = trick[0] // 13
                 top = max(x for x in trick if x // 13 == led)
             else:
                 led = top = 0
-            if kind(record[0], len(trick), led, top) != kind(c, len(trick), led, top):
+            if kind(policy, len(trick), led, top) != kind(c, len(trick), led, top):
                 wt *= pos.mismatch
         hands[seat] &= ~(1 << c)
         if trick and c // 13 != trick[0] // 13:
@@ -168,10 +166,8 @@ def likeness(world: list[int], pos: Position) -> float:
             broken = True
         trick.append(c)
         if len(trick) == n:
-            led = trick[0] // 13
-            best = max(range(n), key=lambda i: trick[i] if trick[i] // 13 == led else -1)
-            leader = (leader + best) % n
-            pen[leader] += sum(1 for x in trick if x >= 39) + (13 if 36 in trick else 0)
+            leader, points = _standing(trick, leader, n)
+            pen[leader] += points
             trick = []
     return wt
 
@@ -281,6 +277,29 @@ def play_batch(
             sums[i] += wt * v
             points[i] += wt * mine
             mass[i] += wt
+
+
+def policy_card(
+    hands: list[int],
+    trick: list[int],
+    leader: int,
+    played: int,
+    broken: bool,
+    pen: list[int],
+    jd: int,
+    qs_breaks: bool,
+    lead_card: int,
+    voids: int,
+) -> int:
+    """The playout policy's card for the seat to play (the policy is inlined in
+    :func:`~hearts.bots.playout.rollout`: the first card of a plain playout from
+    here, on copies)."""
+    record: list[int] = []
+    rollout(
+        hands[:], trick[:], leader, played, broken, pen[:], jd, qs_breaks, lead_card, record,
+        None, 0.0, voids,
+    )  # fmt: skip
+    return record[0]
 
 
 def _standing(trick: list[int], leader: int, n: int) -> tuple[int, int]:
@@ -438,12 +457,7 @@ def rollout_look(
                 hands, trick, leader, played, broken, pen, jd, qs_breaks, lead_card, None, None,
                 0.0, voids,
             )  # fmt: skip
-        first: list[int] = []
-        rollout(
-            hands[:], trick[:], leader, played, broken, pen[:], jd, qs_breaks, lead_card, first,
-            None, 0.0, voids,
-        )  # fmt: skip
-        c = first[0]
+        c = policy_card(hands, trick, leader, played, broken, pen, jd, qs_breaks, lead_card, voids)
         if looks[seat] > 0:
             looks[seat] -= 1
             c = look(
