@@ -225,7 +225,9 @@ class HardBot:
         endgame_blocks: str = "exact",
         lookahead: int = DEFAULT_LOOKAHEAD,
         lookahead_others: int = DEFAULT_LOOKAHEAD,
+        pass_lookahead: int = 0,
     ) -> None:
+        self.pass_lookahead = int(pass_lookahead)
         self.lookahead = int(lookahead)
         self.lookahead_others = int(lookahead_others)
         self.endgame_blocks = endgame_blocks
@@ -317,8 +319,12 @@ class HardBot:
         pass_batch = kernel.pass_batch if compiled else kernel_ref.pass_batch
         margin = self.pass_margin
 
+        look = self.pass_lookahead
+
         def batch(w0: int, w1: int, alive: list[int]) -> None:
-            pass_batch(tables, seed, w0, w1, cands, alive, passing, judge, sums, points)
+            pass_batch(
+                tables, seed, w0, w1, cands, alive, passing, judge, sums, points, look, look
+            )  # fmt: skip
             if margin and 0 in alive:
                 # Vừa's pass (first) gets a head start: leave it only for a clear gain.
                 sums[0] += margin * (w1 - w0)

@@ -1055,10 +1055,16 @@ def _pass_batch(
     target: int,
     moon: int,
     jd_bonus: bool,
+    look_me: int,
+    look_others: int,
     sums: Any,
     points: Any,
 ) -> None:
     n = totals.shape[0]
+    looks = np.zeros(n, np.int64)
+    h2 = np.zeros(n, np.int64)
+    p2 = np.zeros(n, np.int64)
+    t2 = np.zeros(n, np.int64)
     world = np.zeros(n, np.int64)
     passes = np.zeros(n, np.int64)
     hands = np.zeros(n, np.int64)
@@ -1099,7 +1105,15 @@ def _pass_batch(
             for s in range(n - 1, -1, -1):
                 if hands[s] & lead_bit:
                     leader = s
-            jd = rollout(hands, trick, 0, leader, 0, False, pen, -1, qs_breaks, lead_card, 0)
+            if look_me or look_others:
+                for s in range(n):
+                    looks[s] = look_me if s == me else look_others
+                jd = rollout_look(
+                    hands, trick, 0, leader, 0, False, pen, -1, qs_breaks, lead_card, 0, me,
+                    looks, 0.0, near, totals, target, moon, jd_bonus, h2, p2, t2, pts, after,
+                )  # fmt: skip
+            else:
+                jd = rollout(hands, trick, 0, leader, 0, False, pen, -1, qs_breaks, lead_card, 0)
             v, mine = _value0(pen, jd, me, near, totals, target, moon, jd_bonus, pts, after)
             sums[i] += v
             points[i] += mine
@@ -1174,9 +1188,12 @@ def pass_batch(
     judge: Judge,
     sums: Any,
     points: Any,
+    lookahead: int = 0,
+    lookahead_others: int = 0,
 ) -> None:
     """:func:`hearts.bots.kernel_ref.pass_batch`, compiled; ``sums`` and ``points``
-    are float64 arrays."""
+    are float64 arrays; ``lookahead`` and ``lookahead_others`` as in :func:`play_batch`
+    (from the first lead)."""
     _pass_batch(
         *t,
         _seed64(seed),
@@ -1195,6 +1212,8 @@ def pass_batch(
         judge.target,
         judge.moon,
         judge.jd_bonus,
+        lookahead,
+        lookahead_others,
         sums,
         points,
     )
