@@ -216,9 +216,13 @@ def test_the_compiled_quick_pass_is_the_reference_pass() -> None:
                 assert want.bit_count() == count and want & ~hand == 0
 
 
-def test_the_compiled_pass_search_sums_are_the_reference_sums() -> None:
+@pytest.mark.parametrize("look", [0, 3, 52])
+def test_the_compiled_pass_search_sums_are_the_reference_sums(look: int) -> None:
+    # With a look ahead (pass_lookahead), the playouts from the first lead too.
     directions = set()
-    for view in PASS_VIEWS:
+    differ = apart = 0
+    deals = 12 if look == 0 else 3
+    for view in PASS_VIEWS if look != 52 else PASS_VIEWS[:4]:
         rules = view.rules
         offset = rules.pass_offset(view.direction)
         directions.add((rules.players, view.direction))
@@ -232,21 +236,31 @@ def test_the_compiled_pass_search_sums_are_the_reference_sums() -> None:
         )  # fmt: skip
         judge = search_judge(view)
         want_sums, want_points = [0.0] * len(cands), [0.0] * len(cands)
-        kernel_ref.pass_batch(
-            tables, view.seed(), 0, 12, cands, alive, passing, judge, want_sums, want_points
-        )
+        args = (tables, view.seed(), 0, deals, cands, alive, passing, judge)
+        kernel_ref.pass_batch(*args, want_sums, want_points, look, look)
         sums, points = np.zeros(len(cands)), np.zeros(len(cands))
-        kernel.pass_batch(tables, view.seed(), 0, 12, cands, alive, passing, judge, sums, points)
+        kernel.pass_batch(*args, sums, points, look, look)
         assert sums.tolist() == want_sums
         assert points.tolist() == want_points
-        assert len(set(want_sums)) > 1  # the passes were told apart
-    assert {(4, d) for d in ("left", "right", "across")} <= directions
+        apart += len(set(want_sums)) > 1  # the passes were told apart
+        plain = np.zeros(len(cands)), np.zeros(len(cands))
+        kernel.pass_batch(*args, *plain)
+        differ += plain[0].tolist() != want_sums
+    assert apart >= (len(PASS_VIEWS) if look == 0 else 2)
+    if look:
+        assert differ  # the look ahead changed the playouts
+    else:
+        assert {(4, d) for d in ("left", "right", "across")} <= directions
 
 
 def test_the_reference_engine_passes_what_the_compiled_one_does() -> None:
     for view in PASS_VIEWS[:6]:
-        fast = HardBot(pass_iterations=300, engine="compiled")
-        slow = HardBot(pass_iterations=300, engine="reference")
+        fast = HardBot(pass_iterations=300, engine="compiled", pass_lookahead=0)
+        slow = HardBot(pass_iterations=300, engine="reference", pass_lookahead=0)
+        assert fast.weigh_pass(view) == slow.weigh_pass(view)
+    for view in PASS_VIEWS[6:8]:
+        fast = HardBot(pass_iterations=12, engine="compiled", pass_lookahead=52)
+        slow = HardBot(pass_iterations=12, engine="reference", pass_lookahead=52)
         assert fast.weigh_pass(view) == slow.weigh_pass(view)
 
 
