@@ -8,7 +8,7 @@ import random
 import pytest
 
 from hearts.bots.base import get_bot
-from hearts.bots.hard import HardBot, candidates
+from hearts.bots.hard import HardBot, candidates, halving_batches
 from hearts.cards import cards_of, parse_card
 from hearts.hand import HandState
 from hearts.rules import Rules
@@ -193,3 +193,42 @@ def test_candidates_merge_cards_with_only_played_cards_between() -> None:
     # Q♠ carries 13 points: never merged with the spades around it.
     spades = candidates(_view("TS JS QS KS", _TRICKS[:1]))
     assert spades == [parse_card(c) for c in ("TS", "QS", "KS")]
+
+
+def _halve(per_deal: list[float], total: int, clear: float) -> tuple[list[int], list[int]]:
+    """:func:`halving_batches` over candidates whose playout results are
+    ``per_deal[i]`` plus the same deal-to-deal noise for all of them."""
+    noise = random.Random(3)
+    luck = [noise.gauss(0.0, 8.0) for _ in range(total)]
+    own = [[noise.gauss(0.0, 2.0) for _ in range(total)] for _ in per_deal]
+    sums = [0.0] * len(per_deal)
+
+    def batch(w0: int, w1: int, alive: list[int]) -> None:
+        for w in range(w0, w1):
+            for i in alive:
+                sums[i] += per_deal[i] + luck[w] + own[i][w]
+
+    return halving_batches(
+        len(per_deal), batch, sums, list(range(len(per_deal))), total, clear=clear
+    )
+
+
+def test_an_obvious_card_stops_the_search_early_and_a_close_one_does_not() -> None:
+    # One card 5 points better than the rest: found on a fraction of the budget.
+    order, counts = _halve([0.0, 5.0, 0.0, -1.0], 2000, clear=3.0)
+    assert order[0] == 1
+    assert sum(counts) < 2000 // 4
+    assert order == _halve([0.0, 5.0, 0.0, -1.0], 2000, clear=0.0)[0][:1] + order[1:]
+    # Two cards a hair apart: the whole budget, as without ``clear``.
+    close = [0.0, 0.05, -3.0, -3.0]
+    assert _halve(close, 2000, clear=3.0) == _halve(close, 2000, clear=0.0)
+    assert sum(_halve(close, 2000, clear=0.0)[1]) >= 1900
+
+
+def test_khó_with_an_early_stop_plays_the_same_obvious_card_on_less() -> None:
+    # A forced-looking choice: the early stop keeps the card of the full search.
+    view = _moon_view((0, 0, 0, 0))
+    plain = HardBot(iterations=2000).weigh_play(view)
+    early = HardBot(iterations=2000, clear=3.0).weigh_play(view)
+    assert early.choice == plain.choice
+    assert sum(early.deals.values()) < sum(plain.deals.values()) // 2

@@ -226,7 +226,9 @@ class HardBot:
         lookahead: int = DEFAULT_LOOKAHEAD,
         lookahead_others: int = DEFAULT_LOOKAHEAD,
         pass_lookahead: int = 0,
+        clear: float = 0.0,
     ) -> None:
+        self.clear = float(clear)
         self.pass_lookahead = int(pass_lookahead)
         self.lookahead = int(lookahead)
         self.lookahead_others = int(lookahead_others)
@@ -447,7 +449,9 @@ class HardBot:
                     look, look_others,
                 )  # fmt: skip
 
-        order, counts_i = halving_batches(len(cands), batch, sums_a, cands, budget, deadline)
+        order, counts_i = halving_batches(
+            len(cands), batch, sums_a, cands, budget, deadline, clear=self.clear
+        )
         if self.mismatch != 1.0:
             # Weighted deals: rescale so that sum / count is the weighted mean (the
             # survivors of each round share their deals, so the order is the same).
@@ -615,45 +619,80 @@ def halving_batches(
     total: int,
     deadline: float | None = None,
     step: int = 16,
+    clear: float = 0.0,
 ) -> tuple[list[int], list[int]]:
     """:func:`halving_ranks` over candidates ``0..k-1`` whose playouts run in
     batches: ``batch(w0, w1, alive)`` plays deals ``w0..w1-1`` for each index in
     ``alive`` and adds the results to ``sums`` (ties: the lower ``keys[i]`` first).
     The indices best first, and the playouts each got.  With a ``deadline`` the
-    clock is read after every ``step`` deals."""
+    clock is read after every ``step`` deals.  With ``clear`` > 0 the search
+    also stops, after any ``step`` deals, once the leader's lead over the
+    runner-up on the deals both played is ``clear`` standard errors or more
+    (:func:`clear_lead`): an obvious card does not take the whole budget."""
     alive = list(range(k))
     dropped: list[int] = []
     counts = [0] * k
     rounds = max(1, math.ceil(math.log2(k)))
     used = 0
     w = 0
+    chunks: list[list[float]] = [[] for _ in range(k)]  # per candidate, per batch
+    sizes: list[int] = []
+    stop = False
     for r in range(rounds):
         left = total - used
         share = left // (rounds - r)
         per = max(1, share // len(alive))
-        if deadline is None:
+        if deadline is None and not clear:
             batch(w, w + per, alive)
             done = per
         else:
             now = time.perf_counter()
-            round_end = now + (deadline - now) / (rounds - r)
+            round_end = None if deadline is None else now + (deadline - now) / (rounds - r)
             done = 0
             while done < per:
                 n = min(per - done, step)
+                before = [float(sums[i]) for i in alive] if clear else []
                 batch(w + done, w + done + n, alive)
                 done += n
-                if time.perf_counter() > round_end:
+                if clear:
+                    for i, b in zip(alive, before, strict=True):
+                        chunks[i].append(float(sums[i]) - b)
+                    sizes.append(n)
+                    if len(alive) > 1 and clear_lead(chunks, sizes, alive, sums) >= clear:
+                        stop = True
+                        break
+                if round_end is not None and time.perf_counter() > round_end:
                     break
         used += done * len(alive)
         w += done
         for i in alive:
             counts[i] += done
         alive.sort(key=lambda i: (-float(sums[i]) / counts[i], keys[i]))
+        if stop:
+            break
         if len(alive) > 1 and r < rounds - 1:
             keep = max(1, (len(alive) + 1) // 2)
             dropped = alive[keep:] + dropped
             alive = alive[:keep]
     return alive + dropped, counts
+
+
+def clear_lead(chunks: list[list[float]], sizes: list[int], alive: list[int], sums: Any) -> float:
+    """How many standard errors the best of ``alive`` leads the second best by,
+    from the per-batch sums ``chunks`` (every alive candidate played the same
+    deals, batch by batch, of ``sizes`` deals); 0 with fewer than 4 batches."""
+    m = len(sizes)
+    if m < 4:
+        return 0.0
+    top = sorted(alive, key=lambda i: -float(sums[i]))[:2]
+    a, b = chunks[top[0]], chunks[top[1]]
+    deals = sum(sizes)
+    mean = (sum(a) - sum(b)) / deals
+    # per-deal variance of the paired difference, from the batch means
+    var = sum(z * ((x - y) / z - mean) ** 2 for x, y, z in zip(a, b, sizes, strict=True)) / (m - 1)
+    if var <= 0.0:
+        return math.inf if mean > 0 else 0.0
+    return mean / math.sqrt(var / deals)
 
 
 def playouts_for(iterations: int, cards_left: int) -> int:
