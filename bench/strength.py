@@ -541,11 +541,12 @@ def main(argv: list[str] | None = None) -> int:
     for path in args.load:
         for name, sec in json.loads(Path(path).read_text()).items():
             sections[name] = join(sections[name], sec) if name in sections else sec
-    want = (
-        args.only
-        if args.only is not None
-        else ["medium-easy", "hard-medium", "oracle-medium", "hard-ismcts-sims"]
-    )
+    if args.only is not None:
+        want = args.only
+    elif args.load:
+        want = []  # report what was loaded; run nothing more
+    else:
+        want = ["medium-easy", "hard-medium", "oracle-medium", "hard-ismcts-sims"]
     plan = {
         "medium-easy": (("medium", {}), ("easy", {})),
         "hard-medium": (("hard", hard_opts), (args.opponent, {})),
