@@ -200,7 +200,10 @@ class HardBot:
     not by the policy but by trying each of its cards with a plain playout of the
     deal and keeping the best, :func:`kernel._look`; by default every turn,
     :data:`DEFAULT_LOOKAHEAD`; 0: the plain policy), ``lookahead_others`` (the
-    same for the other seats).
+    same for the other seats); ``pass_lookahead`` (the same for every seat in the
+    pass search's playouts, from the first lead; 0: plain playouts); ``clear``
+    (the play search stops early once its leader leads the runner-up by this many
+    standard errors, :func:`clear_lead`; 0: never, the whole budget).
     """
 
     name = "hard"
