@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import statistics
 import sys
 import time
 from pathlib import Path
@@ -92,17 +93,21 @@ def main() -> None:
         ("play", HardBot.choose_play, views),
         ("pass", HardBot.choose_pass, passes),
     ):
+        first: list[int] = []
         for name, bot in bots:
-            cpu, wall = [], []
+            cpu, wall, chosen = [], [], []
             for view in where:
                 c0, w0 = time.process_time(), time.perf_counter()
-                decide(bot, view)
+                chosen.append(decide(bot, view))
                 cpu.append(time.process_time() - c0)
                 wall.append(time.perf_counter() - w0)
+            first = first or chosen
+            same = sum(a == b for a, b in zip(chosen, first, strict=True))
             print(
                 f"Khó {what} {name:<12}\n    CPU p50 {pct(cpu, 0.5):.3f} s  "
-                f"p95 {pct(cpu, 0.95):.3f} s   "
-                f"wall p50 {pct(wall, 0.5):.3f} s  p95 {pct(wall, 0.95):.3f} s"
+                f"p95 {pct(cpu, 0.95):.3f} s  mean {statistics.fmean(cpu):.3f} s   "
+                f"wall p50 {pct(wall, 0.5):.3f} s  p95 {pct(wall, 0.95):.3f} s   "
+                f"same choice as the default {same}/{len(chosen)}"
             )
 
 

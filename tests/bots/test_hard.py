@@ -228,7 +228,7 @@ def test_an_obvious_card_stops_the_search_early_and_a_close_one_does_not() -> No
 def test_khó_with_an_early_stop_plays_the_same_obvious_card_on_less() -> None:
     # A forced-looking choice: the early stop keeps the card of the full search.
     view = _moon_view((0, 0, 0, 0))
-    plain = HardBot(iterations=2000).weigh_play(view)
+    plain = HardBot(iterations=2000, clear=0).weigh_play(view)
     early = HardBot(iterations=2000, clear=3.0).weigh_play(view)
     assert early.choice == plain.choice
     assert sum(early.deals.values()) < sum(plain.deals.values()) // 2

@@ -69,7 +69,9 @@ def weigh(view: PlayerView, chosen: int, iterations: int = ITERATIONS) -> dict[s
     """Khó on ``view`` with ``iterations``: None when it chooses as South did (or
     South had no choice); else its choice, South's, and the cost: South's mean
     points minus Khó's choice's, both played out on the same deals."""
-    bot = HardBot(iterations=iterations)
+    # The whole budget on every decision (no early stop): the costs it reports
+    # are estimates a player reads, worth their precision.
+    bot = HardBot(iterations=iterations, clear=0)
     n = view.n
     if view.phase == "pass":
         w = bot.weigh_pass(view)
