@@ -42,7 +42,8 @@ from hearts.view import PlayerView
 
 #: Playouts per play decision at 40 cards in hands (see :func:`playouts_for`),
 #: each with a look ahead at every turn (:data:`DEFAULT_LOOKAHEAD`): about 0.08 s
-#: of CPU per decision (p95 0.18 s), under half the 2026-11 yardstick's.  Against
+#: of CPU per decision (p95 0.18 s), under half the 2026-11 yardstick's, before
+#: :data:`DEFAULT_CLEAR` stops the obvious ones sooner.  Against
 #: Khó of 10,000 plain playouts (0.012 s) it took 0.88 [0.79, 0.96] of its points
 #: over 120 deals, and that Khó 1.37 [1.22, 1.55] of three of it over 60
 #: (bench/strength_results.md).  Plain, 10× more playouts was not shown to pay:
