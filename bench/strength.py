@@ -284,12 +284,16 @@ def _run_deal(
     hero = Seat(hero_kind, hero_opts)
     opp = Seat(opp_kind, opp_opts)
     mine, theirs = [], []
+    moons = [0, 0]  # moons the hero shot, moons an opponent shot
     opp_label = opp_kind if opp_kind != hero_kind else f"{opp_kind}-opp"
     for rot in range(n):
         seats = [opp] * n
         seats[rot] = hero
         pts = play_deal(deal, hand_number, seats, rules=rules)
         mine.append(float(pts[rot]))
+        shooter = moon_shooter(pts)
+        if shooter >= 0:
+            moons[0 if shooter == rot else 1] += 1
         theirs.append(sum(p for s, p in enumerate(pts) if s != rot) / (n - 1))
     times = {
         f"{hero_kind}:play": hero.times,
@@ -300,7 +304,17 @@ def _run_deal(
         f"{hero_kind}:pass-cpu": hero.pass_cpu_times,
         f"{opp_label}:pass": opp.pass_times,
     }
-    return index, mine, theirs, times
+    return index, mine, theirs, times, moons
+
+
+def moon_shooter(points: Sequence[int]) -> int:
+    """The seat that shot the moon in a hand scored ``points`` (-1: none).  At the
+    bench's rules (moons add 26 to the others) that seat scored 0, every other 26
+    (or more, with the J♦ bonus off)."""
+    zero = [s for s, p in enumerate(points) if p == 0]
+    if len(zero) == 1 and all(p >= 26 for s, p in enumerate(points) if s != zero[0]):
+        return zero[0]
+    return -1
 
 
 def run_section(
@@ -346,10 +360,10 @@ def _section(
 ) -> dict[str, Any]:
     results = sorted(results)
     times: dict[str, list[float]] = defaultdict(list)
-    for _, _, _, t in results:
-        for k, v in t.items():
+    for r in results:
+        for k, v in r[3].items():
             times[k].extend(v)
-    per_deal = [(statistics.fmean(m), statistics.fmean(o)) for _, m, o, _ in results]
+    per_deal = [(statistics.fmean(r[1]), statistics.fmean(r[2])) for r in results]
     return {
         "hero": hero[0],
         "hero_options": hero[1],
@@ -359,6 +373,7 @@ def _section(
         "rules": rules.to_json(),
         "hands": rules.players * len(results),
         "per_deal": per_deal,
+        "moons": [r[4] for r in results],
         "times": dict(times),
         "seconds": time.time() - start,
     }
@@ -378,6 +393,7 @@ def join(a: dict[str, Any], b: dict[str, Any]) -> dict[str, Any]:
         "deals": a["deals"] + b["deals"],
         "hands": a["hands"] + b["hands"],
         "per_deal": [*a["per_deal"], *b["per_deal"]],
+        "moons": [*a.get("moons", []), *b.get("moons", [])],
         "times": times,
         "seconds": a["seconds"] + b["seconds"],
     }
@@ -458,6 +474,12 @@ def report(sections: dict[str, dict[str, Any]]) -> None:
         goal = goals.get(name)
         tail = f"  (goal <= {goal:.2f})" if goal else ""
         print(f"   ratio hero/opponent: {fmt(s['ratio'])}{tail}")
+        moons = sec.get("moons") or []
+        if len(moons) == sec["deals"] and moons:
+            hands = n * len(moons)
+            shot = 100 * sum(m[0] for m in moons) / hands
+            conceded = 100 * sum(m[1] for m in moons) / hands
+            print(f"   moons per 100 hands: {sec['hero']} shot {shot:.1f}, opponents {conceded:.1f}")
         if name.startswith("hard-ismcts"):
             sep = s["hero"][2] < s["opponent"][1]
             print(f"   Khó lower with non-overlapping 95% intervals: {'yes' if sep else 'no'}")
