@@ -479,7 +479,8 @@ def report(sections: dict[str, dict[str, Any]]) -> None:
             hands = n * len(moons)
             shot = 100 * sum(m[0] for m in moons) / hands
             conceded = 100 * sum(m[1] for m in moons) / hands
-            print(f"   moons per 100 hands: {sec['hero']} shot {shot:.1f}, opponents {conceded:.1f}")
+            hero = sec["hero"]
+            print(f"   moons per 100 hands: {hero} shot {shot:.1f}, opponents {conceded:.1f}")
         if name.startswith("hard-ismcts"):
             sep = s["hero"][2] < s["opponent"][1]
             print(f"   Khó lower with non-overlapping 95% intervals: {'yes' if sep else 'no'}")
