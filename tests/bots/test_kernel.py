@@ -356,12 +356,18 @@ def test_a_look_ahead_plays_the_legal_card_whose_playout_is_best_for_the_seat() 
     assert changed  # the look ahead is not the policy under another name
 
 
-@pytest.mark.parametrize(("look_me", "look_others"), [(13, 13), (1, 0), (0, 2), (3, 13)])
-def test_the_look_ahead_sums_are_the_reference_sums(look_me: int, look_others: int) -> None:
+@pytest.mark.parametrize(
+    ("look_me", "look_others", "hide"), [(13, 13, 0), (1, 0, 0), (0, 2, 0), (3, 13, 0), (13, 13, 1)]
+)
+def test_the_look_ahead_sums_are_the_reference_sums(
+    look_me: int, look_others: int, hide: int
+) -> None:
     # The compiled look ahead (kernel._look in kernel.rollout_look) is its
     # pure-Python twin (kernel_ref.look in kernel_ref.rollout_look), bit for bit,
-    # on every table, and differs from the plain playouts.
+    # on every table, and differs from the plain playouts (with ``hide``, the
+    # others' cards dealt again in each look: kernel._hide and kernel_ref.hide).
     differ = 0
+    face_up = 0
     for view in VIEWS[:12]:
         tables = deal_tables(DealSampler(view))
         cands = candidates(view)
@@ -369,14 +375,46 @@ def test_the_look_ahead_sums_are_the_reference_sums(look_me: int, look_others: i
         pos, judge = search_position(view, 0.5), search_judge(view, 3.0)
         args = (tables, view.seed(), 0, 4, cands, alive, pos, judge)
         want = [0.0] * len(cands), [0.0] * len(cands), [0.0] * len(cands)
-        kernel_ref.play_batch(*args, *want, look_me, look_others)
+        kernel_ref.play_batch(*args, *want, look_me, look_others, hide)
         got = np.zeros(len(cands)), np.zeros(len(cands)), np.zeros(len(cands))
-        kernel.play_batch(*args, *got, look_me, look_others)
+        kernel.play_batch(*args, *got, look_me, look_others, hide)
         assert [g.tolist() for g in got] == list(want)
         plain = np.zeros(len(cands)), np.zeros(len(cands)), np.zeros(len(cands))
         kernel.play_batch(*args, *plain)
         differ += plain[0].tolist() != got[0].tolist()
+        if hide:
+            seen = np.zeros(len(cands)), np.zeros(len(cands)), np.zeros(len(cands))
+            kernel.play_batch(*args, *seen, look_me, look_others, 0)
+            face_up += seen[0].tolist() != got[0].tolist()
     assert differ
+    assert face_up or not hide
+
+
+def test_hiding_deals_each_suit_again_among_the_others_keeping_their_lengths() -> None:
+    # What a look that hides knows: its own hand and how many cards of each suit
+    # each other seat holds, not which.  Both engines deal alike.
+    rng = random.Random(3)
+    moved = 0
+    for view in VIEWS:
+        hands = DealSampler(view).draw(rng)
+        seat = view.turn
+        state = world_state(view.seed(), 5)
+        ref = hands[:]
+        after = kernel_ref.hide(ref, seat, state)
+        got = kernel.hide_cards(hands, seat, state)
+        assert got == (ref, after)
+        assert ref[seat] == hands[seat]
+        union = 0
+        for h in ref:
+            assert union & h == 0  # no card twice
+            union |= h
+        assert union == sum(hands)  # the same cards
+        for old, new in zip(hands, ref, strict=True):
+            for k in range(4):
+                suit = 0x1FFF << (13 * k)
+                assert (old & suit).bit_count() == (new & suit).bit_count()
+            moved += old != new
+    assert moved
 
 
 def test_the_reference_engine_looks_ahead_as_the_compiled_one_does() -> None:

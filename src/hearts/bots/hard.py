@@ -209,7 +209,9 @@ class HardBot:
     pass search's playouts, from the first lead; 0: plain playouts); ``clear``
     (the play search stops early once its leader leads the runner-up by this many
     standard errors, :func:`clear_lead`; :data:`DEFAULT_CLEAR`; 0: never, the
-    whole budget).
+    whole budget); ``hide`` (1: a look ahead plays its cards out in a deal where
+    the others' cards of each suit are dealt again among them, so that no seat
+    plays on where the others' cards lie, :func:`kernel_ref.hide`; 0: face up).
     """
 
     name = "hard"
@@ -236,7 +238,9 @@ class HardBot:
         lookahead_others: int = DEFAULT_LOOKAHEAD,
         pass_lookahead: int = 0,
         clear: float = DEFAULT_CLEAR,
+        hide: int = 0,
     ) -> None:
+        self.hide = int(hide)
         self.clear = float(clear)
         self.pass_lookahead = int(pass_lookahead)
         self.lookahead = int(lookahead)
@@ -444,18 +448,18 @@ class HardBot:
         sums_a: Any = np.zeros(len(cands)) if compiled else [0.0] * len(cands)
         points_a: Any = np.zeros(len(cands)) if compiled else [0.0] * len(cands)
         mass_a: Any = np.zeros(len(cands)) if compiled else [0.0] * len(cands)
-        look, look_others = self.lookahead, self.lookahead_others
+        look, look_others, hide = self.lookahead, self.lookahead_others, self.hide
 
         def batch(w0: int, w1: int, alive: list[int]) -> None:
             if compiled:
                 kernel.play_batch(
                     tables, seed, w0, w1, cands, alive, pos, judge, sums_a, points_a, mass_a,
-                    look, look_others,
+                    look, look_others, hide,
                 )  # fmt: skip
             else:
                 kernel_ref.play_batch(
                     tables, seed, w0, w1, cands, alive, pos, judge, sums_a, points_a, mass_a,
-                    look, look_others,
+                    look, look_others, hide,
                 )  # fmt: skip
 
         order, counts_i = halving_batches(

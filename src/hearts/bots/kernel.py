@@ -26,7 +26,7 @@ import numpy as np
 
 from hearts.bots.kernel_ref import Judge, Passing, Position
 from hearts.bots.sampling import DealTables
-from hearts.bots.splitmix import GOLDEN, MIX1, MIX2
+from hearts.bots.splitmix import GOLDEN, HIDE_SALT, MIX1, MIX2
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -59,6 +59,7 @@ _LOW30 = (1 << 34) - 1  # logical shifts of a 64-bit pattern held in an int64
 _LOW27 = (1 << 37) - 1
 _LOW31 = (1 << 33) - 1
 _LOW11 = (1 << 53) - 1
+_HIDE_SALT = _signed(HIDE_SALT)
 
 _QS = 36
 _QS_BIT = 1 << _QS
@@ -477,6 +478,44 @@ def rollout(
 
 
 @_jit
+def _hide(hands: Any, seat: int, state: int, cb: Any) -> int:
+    """Deal the cards of each suit that the seats other than ``seat`` hold again
+    among them, each seat keeping its number of cards of the suit (a uniform
+    shuffle per suit, ranks ascending first); the generator's new state."""
+    n = hands.shape[0]
+    for k in range(4):
+        suit = 0x1FFF << (13 * k)
+        pool = 0
+        for s in range(n):
+            if s != seat:
+                pool |= hands[s] & suit
+        size = 0
+        while pool:
+            cb[size] = _low(pool)
+            pool &= pool - 1
+            size += 1
+        if size < 2:
+            continue
+        for i in range(size - 1, 0, -1):
+            state, x = _next(state)
+            r = (((x >> 11) & _LOW11) * (i + 1)) >> 53
+            tmp = cb[i]
+            cb[i] = cb[r]
+            cb[r] = tmp
+        at = 0
+        for s in range(n):
+            if s == seat:
+                continue
+            m = _pop(hands[s] & suit)
+            h = hands[s] & ~suit
+            for _ in range(m):
+                h |= 1 << cb[at]
+                at += 1
+            hands[s] = h
+    return state
+
+
+@_jit
 def _look(
     hands: Any,
     trick: Any,
@@ -503,11 +542,18 @@ def _look(
     t2: Any,
     pts: Any,
     after: Any,
+    hide: int,
+    rs: Any,
+    h3: Any,
+    cb: Any,
 ) -> int:
     """The card ``seat`` plays in a playout with a look ahead: each of its legal
     cards (one of each run of equal cards) played out by the plain policy from this
     position (the playout's deal, face up), the best for the seat by the search's
-    value (:func:`_value`, ``shoot`` for Khó's own seat); ties keep ``policy``'s card."""
+    value (:func:`_value`, ``shoot`` for Khó's own seat); ties keep ``policy``'s card.
+    With ``hide``, the others' cards of each suit are first dealt again among them
+    (each keeping its number of the suit; the generator's state in ``rs[0]``), so
+    that the seat does not play on where the others' cards lie (:func:`_hide`)."""
     n = hands.shape[0]
     h = hands[seat]
     if pos == 0:
@@ -524,6 +570,10 @@ def _look(
                 legal = h & _NO_POINTS
     if legal & (legal - 1) == 0:
         return policy
+    for s in range(n):
+        h3[s] = hands[s]
+    if hide:
+        rs[0] = _hide(h3, seat, rs[0], cb)
     alive = 0
     for s in range(n):
         alive |= hands[s]
@@ -568,7 +618,7 @@ def _look(
             if policy != _QS and policy != _JD and c != _QS and c != _JD and lo <= policy <= hi:
                 continue
         for s in range(n):
-            h2[s] = hands[s]
+            h2[s] = h3[s]
             p2[s] = pen[s]
         for i in range(pos):
             t2[i] = trick[i]
@@ -625,10 +675,14 @@ def rollout_look(
     t2: Any,
     pts: Any,
     after: Any,
+    hide: int,
+    rs: Any,
+    h3: Any,
+    cb: Any,
 ) -> int:
     """:func:`rollout` where a seat with ``looks[seat]`` left picks its card by
     :func:`_look` instead of the policy (one fewer look each time); ``looks``
-    changes in place."""
+    changes in place (and ``rs[0]``, the generator of ``hide``)."""
     n = hands.shape[0]
     pos = tlen
     alive = 0
@@ -658,7 +712,7 @@ def rollout_look(
             c = _look(
                 hands, trick, seat, pos, led, top, played, broken, pen, jd, qs_breaks,
                 lead_card, voids, c, shoot if seat == me else 0.0, near, totals, target, moon,
-                jd_bonus, h2, p2, t2, pts, after,
+                jd_bonus, h2, p2, t2, pts, after, hide, rs, h3, cb,
             )  # fmt: skip
         bit = 1 << c
         hands[seat] = h & ~bit
@@ -905,12 +959,16 @@ def _play_batch(
     mismatch: float,
     look_me: int,
     look_others: int,
+    hide: int,
     sums: Any,
     points: Any,
     mass: Any,
 ) -> None:
     n = pen0.shape[0]
     looks = np.zeros(n, np.int64)
+    rs = np.zeros(1, np.int64)
+    h3 = np.zeros(n, np.int64)
+    cb = np.zeros(16, np.int64)
     h2 = np.zeros(n, np.int64)
     p2 = np.zeros(n, np.int64)
     t2 = np.zeros(n, np.int64)
@@ -960,10 +1018,11 @@ def _play_batch(
             if look_me or look_others:
                 for s in range(n):
                     looks[s] = look_me if s == me else look_others
+                rs[0] = _world_state(seed ^ _HIDE_SALT, w)
                 jd = rollout_look(
                     hands, trick, tlen + 1, leader, played + 1, now_broken, pen, jd0, qs_breaks,
                     lead_card, voids, me, looks, shoot, near, totals, target, moon, jd_bonus,
-                    h2, p2, t2, pts, after,
+                    h2, p2, t2, pts, after, hide, rs, h3, cb,
                 )  # fmt: skip
             else:
                 jd = rollout(
@@ -1073,6 +1132,9 @@ def _pass_batch(
     pts = np.zeros(n, np.int64)
     after = np.zeros(n, np.int64)
     buf = np.zeros(64, np.int64)
+    rs = np.zeros(1, np.int64)
+    h3 = np.zeros(n, np.int64)
+    cb = np.zeros(16, np.int64)
     lead_bit = 1 << lead_card
     for w in range(w0, w1):
         draw(
@@ -1111,6 +1173,7 @@ def _pass_batch(
                 jd = rollout_look(
                     hands, trick, 0, leader, 0, False, pen, -1, qs_breaks, lead_card, 0, me,
                     looks, 0.0, near, totals, target, moon, jd_bonus, h2, p2, t2, pts, after,
+                    0, rs, h3, cb,
                 )  # fmt: skip
             else:
                 jd = rollout(hands, trick, 0, leader, 0, False, pen, -1, qs_breaks, lead_card, 0)
@@ -1137,12 +1200,15 @@ def play_batch(
     mass: Any,
     lookahead: int = 0,
     lookahead_others: int = 0,
+    hide: int = 0,
 ) -> None:
     """:func:`hearts.bots.kernel_ref.play_batch`, compiled; ``sums``, ``points``
     and ``mass`` are float64 arrays.  ``lookahead``: in each playout Khó's next
     this many turns are chosen by :func:`_look` (plain playouts of each of its
     cards) instead of the policy; ``lookahead_others`` the same for the other
-    seats (0 and 0: the reference's playouts, bit for bit)."""
+    seats (0 and 0: the reference's playouts, bit for bit); ``hide``: each look
+    plays its cards out in a deal where the others' cards of each suit are dealt
+    again among them (:func:`_hide`)."""
     _play_batch(
         *t,
         _seed64(seed),
@@ -1171,6 +1237,7 @@ def play_batch(
         float(pos.mismatch),
         lookahead,
         lookahead_others,
+        hide,
         sums,
         points,
         mass,
@@ -1283,11 +1350,22 @@ def _look_from(
     t2 = np.zeros(n, np.int64)
     pts = np.zeros(n, np.int64)
     after = np.zeros(n, np.int64)
+    rs = np.zeros(1, np.int64)
+    h3 = np.zeros(n, np.int64)
+    cb = np.zeros(16, np.int64)
     pick = _look(
         hands, trick, seat, tlen, led, top, played, broken, pen, jd, qs_breaks, lead_card,
         voids, policy, 0.0, near, totals, target, moon, jd_bonus, h2, p2, t2, pts, after,
+        0, rs, h3, cb,
     )  # fmt: skip
     return policy, pick
+
+
+def hide_cards(hands: list[int], seat: int, state: int) -> tuple[list[int], int]:
+    """For tests: :func:`_hide` on a copy of ``hands`` (the hands after, the new state)."""
+    h = np.array(hands, dtype=np.int64)
+    out = _hide(h, seat, _seed64(state), np.zeros(16, np.int64))
+    return [int(x) for x in h], int(out) & ((1 << 64) - 1)
 
 
 def look_card(

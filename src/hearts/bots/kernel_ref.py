@@ -16,7 +16,7 @@ from typing import NamedTuple
 
 from hearts.bots.playout import rollout
 from hearts.bots.sampling import DealTables
-from hearts.bots.splitmix import next_u64, to_unit, world_state
+from hearts.bots.splitmix import HIDE_SALT, next_u64, to_unit, world_state
 from hearts.cards import JACK_DIAMONDS, JD_BIT, QS_BIT, QUEEN_SPADES, SUIT_MASKS, cards_of
 
 MOON = 26
@@ -243,6 +243,7 @@ def play_batch(
     mass: list[float],
     lookahead: int = 0,
     lookahead_others: int = 0,
+    hide_cards: int = 0,
 ) -> None:
     """Deals ``w0``..``w1 - 1``; in each, every candidate ``cands[i]`` for ``i`` in
     ``alive`` played now and the hand played out: its value times the deal's
@@ -250,7 +251,9 @@ def play_batch(
     ``points[i]``, the weight to ``mass[i]``, deal after deal, candidate after
     candidate.  With ``lookahead`` (Khó's seat) or ``lookahead_others`` (the other
     seats), the hand is played out by :func:`rollout_look`: that many of the seat's
-    next turns are chosen by :func:`look`."""
+    next turns are chosen by :func:`look` (which with ``hide_cards`` plays its cards
+    out where the others' cards are dealt again, :func:`hide`: the generator seeded
+    per deal, the same for every candidate)."""
     me = pos.me
     looking = lookahead or lookahead_others
     for w in range(w0, w1):
@@ -264,9 +267,10 @@ def play_batch(
             broken = pos.broken or card >= 39 or (pos.qs_breaks and card == QUEEN_SPADES)
             if looking:
                 looks = [lookahead if s == me else lookahead_others for s in range(len(hands))]
+                rs = [world_state(seed ^ HIDE_SALT, w)] if hide_cards else None
                 jd = rollout_look(
                     hands, [*pos.trick, card], pos.leader, pos.played + 1, broken, pen, pos.jd,
-                    pos.qs_breaks, pos.lead_card, pos.voids, looks, judge,
+                    pos.qs_breaks, pos.lead_card, pos.voids, looks, judge, rs,
                 )  # fmt: skip
             else:
                 jd = rollout(
@@ -319,6 +323,41 @@ def _standing(trick: list[int], leader: int, n: int) -> tuple[int, int]:
     return win, tp
 
 
+def hide(hands: list[int], seat: int, state: int) -> int:
+    """Deal the cards of each suit that the seats other than ``seat`` hold again
+    among them, each keeping its number of cards of the suit (``hands`` changes in
+    place): a uniform shuffle per suit of its cards in ascending order, dealt to the
+    seats in order; the generator's new state.  A look ahead then plays its cards
+    out without knowing which of the others holds which card of a suit (it still
+    knows how many each holds)."""
+    n = len(hands)
+    for k in range(4):
+        suit = SUIT_MASKS[k]
+        pool = 0
+        for s in range(n):
+            if s != seat:
+                pool |= hands[s] & suit
+        buf = list(cards_of(pool))
+        size = len(buf)
+        if size < 2:
+            continue
+        for i in range(size - 1, 0, -1):
+            state, x = next_u64(state)
+            r = ((x >> 11) * (i + 1)) >> 53
+            buf[i], buf[r] = buf[r], buf[i]
+        at = 0
+        for s in range(n):
+            if s == seat:
+                continue
+            m = (hands[s] & suit).bit_count()
+            h = hands[s] & ~suit
+            for c in buf[at : at + m]:
+                h |= 1 << c
+            at += m
+            hands[s] = h
+    return state
+
+
 def look(
     hands: list[int],
     trick: list[int],
@@ -332,13 +371,16 @@ def look(
     voids: int,
     policy: int,
     judge: Judge,
+    rs: list[int] | None = None,
 ) -> int:
     """The card ``seat`` plays (``trick`` in progress) in a playout with a look
     ahead: each of its legal cards played out by the plain policy from here (the
     playout's deal, face up) and the best for the seat by :func:`value` (``judge``
     judging for ``seat``); ``policy``'s card is weighed first and keeps ties, and a
     run of cards no other card lies between counts once (by its lowest card, or by
-    ``policy`` when it is in the run; Q♠ and J♦ always count alone)."""
+    ``policy`` when it is in the run; Q♠ and J♦ always count alone).  With ``rs``
+    (the generator's state in ``rs[0]``), the cards are played out in a deal where
+    the others' cards are dealt again by :func:`hide`."""
     n = len(hands)
     pos = len(trick)
     h = hands[seat]
@@ -353,6 +395,9 @@ def look(
             legal = h & _NO_POINTS if played < n and h & _NO_POINTS else h
     if legal & (legal - 1) == 0:
         return policy
+    seen = hands[:]
+    if rs is not None:
+        rs[0] = hide(seen, seat, rs[0])
     alive = 0
     for x in hands:
         alive |= x
@@ -394,7 +439,7 @@ def look(
                 hi += 1
             if policy not in alone and c not in alone and lo <= policy <= hi:
                 continue
-        after = hands[:]
+        after = seen[:]
         after[seat] = h & ~(1 << c)
         p2 = pen[:]
         v2 = voids | (1 << led) if pos and c // 13 != led else voids
@@ -424,11 +469,13 @@ def rollout_look(
     voids: int,
     looks: list[int],
     judge: Judge,
+    rs: list[int] | None = None,
 ) -> int:
     """:func:`~hearts.bots.playout.rollout` where a seat with ``looks[seat]`` left
     plays :func:`look`'s card instead of the policy's (one look fewer each time),
     judged for that seat (with ``judge.shoot`` for Khó's own seat only).  ``hands``,
-    ``pen`` and ``looks`` change in place; the J♦ taker is returned.
+    ``pen`` and ``looks`` change in place; the J♦ taker is returned.  ``rs``: the
+    looks :func:`hide` the others' cards, drawing from the generator in ``rs[0]``.
 
     The policy's card is the first card a plain playout from here plays, so this
     is the policy card for card where nobody looks (the compiled kernel has the
@@ -462,7 +509,7 @@ def rollout_look(
             looks[seat] -= 1
             c = look(
                 hands, trick, seat, played, broken, pen, jd, qs_breaks, lead_card, voids, c,
-                judges[seat],
+                judges[seat], rs,
             )  # fmt: skip
         hands[seat] &= ~(1 << c)
         played += 1

@@ -19,6 +19,9 @@ MASK64 = (1 << 64) - 1
 GOLDEN = 0x9E3779B97F4A7C15
 MIX1 = 0xBF58476D1CE4E5B9
 MIX2 = 0x94D049BB133111EB
+#: Salt of the seed of the generator that deals the others' cards again in a look
+#: ahead (:func:`hearts.bots.kernel_ref.hide`): a stream apart from the deals'.
+HIDE_SALT = 0xD1B54A32D192ED03
 #: 2**-53: a 53-bit integer times this is a float in [0, 1), exactly.
 UNIT = 1.0 / (1 << 53)
 
