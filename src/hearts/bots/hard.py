@@ -209,9 +209,10 @@ class HardBot:
     pass search's playouts, from the first lead; 0: plain playouts); ``clear``
     (the play search stops early once its leader leads the runner-up by this many
     standard errors, :func:`clear_lead`; :data:`DEFAULT_CLEAR`; 0: never, the
-    whole budget); ``hide`` (1: a look ahead plays its cards out in a deal where
-    the others' cards of each suit are dealt again among them, so that no seat
-    plays on where the others' cards lie, :func:`kernel_ref.hide`; 0: face up).
+    whole budget); ``hide`` (a look ahead plays its cards out in a deal where the
+    others' cards of each suit are dealt again among them, so that it does not
+    play on where the others' cards lie, :func:`kernel_ref.hide`: 1, every seat's
+    look; 2, the other seats' only; 3, Khó's own only; 0, face up).
     """
 
     name = "hard"

@@ -515,6 +515,12 @@ def _hide(hands: Any, seat: int, state: int, cb: Any) -> int:
     return state
 
 
+@_jit_inline
+def _hides(hide: int, mine: bool) -> bool:
+    """:func:`hearts.bots.kernel_ref.hides`."""
+    return hide == 1 or (hide == 2 and not mine) or (hide == 3 and mine)
+
+
 @_jit
 def _look(
     hands: Any,
@@ -542,7 +548,7 @@ def _look(
     t2: Any,
     pts: Any,
     after: Any,
-    hide: int,
+    hide: bool,
     rs: Any,
     h3: Any,
     cb: Any,
@@ -712,7 +718,7 @@ def rollout_look(
             c = _look(
                 hands, trick, seat, pos, led, top, played, broken, pen, jd, qs_breaks,
                 lead_card, voids, c, shoot if seat == me else 0.0, near, totals, target, moon,
-                jd_bonus, h2, p2, t2, pts, after, hide, rs, h3, cb,
+                jd_bonus, h2, p2, t2, pts, after, _hides(hide, seat == me), rs, h3, cb,
             )  # fmt: skip
         bit = 1 << c
         hands[seat] = h & ~bit
@@ -1356,7 +1362,7 @@ def _look_from(
     pick = _look(
         hands, trick, seat, tlen, led, top, played, broken, pen, jd, qs_breaks, lead_card,
         voids, policy, 0.0, near, totals, target, moon, jd_bonus, h2, p2, t2, pts, after,
-        0, rs, h3, cb,
+        False, rs, h3, cb,
     )  # fmt: skip
     return policy, pick
 

@@ -270,7 +270,7 @@ def play_batch(
                 rs = [world_state(seed ^ HIDE_SALT, w)] if hide_cards else None
                 jd = rollout_look(
                     hands, [*pos.trick, card], pos.leader, pos.played + 1, broken, pen, pos.jd,
-                    pos.qs_breaks, pos.lead_card, pos.voids, looks, judge, rs,
+                    pos.qs_breaks, pos.lead_card, pos.voids, looks, judge, rs, hide_cards,
                 )  # fmt: skip
             else:
                 jd = rollout(
@@ -321,6 +321,12 @@ def _standing(trick: list[int], leader: int, n: int) -> tuple[int, int]:
         elif c == QUEEN_SPADES:
             tp += 13
     return win, tp
+
+
+def hides(hide: int, mine: bool) -> bool:
+    """Whether a look hides the others' cards (:func:`hide`): ``hide`` 1, every
+    seat's look; 2, the other seats' looks only; 3, Khó's own only; 0, none."""
+    return hide == 1 or (hide == 2 and not mine) or (hide == 3 and mine)
 
 
 def hide(hands: list[int], seat: int, state: int) -> int:
@@ -470,12 +476,14 @@ def rollout_look(
     looks: list[int],
     judge: Judge,
     rs: list[int] | None = None,
+    hide: int = 1,
 ) -> int:
     """:func:`~hearts.bots.playout.rollout` where a seat with ``looks[seat]`` left
     plays :func:`look`'s card instead of the policy's (one look fewer each time),
     judged for that seat (with ``judge.shoot`` for Khó's own seat only).  ``hands``,
     ``pen`` and ``looks`` change in place; the J♦ taker is returned.  ``rs``: the
-    looks :func:`hide` the others' cards, drawing from the generator in ``rs[0]``.
+    looks :func:`hide` the others' cards, drawing from the generator in ``rs[0]``
+    (which looks: :func:`hides`).
 
     The policy's card is the first card a plain playout from here plays, so this
     is the policy card for card where nobody looks (the compiled kernel has the
@@ -509,7 +517,7 @@ def rollout_look(
             looks[seat] -= 1
             c = look(
                 hands, trick, seat, played, broken, pen, jd, qs_breaks, lead_card, voids, c,
-                judges[seat], rs,
+                judges[seat], rs if hides(hide, seat == judge.me) else None,
             )  # fmt: skip
         hands[seat] &= ~(1 << c)
         played += 1
