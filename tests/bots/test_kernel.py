@@ -358,7 +358,16 @@ def test_a_look_ahead_plays_the_legal_card_whose_playout_is_best_for_the_seat() 
 
 @pytest.mark.parametrize(
     ("look_me", "look_others", "hide"),
-    [(13, 13, 0), (1, 0, 0), (0, 2, 0), (3, 13, 0), (13, 13, 1), (13, 13, 2), (2, 13, 3)],
+    [
+        (13, 13, 0),
+        (1, 0, 0),
+        (0, 2, 0),
+        (3, 13, 0),
+        (13, 13, 1),
+        (13, 13, 2),
+        (2, 13, 3),
+        (13, 13, 4),
+    ],
 )
 def test_the_look_ahead_sums_are_the_reference_sums(
     look_me: int, look_others: int, hide: int
@@ -395,6 +404,38 @@ def test_the_look_ahead_sums_are_the_reference_sums(
     assert differ
     assert face_up or not hide
     assert partial or hide < 2
+
+
+def test_mixing_keeps_the_others_numbers_of_cards_and_their_voids_shown() -> None:
+    # What a look that mixes knows: its own hand, how many cards each other seat
+    # holds and the suits they have shown they lack.  Both engines mix alike, and
+    # suit lengths change (else it would only hide ranks).
+    rng = random.Random(4)
+    lengths = 0
+    for view in VIEWS:
+        hands = DealSampler(view).draw(rng)
+        seat = view.turn
+        sv = view.voids()
+        state = world_state(view.seed(), 9)
+        ref = hands[:]
+        after = kernel_ref.mix(ref, seat, sv, state)
+        assert kernel.mix_cards(hands, seat, sv, state) == (ref, after)
+        assert ref[seat] == hands[seat]
+        union = 0
+        for h in ref:
+            assert union & h == 0
+            union |= h
+        assert union == sum(hands)
+        for s, (old, new) in enumerate(zip(hands, ref, strict=True)):
+            assert old.bit_count() == new.bit_count()
+            for k in range(4):
+                if sv[s] >> k & 1:
+                    assert new & (0x1FFF << (13 * k)) == 0
+            lengths += any(
+                (old >> (13 * k) & 0x1FFF).bit_count() != (new >> (13 * k) & 0x1FFF).bit_count()
+                for k in range(4)
+            )
+    assert lengths
 
 
 def test_hiding_deals_each_suit_again_among_the_others_keeping_their_lengths() -> None:

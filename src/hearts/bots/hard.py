@@ -212,7 +212,9 @@ class HardBot:
     whole budget); ``hide`` (a look ahead plays its cards out in a deal where the
     others' cards of each suit are dealt again among them, so that it does not
     play on where the others' cards lie, :func:`kernel_ref.hide`: 1, every seat's
-    look; 2, the other seats' only; 3, Khó's own only; 0, face up).
+    look; 2, the other seats' only; 3, Khó's own only; 4, the other seats' looks
+    with the others' cards mixed across suits too, the voids shown kept,
+    :func:`kernel_ref.mix`; 0, face up).
     """
 
     name = "hard"
@@ -608,6 +610,7 @@ def search_position(view: PlayerView, mismatch: float = 1.0) -> Position:
         voids=any_void(view),
         history=tuple(view.plays) if mismatch != 1.0 else (),
         mismatch=mismatch,
+        seat_voids=tuple(view.voids()),
     )
 
 

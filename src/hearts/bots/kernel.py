@@ -24,7 +24,7 @@ from typing import Any, TypeVar, cast
 import numba
 import numpy as np
 
-from hearts.bots.kernel_ref import Judge, Passing, Position
+from hearts.bots.kernel_ref import MIX_SWAPS, Judge, Passing, Position
 from hearts.bots.sampling import DealTables
 from hearts.bots.splitmix import GOLDEN, HIDE_SALT, MIX1, MIX2
 
@@ -515,10 +515,45 @@ def _hide(hands: Any, seat: int, state: int, cb: Any) -> int:
     return state
 
 
+@_jit
+def _mix(hands: Any, seat: int, sv: Any, state: int, cb: Any, ow: Any) -> int:
+    """:func:`hearts.bots.kernel_ref.mix`: the generator's new state."""
+    n = hands.shape[0]
+    m = 0
+    for s in range(n):
+        if s == seat:
+            continue
+        h = hands[s]
+        while h:
+            cb[m] = _low(h)
+            ow[m] = s
+            h &= h - 1
+            m += 1
+    if m < 2:
+        return state
+    for _ in range(MIX_SWAPS * m):
+        state, x = _next(state)
+        i = (((x >> 32) & 0xFFFFFFFF) * m) >> 32
+        j = ((x & 0xFFFFFFFF) * m) >> 32
+        a = ow[i]
+        b = ow[j]
+        if a != b and not (sv[b] >> (cb[i] // 13)) & 1 and not (sv[a] >> (cb[j] // 13)) & 1:
+            ow[i] = b
+            ow[j] = a
+    for s in range(n):
+        if s != seat:
+            hands[s] = 0
+    for k in range(m):
+        hands[ow[k]] |= 1 << cb[k]
+    return state
+
+
 @_jit_inline
-def _hides(hide: int, mine: bool) -> bool:
+def _hides(hide: int, mine: bool) -> int:
     """:func:`hearts.bots.kernel_ref.hides`."""
-    return hide == 1 or (hide == 2 and not mine) or (hide == 3 and mine)
+    if hide == 4:
+        return 0 if mine else 4
+    return 1 if hide == 1 or (hide == 2 and not mine) or (hide == 3 and mine) else 0
 
 
 @_jit
@@ -548,10 +583,12 @@ def _look(
     t2: Any,
     pts: Any,
     after: Any,
-    hide: bool,
+    hide: int,
     rs: Any,
     h3: Any,
     cb: Any,
+    sv: Any,
+    ow: Any,
 ) -> int:
     """The card ``seat`` plays in a playout with a look ahead: each of its legal
     cards (one of each run of equal cards) played out by the plain policy from this
@@ -559,7 +596,9 @@ def _look(
     value (:func:`_value`, ``shoot`` for Khó's own seat); ties keep ``policy``'s card.
     With ``hide``, the others' cards of each suit are first dealt again among them
     (each keeping its number of the suit; the generator's state in ``rs[0]``), so
-    that the seat does not play on where the others' cards lie (:func:`_hide`)."""
+    that the seat does not play on where the others' cards lie (:func:`_hide`);
+    ``hide`` 4: the others' cards are mixed across suits by :func:`_mix`, the
+    voids they have shown (``sv``, per seat) kept."""
     n = hands.shape[0]
     h = hands[seat]
     if pos == 0:
@@ -578,7 +617,9 @@ def _look(
         return policy
     for s in range(n):
         h3[s] = hands[s]
-    if hide:
+    if hide == 4:
+        rs[0] = _mix(h3, seat, sv, rs[0], cb, ow)
+    elif hide:
         rs[0] = _hide(h3, seat, rs[0], cb)
     alive = 0
     for s in range(n):
@@ -685,10 +726,13 @@ def rollout_look(
     rs: Any,
     h3: Any,
     cb: Any,
+    sv: Any,
+    ow: Any,
 ) -> int:
     """:func:`rollout` where a seat with ``looks[seat]`` left picks its card by
     :func:`_look` instead of the policy (one fewer look each time); ``looks``
-    changes in place (and ``rs[0]``, the generator of ``hide``)."""
+    changes in place (and ``rs[0]``, the generator of ``hide``, and ``sv``, the
+    suits each seat has shown it lacks)."""
     n = hands.shape[0]
     pos = tlen
     alive = 0
@@ -715,11 +759,15 @@ def rollout_look(
         )  # fmt: skip
         if looks[seat] > 0:
             looks[seat] -= 1
+            own = shoot if seat == me else 0.0
+            how = _hides(hide, seat == me)
             c = _look(
                 hands, trick, seat, pos, led, top, played, broken, pen, jd, qs_breaks,
-                lead_card, voids, c, shoot if seat == me else 0.0, near, totals, target, moon,
-                jd_bonus, h2, p2, t2, pts, after, _hides(hide, seat == me), rs, h3, cb,
+                lead_card, voids, c, own, near, totals, target, moon,
+                jd_bonus, h2, p2, t2, pts, after, how, rs, h3, cb, sv, ow,
             )  # fmt: skip
+        if pos and c // 13 != led:
+            sv[seat] |= 1 << led
         bit = 1 << c
         hands[seat] = h & ~bit
         alive &= ~bit
@@ -966,6 +1014,7 @@ def _play_batch(
     look_me: int,
     look_others: int,
     hide: int,
+    sv0: Any,
     sums: Any,
     points: Any,
     mass: Any,
@@ -974,7 +1023,9 @@ def _play_batch(
     looks = np.zeros(n, np.int64)
     rs = np.zeros(1, np.int64)
     h3 = np.zeros(n, np.int64)
-    cb = np.zeros(16, np.int64)
+    cb = np.zeros(64, np.int64)
+    ow = np.zeros(64, np.int64)
+    sv = np.zeros(n, np.int64)
     h2 = np.zeros(n, np.int64)
     p2 = np.zeros(n, np.int64)
     t2 = np.zeros(n, np.int64)
@@ -1025,10 +1076,14 @@ def _play_batch(
                 for s in range(n):
                     looks[s] = look_me if s == me else look_others
                 rs[0] = _world_state(seed ^ _HIDE_SALT, w)
+                for s in range(n):
+                    sv[s] = sv0[s]
+                if tlen and card // 13 != trick0[0] // 13:
+                    sv[me] |= 1 << (trick0[0] // 13)
                 jd = rollout_look(
                     hands, trick, tlen + 1, leader, played + 1, now_broken, pen, jd0, qs_breaks,
                     lead_card, voids, me, looks, shoot, near, totals, target, moon, jd_bonus,
-                    h2, p2, t2, pts, after, hide, rs, h3, cb,
+                    h2, p2, t2, pts, after, hide, rs, h3, cb, sv, ow,
                 )  # fmt: skip
             else:
                 jd = rollout(
@@ -1140,7 +1195,9 @@ def _pass_batch(
     buf = np.zeros(64, np.int64)
     rs = np.zeros(1, np.int64)
     h3 = np.zeros(n, np.int64)
-    cb = np.zeros(16, np.int64)
+    cb = np.zeros(64, np.int64)
+    ow = np.zeros(64, np.int64)
+    sv = np.zeros(n, np.int64)
     lead_bit = 1 << lead_card
     for w in range(w0, w1):
         draw(
@@ -1179,7 +1236,7 @@ def _pass_batch(
                 jd = rollout_look(
                     hands, trick, 0, leader, 0, False, pen, -1, qs_breaks, lead_card, 0, me,
                     looks, 0.0, near, totals, target, moon, jd_bonus, h2, p2, t2, pts, after,
-                    0, rs, h3, cb,
+                    0, rs, h3, cb, sv, ow,
                 )  # fmt: skip
             else:
                 jd = rollout(hands, trick, 0, leader, 0, False, pen, -1, qs_breaks, lead_card, 0)
@@ -1244,6 +1301,7 @@ def play_batch(
         lookahead,
         lookahead_others,
         hide,
+        np.array(pos.seat_voids or (0,) * len(pos.pen), dtype=np.int64),
         sums,
         points,
         mass,
@@ -1358,11 +1416,13 @@ def _look_from(
     after = np.zeros(n, np.int64)
     rs = np.zeros(1, np.int64)
     h3 = np.zeros(n, np.int64)
-    cb = np.zeros(16, np.int64)
+    cb = np.zeros(64, np.int64)
+    ow = np.zeros(64, np.int64)
+    sv = np.zeros(n, np.int64)
     pick = _look(
         hands, trick, seat, tlen, led, top, played, broken, pen, jd, qs_breaks, lead_card,
         voids, policy, 0.0, near, totals, target, moon, jd_bonus, h2, p2, t2, pts, after,
-        False, rs, h3, cb,
+        0, rs, h3, cb, sv, ow,
     )  # fmt: skip
     return policy, pick
 
@@ -1371,6 +1431,14 @@ def hide_cards(hands: list[int], seat: int, state: int) -> tuple[list[int], int]
     """For tests: :func:`_hide` on a copy of ``hands`` (the hands after, the new state)."""
     h = np.array(hands, dtype=np.int64)
     out = _hide(h, seat, _seed64(state), np.zeros(16, np.int64))
+    return [int(x) for x in h], int(out) & ((1 << 64) - 1)
+
+
+def mix_cards(hands: list[int], seat: int, sv: list[int], state: int) -> tuple[list[int], int]:
+    """For tests: :func:`_mix` on a copy of ``hands`` (the hands after, the new state)."""
+    h = np.array(hands, dtype=np.int64)
+    z = np.zeros(64, np.int64)
+    out = _mix(h, seat, np.array(sv, dtype=np.int64), _seed64(state), z, z.copy())
     return [int(x) for x in h], int(out) & ((1 << 64) - 1)
 
 

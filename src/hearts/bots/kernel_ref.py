@@ -35,7 +35,9 @@ class Position(NamedTuple):
     taken so far, the table's rules as numbers, suits some seat is void in;
     ``history`` every (seat, card) played in the hand so far, and ``mismatch``
     the weight a deal keeps per play of another seat the playout policy would not
-    have made holding that deal (1.0: every deal weighs the same)."""
+    have made holding that deal (1.0: every deal weighs the same); ``seat_voids``
+    per seat the suits it has shown it lacks (for looks that mix the others'
+    cards, :func:`mix`; empty: none shown)."""
 
     me: int
     trick: tuple[int, ...]
@@ -49,6 +51,7 @@ class Position(NamedTuple):
     voids: int
     history: tuple[tuple[int, int], ...] = ()
     mismatch: float = 1.0
+    seat_voids: tuple[int, ...] = ()
 
 
 class Judge(NamedTuple):
@@ -268,9 +271,12 @@ def play_batch(
             if looking:
                 looks = [lookahead if s == me else lookahead_others for s in range(len(hands))]
                 rs = [world_state(seed ^ HIDE_SALT, w)] if hide_cards else None
+                sv = list(pos.seat_voids or [0] * len(hands))
+                if pos.trick and card // 13 != pos.trick[0] // 13:
+                    sv[me] |= 1 << (pos.trick[0] // 13)
                 jd = rollout_look(
                     hands, [*pos.trick, card], pos.leader, pos.played + 1, broken, pen, pos.jd,
-                    pos.qs_breaks, pos.lead_card, pos.voids, looks, judge, rs, hide_cards,
+                    pos.qs_breaks, pos.lead_card, pos.voids, looks, judge, rs, hide_cards, sv,
                 )  # fmt: skip
             else:
                 jd = rollout(
@@ -323,10 +329,50 @@ def _standing(trick: list[int], leader: int, n: int) -> tuple[int, int]:
     return win, tp
 
 
-def hides(hide: int, mine: bool) -> bool:
-    """Whether a look hides the others' cards (:func:`hide`): ``hide`` 1, every
-    seat's look; 2, the other seats' looks only; 3, Khó's own only; 0, none."""
-    return hide == 1 or (hide == 2 and not mine) or (hide == 3 and mine)
+#: Swaps per card in :func:`mix`.
+MIX_SWAPS = 2
+
+
+def hides(hide: int, mine: bool) -> int:
+    """How a look hides the others' cards: 1, by :func:`hide`; 4, by :func:`mix`;
+    0, not.  ``hide`` 1: every seat's look by :func:`hide`; 2: the other seats'
+    looks only; 3: Khó's own only; 4: the other seats' looks by :func:`mix`."""
+    if hide == 4:
+        return 0 if mine else 4
+    return 1 if hide == 1 or (hide == 2 and not mine) or (hide == 3 and mine) else 0
+
+
+def mix(hands: list[int], seat: int, sv: list[int], state: int) -> int:
+    """Mix the cards of the seats other than ``seat`` across suits (``hands``
+    changes in place), each seat keeping its number of cards and never getting a
+    suit it has shown it lacks (``sv``, per seat): :data:`MIX_SWAPS` times their
+    number of cards, two of their cards drawn at random (ascending by seat, then
+    card) change hands when they lie with two seats that may hold them.  The
+    generator's new state.  A look then knows neither who holds which card nor
+    how many of a suit, beyond the voids shown."""
+    cards: list[int] = []
+    owner: list[int] = []
+    for s, h in enumerate(hands):
+        if s != seat:
+            for c in cards_of(h):
+                cards.append(c)
+                owner.append(s)
+    m = len(cards)
+    if m < 2:
+        return state
+    for _ in range(MIX_SWAPS * m):
+        state, x = next_u64(state)
+        i = ((x >> 32) * m) >> 32
+        j = ((x & 0xFFFFFFFF) * m) >> 32
+        a, b = owner[i], owner[j]
+        if a != b and not sv[b] >> (cards[i] // 13) & 1 and not sv[a] >> (cards[j] // 13) & 1:
+            owner[i], owner[j] = b, a
+    for s in range(len(hands)):
+        if s != seat:
+            hands[s] = 0
+    for c, s in zip(cards, owner, strict=True):
+        hands[s] |= 1 << c
+    return state
 
 
 def hide(hands: list[int], seat: int, state: int) -> int:
@@ -378,6 +424,8 @@ def look(
     policy: int,
     judge: Judge,
     rs: list[int] | None = None,
+    how: int = 1,
+    sv: list[int] | None = None,
 ) -> int:
     """The card ``seat`` plays (``trick`` in progress) in a playout with a look
     ahead: each of its legal cards played out by the plain policy from here (the
@@ -386,7 +434,8 @@ def look(
     run of cards no other card lies between counts once (by its lowest card, or by
     ``policy`` when it is in the run; Q♠ and J♦ always count alone).  With ``rs``
     (the generator's state in ``rs[0]``), the cards are played out in a deal where
-    the others' cards are dealt again by :func:`hide`."""
+    the others' cards are dealt again by :func:`hide` (``how`` 1) or mixed by
+    :func:`mix` (``how`` 4, with the voids shown ``sv``)."""
     n = len(hands)
     pos = len(trick)
     h = hands[seat]
@@ -402,7 +451,9 @@ def look(
     if legal & (legal - 1) == 0:
         return policy
     seen = hands[:]
-    if rs is not None:
+    if rs is not None and how == 4:
+        rs[0] = mix(seen, seat, sv or [0] * n, rs[0])
+    elif rs is not None and how:
         rs[0] = hide(seen, seat, rs[0])
     alive = 0
     for x in hands:
@@ -477,13 +528,15 @@ def rollout_look(
     judge: Judge,
     rs: list[int] | None = None,
     hide: int = 1,
+    sv: list[int] | None = None,
 ) -> int:
     """:func:`~hearts.bots.playout.rollout` where a seat with ``looks[seat]`` left
     plays :func:`look`'s card instead of the policy's (one look fewer each time),
     judged for that seat (with ``judge.shoot`` for Khó's own seat only).  ``hands``,
     ``pen`` and ``looks`` change in place; the J♦ taker is returned.  ``rs``: the
     looks :func:`hide` the others' cards, drawing from the generator in ``rs[0]``
-    (which looks: :func:`hides`).
+    (which looks and how: :func:`hides`; ``sv``, the suits each seat has shown it
+    lacks, changes in place).
 
     The policy's card is the first card a plain playout from here plays, so this
     is the policy card for card where nobody looks (the compiled kernel has the
@@ -491,6 +544,8 @@ def rollout_look(
     n = len(hands)
     trick = list(trick)
     judges = [judge._replace(me=s, shoot=judge.shoot if s == judge.me else 0.0) for s in range(n)]
+    if sv is None:
+        sv = [0] * n
     while True:
         if len(trick) == n:
             win, tp = _standing(trick, leader, n)
@@ -517,12 +572,13 @@ def rollout_look(
             looks[seat] -= 1
             c = look(
                 hands, trick, seat, played, broken, pen, jd, qs_breaks, lead_card, voids, c,
-                judges[seat], rs if hides(hide, seat == judge.me) else None,
+                judges[seat], rs, hides(hide, seat == judge.me), sv,
             )  # fmt: skip
         hands[seat] &= ~(1 << c)
         played += 1
         if trick and c // 13 != trick[0] // 13:
             voids |= 1 << (trick[0] // 13)
+            sv[seat] |= 1 << (trick[0] // 13)
         if c >= 39 or (qs_breaks and c == QUEEN_SPADES):
             broken = True
         trick.append(c)
