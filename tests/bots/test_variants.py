@@ -30,8 +30,10 @@ from hearts.rules import Rules
 #: 7b4cac2d006f9aa1 when Khó's pass moved to the kernel (its deals from the
 #: kernel's stream, the search unchanged; Dễ and Vừa untouched);
 #: 82396eccaa4d609c when the look ahead at every turn became Khó's default (with
-#: ``lookahead=0, lookahead_others=0`` Khó gives 7b4cac2d006f9aa1 again).
-RECORDED = (6820, "82396eccaa4d609c")
+#: ``lookahead=0, lookahead_others=0`` Khó gives 7b4cac2d006f9aa1 again);
+#: 0bc37b103891dac1 when the other seats' looks mixed the others' cards
+#: (``hide=4``; ``hide=2`` gives 2ba27397a63e3b98, ``hide=0`` 82396eccaa4d609c again).
+RECORDED = (6820, "0bc37b103891dac1")
 
 
 def _digest() -> tuple[int, str]:

@@ -66,6 +66,15 @@ DEFAULT_ENDGAME = 0
 #: the same card as the whole budget in 276 of 278 decisions, on 0.69 of the CPU.
 DEFAULT_CLEAR = 3.0
 
+#: How the look ahead of the other seats in Khó's playouts sees the deal
+#: (:func:`kernel_ref.hides`): 4, before each look the others' cards are mixed
+#: among them across suits, each keeping its number of cards and the voids it has
+#: shown (:func:`kernel_ref.mix`), so that the imagined opponents do not play as if
+#: they saw where every card lies, Khó's hand included; Khó's own looks stay face
+#: up.  Against Vừa the share of the oracle gap closed went from 0.61 to 0.80 over
+#: 200 deals (2, suits kept: 0.72; bench/strength_results.md, session 20).
+DEFAULT_HIDE = 4
+
 #: Playouts per pass decision when the pass is searched: about 4 ms of CPU on the
 #: compiled kernel.  100,000 (0.2 s) was not shown to pass better: −0.21 points a
 #: hand [−0.81, +0.38] over 120 deals (bench/strength_results.md).
@@ -214,7 +223,7 @@ class HardBot:
     play on where the others' cards lie, :func:`kernel_ref.hide`: 1, every seat's
     look; 2, the other seats' only; 3, Khó's own only; 4, the other seats' looks
     with the others' cards mixed across suits too, the voids shown kept,
-    :func:`kernel_ref.mix`; 0, face up).
+    :func:`kernel_ref.mix`; 0, face up; :data:`DEFAULT_HIDE`).
     """
 
     name = "hard"
@@ -241,7 +250,7 @@ class HardBot:
         lookahead_others: int = DEFAULT_LOOKAHEAD,
         pass_lookahead: int = 0,
         clear: float = DEFAULT_CLEAR,
-        hide: int = 0,
+        hide: int = DEFAULT_HIDE,
     ) -> None:
         self.hide = int(hide)
         self.clear = float(clear)
