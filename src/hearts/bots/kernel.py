@@ -133,6 +133,19 @@ def _low(x: int) -> int:
     return _bitlen(x & -x) - 1
 
 
+@_jit_inline
+def _shuffle(buf: Any, size: int, state: int) -> int:
+    """Fisher-Yates over ``buf[:size]`` (from the top down, as the reference's
+    draws); the generator's new state."""
+    for i in range(size - 1, 0, -1):
+        state, x = _next(state)
+        r = (((x >> 11) & _LOW11) * (i + 1)) >> 53
+        tmp = buf[i]
+        buf[i] = buf[r]
+        buf[r] = tmp
+    return state
+
+
 @_jit
 def draw(
     others: Any,
@@ -178,12 +191,7 @@ def draw(
         size = cl_len[k]
         for i in range(size):
             buf[i] = cl_cards[start + i]
-        for i in range(size - 1, 0, -1):
-            state, x = _next(state)
-            r = (((x >> 11) & _LOW11) * (i + 1)) >> 53
-            tmp = buf[i]
-            buf[i] = buf[r]
-            buf[r] = tmp
+        state = _shuffle(buf, size, state)
         at = 0
         for o in range(m):
             seat = others[o]
@@ -496,12 +504,7 @@ def _hide(hands: Any, seat: int, state: int, cb: Any) -> int:
             size += 1
         if size < 2:
             continue
-        for i in range(size - 1, 0, -1):
-            state, x = _next(state)
-            r = (((x >> 11) & _LOW11) * (i + 1)) >> 53
-            tmp = cb[i]
-            cb[i] = cb[r]
-            cb[r] = tmp
+        state = _shuffle(cb, size, state)
         at = 0
         for s in range(n):
             if s == seat:
