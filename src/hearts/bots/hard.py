@@ -66,14 +66,13 @@ DEFAULT_ENDGAME = 0
 #: the same card as the whole budget in 276 of 278 decisions, on 0.69 of the CPU.
 DEFAULT_CLEAR = 3.0
 
-#: How the look ahead of the other seats in Khó's playouts sees the deal
-#: (:func:`kernel_ref.hides`): 4, before each look the others' cards are mixed
-#: among them across suits, each keeping its number of cards and the voids it has
-#: shown (:func:`kernel_ref.mix`), so that the imagined opponents do not play as if
-#: they saw where every card lies, Khó's hand included; Khó's own looks stay face
-#: up.  Against Vừa the share of the oracle gap closed went from 0.61 to 0.80 over
-#: 200 deals (2, suits kept: 0.72; bench/strength_results.md, session 20).
-DEFAULT_HIDE = 4
+#: How the look ahead in Khó's playouts sees the deal (:func:`kernel_ref.hides`):
+#: 0, face up.  Hiding the cards from the other seats' looks pays against Vừa (the
+#: share of the oracle gap closed 0.61 → 0.72 with ``hide=2``, 0.80 with ``hide=4``,
+#: over 200 deals) but was not shown to against the frozen yardstick: ``hide=2``
+#: 0.85 over 88 deals (face up: 0.86 over 200), ``hide=4`` about 0.97 over the first
+#: 60-odd (bench/strength_results.md, session 20).
+DEFAULT_HIDE = 0
 
 #: Playouts per pass decision when the pass is searched: about 4 ms of CPU on the
 #: compiled kernel.  100,000 (0.2 s) was not shown to pass better: −0.21 points a
