@@ -70,8 +70,8 @@ DEFAULT_CLEAR = 3.0
 #: 0, face up.  Hiding the cards from the other seats' looks pays against Vừa (the
 #: share of the oracle gap closed 0.61 → 0.72 with ``hide=2``, 0.80 with ``hide=4``,
 #: over 200 deals) but was not shown to against the frozen yardstick: ``hide=2``
-#: 0.85 over 88 deals (face up: 0.86 over 200), ``hide=4`` about 0.97 over the first
-#: 60-odd (bench/strength_results.md, session 20).
+#: 0.85 over 88 deals (face up: 0.86 over 200), ``hide=4`` 0.92 [0.83, 1.03] over 142
+#: (bench/strength_results.md, session 20).
 DEFAULT_HIDE = 0
 
 #: Playouts per pass decision when the pass is searched: about 4 ms of CPU on the
