@@ -618,12 +618,15 @@ def _look(
                 legal = h & _NO_POINTS
     if legal & (legal - 1) == 0:
         return policy
-    for s in range(n):
-        h3[s] = hands[s]
-    if hide == 4:
-        rs[0] = _mix(h3, seat, sv, rs[0], cb, ow)
-    elif hide:
-        rs[0] = _hide(h3, seat, rs[0], cb)
+    seen = hands  # face up: the playout's own deal, not copied
+    if hide:
+        for s in range(n):
+            h3[s] = hands[s]
+        if hide == 4:
+            rs[0] = _mix(h3, seat, sv, rs[0], cb, ow)
+        else:
+            rs[0] = _hide(h3, seat, rs[0], cb)
+        seen = h3
     alive = 0
     for s in range(n):
         alive |= hands[s]
@@ -668,7 +671,7 @@ def _look(
             if policy != _QS and policy != _JD and c != _QS and c != _JD and lo <= policy <= hi:
                 continue
         for s in range(n):
-            h2[s] = h3[s]
+            h2[s] = seen[s]
             p2[s] = pen[s]
         for i in range(pos):
             t2[i] = trick[i]
@@ -1078,11 +1081,12 @@ def _play_batch(
             if look_me or look_others:
                 for s in range(n):
                     looks[s] = look_me if s == me else look_others
-                rs[0] = _world_state(seed ^ _HIDE_SALT, w)
-                for s in range(n):
-                    sv[s] = sv0[s]
-                if tlen and card // 13 != trick0[0] // 13:
-                    sv[me] |= 1 << (trick0[0] // 13)
+                if hide:
+                    rs[0] = _world_state(seed ^ _HIDE_SALT, w)
+                    for s in range(n):
+                        sv[s] = sv0[s]
+                    if tlen and card // 13 != trick0[0] // 13:
+                        sv[me] |= 1 << (trick0[0] // 13)
                 jd = rollout_look(
                     hands, trick, tlen + 1, leader, played + 1, now_broken, pen, jd0, qs_breaks,
                     lead_card, voids, me, looks, shoot, near, totals, target, moon, jd_bonus,

@@ -271,9 +271,11 @@ def play_batch(
             if looking:
                 looks = [lookahead if s == me else lookahead_others for s in range(len(hands))]
                 rs = [world_state(seed ^ HIDE_SALT, w)] if hide_cards else None
-                sv = list(pos.seat_voids or [0] * len(hands))
-                if pos.trick and card // 13 != pos.trick[0] // 13:
-                    sv[me] |= 1 << (pos.trick[0] // 13)
+                sv = None
+                if hide_cards:
+                    sv = list(pos.seat_voids or [0] * len(hands))
+                    if pos.trick and card // 13 != pos.trick[0] // 13:
+                        sv[me] |= 1 << (pos.trick[0] // 13)
                 jd = rollout_look(
                     hands, [*pos.trick, card], pos.leader, pos.played + 1, broken, pen, pos.jd,
                     pos.qs_breaks, pos.lead_card, pos.voids, looks, judge, rs, hide_cards, sv,
