@@ -367,6 +367,8 @@ def test_a_look_ahead_plays_the_legal_card_whose_playout_is_best_for_the_seat() 
         (13, 13, 2),
         (2, 13, 3),
         (13, 13, 4),
+        (13, 13, 14),
+        (2, 13, 22),
     ],
 )
 def test_the_look_ahead_sums_are_the_reference_sums(
@@ -379,6 +381,7 @@ def test_the_look_ahead_sums_are_the_reference_sums(
     differ = 0
     face_up = 0
     partial = 0
+    deals = 0
     for view in VIEWS[:12]:
         tables = deal_tables(DealSampler(view))
         cands = candidates(view)
@@ -401,9 +404,14 @@ def test_the_look_ahead_sums_are_the_reference_sums(
             every = np.zeros(len(cands)), np.zeros(len(cands)), np.zeros(len(cands))
             kernel.play_batch(*args, *every, look_me, look_others, 1)
             partial += every[0].tolist() != got[0].tolist()
+        if hide >= 10:  # more deals a look: not one deal's look
+            one = np.zeros(len(cands)), np.zeros(len(cands)), np.zeros(len(cands))
+            kernel.play_batch(*args, *one, look_me, look_others, hide % 10)
+            deals += one[0].tolist() != got[0].tolist()
     assert differ
     assert face_up or not hide
     assert partial or hide < 2
+    assert deals or hide < 10
 
 
 def test_mixing_keeps_the_others_numbers_of_cards_and_their_voids_shown() -> None:

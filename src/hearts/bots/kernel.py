@@ -24,7 +24,7 @@ from typing import Any, TypeVar, cast
 import numba
 import numpy as np
 
-from hearts.bots.kernel_ref import MIX_SWAPS, Judge, Passing, Position
+from hearts.bots.kernel_ref import MAX_DEALS, MIX_SWAPS, Judge, Passing, Position
 from hearts.bots.sampling import DealTables
 from hearts.bots.splitmix import GOLDEN, HIDE_SALT, MIX1, MIX2
 
@@ -554,9 +554,14 @@ def _mix(hands: Any, seat: int, sv: Any, state: int, cb: Any, ow: Any) -> int:
 @_jit_inline
 def _hides(hide: int, mine: bool) -> int:
     """:func:`hearts.bots.kernel_ref.hides`."""
+    more = hide // 10
+    hide = hide % 10
+    how = 0
     if hide == 4:
-        return 0 if mine else 4
-    return 1 if hide == 1 or (hide == 2 and not mine) or (hide == 3 and mine) else 0
+        how = 0 if mine else 4
+    elif hide == 1 or (hide == 2 and not mine) or (hide == 3 and mine):
+        how = 1
+    return how + 10 * more if how else 0
 
 
 @_jit
@@ -618,15 +623,18 @@ def _look(
                 legal = h & _NO_POINTS
     if legal & (legal - 1) == 0:
         return policy
-    seen = hands  # face up: the playout's own deal, not copied
+    # face up: the playout's own deal, not copied; hiding: ``deals`` deals in h3
+    deals = 1
     if hide:
-        for s in range(n):
-            h3[s] = hands[s]
-        if hide == 4:
-            rs[0] = _mix(h3, seat, sv, rs[0], cb, ow)
-        else:
-            rs[0] = _hide(h3, seat, rs[0], cb)
-        seen = h3
+        deals = hide // 10 + 1
+        for r in range(deals):
+            seen = h3[r * n : (r + 1) * n]
+            for s in range(n):
+                seen[s] = hands[s]
+            if hide % 10 == 4:
+                rs[0] = _mix(seen, seat, sv, rs[0], cb, ow)
+            else:
+                rs[0] = _hide(seen, seat, rs[0], cb)
     alive = 0
     for s in range(n):
         alive |= hands[s]
@@ -670,31 +678,35 @@ def _look(
                 hi += 1
             if policy != _QS and policy != _JD and c != _QS and c != _JD and lo <= policy <= hi:
                 continue
-        for s in range(n):
-            h2[s] = seen[s]
-            p2[s] = pen[s]
-        for i in range(pos):
-            t2[i] = trick[i]
-        bit = 1 << c
-        h2[seat] = h & ~bit
-        t2[pos] = c
-        v2 = voids
-        if pos and c // 13 != led:
-            v2 |= 1 << led
-        jd2 = rollout(
-            h2,
-            t2,
-            pos + 1,
-            leader,
-            played + 1,
-            broken or c >= 39 or (qs_breaks and c == _QS),
-            p2,
-            jd,
-            qs_breaks,
-            lead_card,
-            v2,
-        )
-        v, _ = _value(p2, jd2, seat, near, totals, target, moon, jd_bonus, shoot, pts, after)
+        v = 0.0
+        for r in range(deals):
+            seen = h3[r * n : (r + 1) * n] if hide else hands
+            for s in range(n):
+                h2[s] = seen[s]
+                p2[s] = pen[s]
+            for i in range(pos):
+                t2[i] = trick[i]
+            bit = 1 << c
+            h2[seat] = h & ~bit
+            t2[pos] = c
+            v2 = voids
+            if pos and c // 13 != led:
+                v2 |= 1 << led
+            jd2 = rollout(
+                h2,
+                t2,
+                pos + 1,
+                leader,
+                played + 1,
+                broken or c >= 39 or (qs_breaks and c == _QS),
+                p2,
+                jd,
+                qs_breaks,
+                lead_card,
+                v2,
+            )
+            vr, _ = _value(p2, jd2, seat, near, totals, target, moon, jd_bonus, shoot, pts, after)
+            v += vr
         if first or v > best:
             best = v
             pick = c
@@ -1028,7 +1040,7 @@ def _play_batch(
     n = pen0.shape[0]
     looks = np.zeros(n, np.int64)
     rs = np.zeros(1, np.int64)
-    h3 = np.zeros(n, np.int64)
+    h3 = np.zeros(MAX_DEALS * n, np.int64)
     cb = np.zeros(64, np.int64)
     ow = np.zeros(64, np.int64)
     sv = np.zeros(n, np.int64)
@@ -1201,7 +1213,7 @@ def _pass_batch(
     after = np.zeros(n, np.int64)
     buf = np.zeros(64, np.int64)
     rs = np.zeros(1, np.int64)
-    h3 = np.zeros(n, np.int64)
+    h3 = np.zeros(MAX_DEALS * n, np.int64)
     cb = np.zeros(64, np.int64)
     ow = np.zeros(64, np.int64)
     sv = np.zeros(n, np.int64)
@@ -1422,7 +1434,7 @@ def _look_from(
     pts = np.zeros(n, np.int64)
     after = np.zeros(n, np.int64)
     rs = np.zeros(1, np.int64)
-    h3 = np.zeros(n, np.int64)
+    h3 = np.zeros(MAX_DEALS * n, np.int64)
     cb = np.zeros(64, np.int64)
     ow = np.zeros(64, np.int64)
     sv = np.zeros(n, np.int64)

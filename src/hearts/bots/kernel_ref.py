@@ -335,13 +335,22 @@ def _standing(trick: list[int], leader: int, n: int) -> tuple[int, int]:
 MIX_SWAPS = 2
 
 
+#: Deals a look that hides may play its cards out in (``hide``'s tens, plus one).
+MAX_DEALS = 4
+
+
 def hides(hide: int, mine: bool) -> int:
     """How a look hides the others' cards: 1, by :func:`hide`; 4, by :func:`mix`;
-    0, not.  ``hide`` 1: every seat's look by :func:`hide`; 2: the other seats'
-    looks only; 3: Khó's own only; 4: the other seats' looks by :func:`mix`."""
+    0, not; plus ten for each more deal the look plays its cards out in.
+    ``hide`` 1: every seat's look by :func:`hide`; 2: the other seats' looks only;
+    3: Khó's own only; 4: the other seats' looks by :func:`mix`.  ``hide``'s tens:
+    more deals per look (``14``: two mixed deals, each card's values summed)."""
+    more, hide = divmod(hide, 10)
     if hide == 4:
-        return 0 if mine else 4
-    return 1 if hide == 1 or (hide == 2 and not mine) or (hide == 3 and mine) else 0
+        how = 0 if mine else 4
+    else:
+        how = 1 if hide == 1 or (hide == 2 and not mine) or (hide == 3 and mine) else 0
+    return how + 10 * more if how else 0
 
 
 def mix(hands: list[int], seat: int, sv: list[int], state: int) -> int:
@@ -437,7 +446,8 @@ def look(
     ``policy`` when it is in the run; Q♠ and J♦ always count alone).  With ``rs``
     (the generator's state in ``rs[0]``), the cards are played out in a deal where
     the others' cards are dealt again by :func:`hide` (``how`` 1) or mixed by
-    :func:`mix` (``how`` 4, with the voids shown ``sv``)."""
+    :func:`mix` (``how`` 4, with the voids shown ``sv``); ``how``'s tens: that many
+    more such deals, each card judged by its values summed over them."""
     n = len(hands)
     pos = len(trick)
     h = hands[seat]
@@ -452,11 +462,16 @@ def look(
             legal = h & _NO_POINTS if played < n and h & _NO_POINTS else h
     if legal & (legal - 1) == 0:
         return policy
-    seen = hands[:]
-    if rs is not None and how == 4:
-        rs[0] = mix(seen, seat, sv or [0] * n, rs[0])
-    elif rs is not None and how:
-        rs[0] = hide(seen, seat, rs[0])
+    seens = [hands]
+    if rs is not None and how:
+        seens = []
+        for _ in range(how // 10 + 1):
+            seen = hands[:]
+            if how % 10 == 4:
+                rs[0] = mix(seen, seat, sv or [0] * n, rs[0])
+            else:
+                rs[0] = hide(seen, seat, rs[0])
+            seens.append(seen)
     alive = 0
     for x in hands:
         alive |= x
@@ -498,16 +513,18 @@ def look(
                 hi += 1
             if policy not in alone and c not in alone and lo <= policy <= hi:
                 continue
-        after = seen[:]
-        after[seat] = h & ~(1 << c)
-        p2 = pen[:]
-        v2 = voids | (1 << led) if pos and c // 13 != led else voids
-        jd2 = rollout(
-            after, [*trick, c], leader, played + 1,
-            broken or c >= 39 or (qs_breaks and c == QUEEN_SPADES), p2, jd, qs_breaks,
-            lead_card, None, None, 0.0, v2,
-        )  # fmt: skip
-        v, _ = value(p2, jd2, judge)
+        v = 0.0
+        for seen in seens:
+            after = seen[:]
+            after[seat] = h & ~(1 << c)
+            p2 = pen[:]
+            v2 = voids | (1 << led) if pos and c // 13 != led else voids
+            jd2 = rollout(
+                after, [*trick, c], leader, played + 1,
+                broken or c >= 39 or (qs_breaks and c == QUEEN_SPADES), p2, jd, qs_breaks,
+                lead_card, None, None, 0.0, v2,
+            )  # fmt: skip
+            v += value(p2, jd2, judge)[0]
         if first or v > best:
             best = v
             pick = c
