@@ -222,7 +222,9 @@ class HardBot:
     play on where the others' cards lie, :func:`kernel_ref.hide`: 1, every seat's
     look; 2, the other seats' only; 3, Khó's own only; 4, the other seats' looks
     with the others' cards mixed across suits too, the voids shown kept,
-    :func:`kernel_ref.mix`; 0, face up; :data:`DEFAULT_HIDE`).
+    :func:`kernel_ref.mix`; 0, face up; plus ten for each more such deal a look
+    plays its cards out in, their values summed: ``14``, two mixed deals;
+    :data:`DEFAULT_HIDE`).
     """
 
     name = "hard"
