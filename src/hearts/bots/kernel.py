@@ -565,6 +565,26 @@ def _hides(hide: int, mine: bool) -> int:
 
 
 @_jit
+def _look_scratch(n: int) -> Any:
+    """The scratch arrays of :func:`_look` and :func:`rollout_look` for ``n``
+    seats: ``h2, p2, t2, pts, after`` (a look's playout and its value), ``rs`` (the
+    hiding generator's state), ``h3`` (the deals a look hides in), ``cb``, ``sv``,
+    ``ow`` (the hiding's cards, voids shown and owners)."""
+    return (
+        np.zeros(n, np.int64),
+        np.zeros(n, np.int64),
+        np.zeros(n, np.int64),
+        np.zeros(n, np.int64),
+        np.zeros(n, np.int64),
+        np.zeros(1, np.int64),
+        np.zeros(MAX_DEALS * n, np.int64),
+        np.zeros(64, np.int64),
+        np.zeros(n, np.int64),
+        np.zeros(64, np.int64),
+    )
+
+
+@_jit
 def _look(
     hands: Any,
     trick: Any,
@@ -1039,20 +1059,11 @@ def _play_batch(
 ) -> None:
     n = pen0.shape[0]
     looks = np.zeros(n, np.int64)
-    rs = np.zeros(1, np.int64)
-    h3 = np.zeros(MAX_DEALS * n, np.int64)
-    cb = np.zeros(64, np.int64)
-    ow = np.zeros(64, np.int64)
-    sv = np.zeros(n, np.int64)
-    h2 = np.zeros(n, np.int64)
-    p2 = np.zeros(n, np.int64)
-    t2 = np.zeros(n, np.int64)
+    h2, p2, t2, pts, after, rs, h3, cb, sv, ow = _look_scratch(n)
     world = np.zeros(n, np.int64)
     hands = np.zeros(n, np.int64)
     pen = np.zeros(n, np.int64)
     trick = np.zeros(n, np.int64)
-    pts = np.zeros(n, np.int64)
-    after = np.zeros(n, np.int64)
     buf = np.zeros(64, np.int64)
     tlen = trick0.shape[0]
     for w in range(w0, w1):
@@ -1201,22 +1212,13 @@ def _pass_batch(
 ) -> None:
     n = totals.shape[0]
     looks = np.zeros(n, np.int64)
-    h2 = np.zeros(n, np.int64)
-    p2 = np.zeros(n, np.int64)
-    t2 = np.zeros(n, np.int64)
+    h2, p2, t2, pts, after, rs, h3, cb, sv, ow = _look_scratch(n)
     world = np.zeros(n, np.int64)
     passes = np.zeros(n, np.int64)
     hands = np.zeros(n, np.int64)
     pen = np.zeros(n, np.int64)
     trick = np.zeros(n, np.int64)
-    pts = np.zeros(n, np.int64)
-    after = np.zeros(n, np.int64)
     buf = np.zeros(64, np.int64)
-    rs = np.zeros(1, np.int64)
-    h3 = np.zeros(MAX_DEALS * n, np.int64)
-    cb = np.zeros(64, np.int64)
-    ow = np.zeros(64, np.int64)
-    sv = np.zeros(n, np.int64)
     lead_bit = 1 << lead_card
     for w in range(w0, w1):
         draw(
@@ -1428,16 +1430,7 @@ def _look_from(
         hands[seat], alive, seat, tlen, led, top, win, tp, played, broken, _runner(pen),
         (alive & _QS_BIT) != 0, voids, n, lead_card,
     )  # fmt: skip
-    h2 = np.zeros(n, np.int64)
-    p2 = np.zeros(n, np.int64)
-    t2 = np.zeros(n, np.int64)
-    pts = np.zeros(n, np.int64)
-    after = np.zeros(n, np.int64)
-    rs = np.zeros(1, np.int64)
-    h3 = np.zeros(MAX_DEALS * n, np.int64)
-    cb = np.zeros(64, np.int64)
-    ow = np.zeros(64, np.int64)
-    sv = np.zeros(n, np.int64)
+    h2, p2, t2, pts, after, rs, h3, cb, sv, ow = _look_scratch(n)
     pick = _look(
         hands, trick, seat, tlen, led, top, played, broken, pen, jd, qs_breaks, lead_card,
         voids, policy, 0.0, near, totals, target, moon, jd_bonus, h2, p2, t2, pts, after,
