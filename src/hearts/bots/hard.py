@@ -71,7 +71,9 @@ DEFAULT_CLEAR = 3.0
 #: share of the oracle gap closed 0.61 → 0.72 with ``hide=2``, 0.80 with ``hide=4``,
 #: over 200 deals) but was not shown to against the frozen yardstick: ``hide=2``
 #: 0.85 over 88 deals (face up: 0.86 over 200), ``hide=4`` 0.92 [0.83, 1.03] over 142
-#: (bench/strength_results.md, session 20).
+#: (bench/strength_results.md, session 20).  ``hide=14`` (two mixed deals a look):
+#: gap 0.84 against Vừa, but 0.88 [0.80, 0.96] against the yardstick over 200 deals,
+#: on 2.2× the CPU (session 21).
 DEFAULT_HIDE = 0
 
 #: Playouts per pass decision when the pass is searched: about 4 ms of CPU on the
