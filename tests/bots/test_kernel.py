@@ -414,6 +414,15 @@ def test_the_look_ahead_sums_are_the_reference_sums(
     assert deals or hide < 10
 
 
+def test_hide_beyond_the_looks_room_is_refused() -> None:
+    # The compiled look has room for kernel_ref.MAX_DEALS deals: a bigger ``hide``
+    # (or an unknown way of hiding) is an error, not a write past that room.
+    HardBot(hide=10 * (kernel_ref.MAX_DEALS - 1) + 4)
+    for bad in (-1, 5, 10 * kernel_ref.MAX_DEALS + 4):
+        with pytest.raises(ValueError, match="hide"):
+            HardBot(hide=bad)
+
+
 def test_mixing_keeps_the_others_numbers_of_cards_and_their_voids_shown() -> None:
     # What a look that mixes knows: its own hand, how many cards each other seat
     # holds and the suits they have shown they lack.  Both engines mix alike, and

@@ -256,6 +256,12 @@ class HardBot:
         hide: int = DEFAULT_HIDE,
     ) -> None:
         self.hide = int(hide)
+        if self.hide < 0 or self.hide % 10 > 4 or self.hide // 10 >= kernel_ref.MAX_DEALS:
+            # The compiled look keeps room for MAX_DEALS deals and no more.
+            raise ValueError(
+                f"unknown hide {hide!r}: 0 to 4, plus ten a deal more "
+                f"(at most {kernel_ref.MAX_DEALS} deals)"
+            )
         self.clear = float(clear)
         self.pass_lookahead = int(pass_lookahead)
         self.lookahead = int(lookahead)
