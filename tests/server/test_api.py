@@ -476,9 +476,7 @@ def test_openapi_describes_the_calls_and_the_state(client) -> None:
         "unlocked",
     }
     hand = schema["components"]["schemas"]["HandInfo"]["properties"]
-    assert {"legal", "illegal_reasons", "mark_received", "auto_finished", "pass_count"} <= set(
-        hand
-    )
+    assert {"legal", "illegal_reasons", "mark_received", "auto_finished", "pass_count"} <= set(hand)
 
 
 def test_page_and_static_files_are_served(client) -> None:
