@@ -47,7 +47,10 @@ from hearts.view import PlayerView
 #: Khó of 10,000 plain playouts (0.012 s) it took 0.88 [0.79, 0.96] of its points
 #: over 120 deals, and that Khó 1.37 [1.22, 1.55] of three of it over 60
 #: (bench/strength_results.md).  Plain, 10× more playouts was not shown to pay:
-#: 100,000 against three at 10,000, +0.21 points a hand [−0.22, +0.63].
+#: 100,000 against three at 10,000, +0.21 points a hand [−0.22, +0.63].  Against the
+#: frozen yardstick it takes 0.825 [0.78, 0.87] of its points over 400 deals on 0.46 of
+#: its CPU; twice the playouts (its CPU) changed nothing shown, +0.04 points a hand
+#: [−0.40, +0.50] over 200, and closed less of the oracle gap against Vừa (session 22).
 DEFAULT_ITERATIONS = 2_000
 
 #: Turns of each seat that a playout plays by a look ahead (:func:`kernel._look`:
