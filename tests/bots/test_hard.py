@@ -4,6 +4,7 @@ and it sees a moon coming."""
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 
 import pytest
 
@@ -232,3 +233,44 @@ def test_khó_with_an_early_stop_plays_the_same_obvious_card_on_less() -> None:
     early = HardBot(iterations=2000, clear=3.0).weigh_play(view)
     assert early.choice == plain.choice
     assert sum(early.deals.values()) < sum(plain.deals.values()) // 2
+
+
+def _play_until(seed: int, done: Callable[[PlayerView], bool]) -> PlayerView:
+    """The first view, on a random deal played by random legal cards, for which
+    ``done`` holds with two candidates or more to weigh."""
+    rng = random.Random(seed)
+    state = HandState.deal(Rules(), 4, rng)  # hold hand: no pass
+    while not state.is_terminal():
+        view = state.view(state.turn, hand_number=4)
+        if len(candidates(view)) > 1 and done(view):
+            return view
+        state.play(rng.choice(state.legal_actions()))
+    raise AssertionError("no such view on this deal")
+
+
+def _points(view: PlayerView) -> list[int]:
+    return [view.rules.penalty(mask) for mask in view.taken()]
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_the_looks_hide_while_the_own_moon_is_open_and_see_once_it_is_shut(seed: int) -> None:
+    # moon_hide: while no other seat has taken a point the search is the one of
+    # hide=moon_hide; once another has, the one of the face-up looks (hide=0).
+    def values(view: PlayerView, **options: int) -> dict[int, float]:
+        return HardBot(iterations=200, **options).weigh_play(view).value
+
+    early = _play_until(seed, lambda v: sum(_points(v)) == 0 and len(v.plays) >= 4)
+    assert values(early, moon_hide=14) == values(early, hide=14)
+    assert values(early, moon_hide=14) != values(early)  # hiding changes the search
+
+    def own(v: PlayerView) -> bool:
+        p = _points(v)
+        return 0 < p[v.seat] == sum(p)
+
+    mine = _play_until(seed, own)
+    assert values(mine, moon_hide=14) == values(mine, hide=14)
+    assert values(mine, moon_hide=14, moon_hide_from=30) == values(mine)
+
+    shut = _play_until(seed, lambda v: sum(_points(v)) > _points(v)[v.seat])
+    assert values(shut, moon_hide=14) == values(shut)
+    assert values(shut, moon_hide=14) != values(shut, hide=14)

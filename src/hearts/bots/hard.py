@@ -229,7 +229,9 @@ class HardBot:
     with the others' cards mixed across suits too, the voids shown kept,
     :func:`kernel_ref.mix`; 0, face up; plus ten for each more such deal a look
     plays its cards out in, their values summed: ``14``, two mixed deals;
-    :data:`DEFAULT_HIDE`).
+    :data:`DEFAULT_HIDE`); ``moon_hide`` (the ``hide`` of a play while the seat's
+    own moon is open: no other seat has taken a point, and it has taken at least
+    ``moon_hide_from``; the same as ``hide`` when not given).
     """
 
     name = "hard"
@@ -257,14 +259,12 @@ class HardBot:
         pass_lookahead: int = 0,
         clear: float = DEFAULT_CLEAR,
         hide: int = DEFAULT_HIDE,
+        moon_hide: int | None = None,
+        moon_hide_from: int = 0,
     ) -> None:
-        self.hide = int(hide)
-        if self.hide < 0 or self.hide % 10 > 4 or self.hide // 10 >= kernel_ref.MAX_DEALS:
-            # The compiled look keeps room for MAX_DEALS deals and no more.
-            raise ValueError(
-                f"unknown hide {hide!r}: 0 to 4, plus ten a deal more "
-                f"(at most {kernel_ref.MAX_DEALS} deals)"
-            )
+        self.hide = _checked_hide(hide)
+        self.moon_hide = self.hide if moon_hide is None else _checked_hide(moon_hide)
+        self.moon_hide_from = int(moon_hide_from)
         self.clear = float(clear)
         self.pass_lookahead = int(pass_lookahead)
         self.lookahead = int(lookahead)
@@ -472,7 +472,8 @@ class HardBot:
         sums_a: Any = np.zeros(len(cands)) if compiled else [0.0] * len(cands)
         points_a: Any = np.zeros(len(cands)) if compiled else [0.0] * len(cands)
         mass_a: Any = np.zeros(len(cands)) if compiled else [0.0] * len(cands)
-        look, look_others, hide = self.lookahead, self.lookahead_others, self.hide
+        look, look_others = self.lookahead, self.lookahead_others
+        hide = self.moon_hide if self._own_moon_open(view) else self.hide
 
         def batch(w0: int, w1: int, alive: list[int]) -> None:
             if compiled:
@@ -504,6 +505,15 @@ class HardBot:
             {c: float(sums_a[i]) for i, c in enumerate(cands)},
             {c: counts_i[i] for i, c in enumerate(cands)},
         )
+
+    def _own_moon_open(self, view: PlayerView) -> bool:
+        """Whether every point taken so far is this seat's, at least
+        ``moon_hide_from`` of them: its own moon still open."""
+        if self.moon_hide == self.hide:
+            return False
+        taken = [view.rules.penalty(mask) for mask in view.taken()]
+        mine = taken[view.seat]
+        return mine >= self.moon_hide_from and sum(taken) == mine
 
     def _rank_play_noisy(
         self,
@@ -543,6 +553,18 @@ class HardBot:
 
 
 WorldPlayout = Callable[[list[int], int, random.Random | None, float], float]
+
+
+def _checked_hide(hide: int) -> int:
+    """``hide`` as an int, or ValueError when the kernel has no such look."""
+    value = int(hide)
+    if value < 0 or value % 10 > 4 or value // 10 >= kernel_ref.MAX_DEALS:
+        # The compiled look keeps room for MAX_DEALS deals and no more.
+        raise ValueError(
+            f"unknown hide {hide!r}: 0 to 4, plus ten a deal more "
+            f"(at most {kernel_ref.MAX_DEALS} deals)"
+        )
+    return value
 
 
 def card_playout(view: PlayerView) -> WorldPlayout:
