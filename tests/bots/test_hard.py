@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
+from typing import Any
 
 import pytest
 
@@ -274,3 +275,19 @@ def test_the_looks_hide_while_the_own_moon_is_open_and_see_once_it_is_shut(seed:
     shut = _play_until(seed, lambda v: sum(_points(v)) > _points(v)[v.seat])
     assert values(shut, moon_hide=14) == values(shut)
     assert values(shut, moon_hide=14) != values(shut, hide=14)
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_adapt_hides_the_looks_once_the_others_play_like_the_policy(seed: int) -> None:
+    # adapt: after adapt_from plays of the others, the looks hide (adapt_hide)
+    # when the others play unlike the policy less often than the threshold.
+    def values(view: PlayerView, **options: Any) -> dict[int, float]:
+        return HardBot(iterations=200, **options).weigh_play(view).value
+
+    view = _play_until(seed, lambda v: len(v.plays) >= 12)
+    others = sum(1 for s, _ in view.plays if s != view.seat)
+    hidden, face_up = values(view, hide=14), values(view)
+    assert hidden != face_up
+    assert values(view, adapt=1.01) == hidden  # every rate is below 1.01
+    assert values(view, adapt=1.01, adapt_hide=4) == values(view, hide=4)
+    assert values(view, adapt=1.01, adapt_from=others + 1) == face_up  # too few plays

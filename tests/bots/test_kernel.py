@@ -4,6 +4,7 @@ and it compiles and decides in a fresh process where no cache can be written."""
 
 from __future__ import annotations
 
+import math
 import os
 import random
 import shutil
@@ -486,4 +487,55 @@ def test_the_reference_engine_looks_ahead_as_the_compiled_one_does() -> None:
     for view in VIEWS[12:16]:
         fast = HardBot(iterations=24, engine="compiled", lookahead=13, lookahead_others=13)
         slow = HardBot(iterations=24, engine="reference", lookahead=13, lookahead_others=13)
+        assert fast.weigh_play(view) == slow.weigh_play(view)
+
+
+def test_both_engines_count_the_plays_unlike_the_policy_alike() -> None:
+    seen = set()
+    for view in VIEWS:
+        tables = deal_tables(DealSampler(view))
+        pos = search_position(view, 0.5)
+        want = kernel_ref.unlike(tables, view.seed(), 0, 16, pos)
+        assert kernel.unlike(tables, view.seed(), 0, 16, pos) == want
+        # The count is the likeness's exponent, deal by deal.
+        worlds = [kernel.draw_deal(tables, view.seed(), w) for w in range(16)]
+        weights = [kernel_ref.likeness(w, pos) for w in worlds]
+        assert want == sum(round(-math.log2(x)) for x in weights) / 16
+        seen.add(want)
+    assert len(seen) > 3
+
+
+def _unlike_rate(opponents: str, seed: int) -> float:
+    """The share of the others' plays unlike the policy, seen by seat 0 at its
+    turn in the seventh trick of a hand it plays by the policy among three
+    ``opponents``: Vừa, or seats that play a random legal card."""
+    rng = random.Random(seed)
+    medium = get_bot("medium")
+    state = HandState.deal(Rules(), 4, rng)
+    while True:
+        view = state.view(state.turn, hand_number=4)
+        if state.turn == 0 and len(view.plays) >= 24:
+            break
+        if state.turn == 0 or opponents == "medium":
+            state.play(medium.choose_play(view))
+        else:
+            state.play(rng.choice(state.legal_actions()))
+    others = sum(1 for s, _ in view.plays if s != 0)
+    tables = deal_tables(DealSampler(view))
+    return kernel.unlike(tables, view.seed(), 0, 32, search_position(view, 0.5)) / others
+
+
+def test_players_of_habit_play_like_the_policy_and_random_players_do_not() -> None:
+    # What Khó's adapt reads: Vừa's plays mostly match the policy on sampled
+    # deals (its habits are the policy's); a random player's do not.
+    habit = [_unlike_rate("medium", s) for s in range(6)]
+    random_ = [_unlike_rate("random", s) for s in range(6)]
+    assert sum(habit) / 6 < 0.22 < sum(random_) / 6
+    assert max(habit) < min(random_)
+
+
+def test_the_reference_engine_adapts_as_the_compiled_one_does() -> None:
+    for view in VIEWS[:6]:
+        fast = HardBot(iterations=100, engine="compiled", adapt=0.22, adapt_from=3)
+        slow = HardBot(iterations=100, engine="reference", adapt=0.22, adapt_from=3)
         assert fast.weigh_play(view) == slow.weigh_play(view)

@@ -35,7 +35,13 @@ from hearts.bots.kernel_ref import MOON_CODES, Judge, Passing, Position, pass_sc
 from hearts.bots.medium import pass_cards as medium_pass
 from hearts.bots.moon import moon_sampler
 from hearts.bots.playout import rollout
-from hearts.bots.sampling import DealSampler, MixtureSampler, WeightedSampler, deal_tables
+from hearts.bots.sampling import (
+    DealSampler,
+    DealTables,
+    MixtureSampler,
+    WeightedSampler,
+    deal_tables,
+)
 from hearts.cards import JD_BIT, QS_BIT, QUEEN_SPADES, cards_of
 from hearts.rules import Rules
 from hearts.view import PlayerView
@@ -261,7 +267,15 @@ class HardBot:
         hide: int = DEFAULT_HIDE,
         moon_hide: int | None = None,
         moon_hide_from: int = 0,
+        adapt: float = 0.0,
+        adapt_hide: int = 14,
+        adapt_from: int = 6,
+        adapt_draws: int = 32,
     ) -> None:
+        self.adapt = float(adapt)
+        self.adapt_hide = _checked_hide(adapt_hide)
+        self.adapt_from = int(adapt_from)
+        self.adapt_draws = int(adapt_draws)
         self.hide = _checked_hide(hide)
         self.moon_hide = self.hide if moon_hide is None else _checked_hide(moon_hide)
         self.moon_hide_from = int(moon_hide_from)
@@ -474,6 +488,8 @@ class HardBot:
         mass_a: Any = np.zeros(len(cands)) if compiled else [0.0] * len(cands)
         look, look_others = self.lookahead, self.lookahead_others
         hide = self.moon_hide if self._own_moon_open(view) else self.hide
+        if self.adapt and self._plays_like_the_policy(view, tables, seed):
+            hide = self.adapt_hide
 
         def batch(w0: int, w1: int, alive: list[int]) -> None:
             if compiled:
@@ -514,6 +530,18 @@ class HardBot:
         taken = [view.rules.penalty(mask) for mask in view.taken()]
         mine = taken[view.seat]
         return mine >= self.moon_hide_from and sum(taken) == mine
+
+    def _plays_like_the_policy(self, view: PlayerView, tables: DealTables, seed: int) -> bool:
+        """Whether the other seats, over at least ``adapt_from`` plays so far, play
+        unlike the playout policy on fewer than ``adapt`` of them (averaged over
+        ``adapt_draws`` sampled deals, :func:`kernel_ref.unlike`): players of
+        habit, as Vừa, rather than players who search."""
+        others = sum(1 for s, _ in view.plays if s != view.seat)
+        if others < self.adapt_from:
+            return False
+        unlike = kernel.unlike if self.engine == "compiled" else kernel_ref.unlike
+        pos = search_position(view, 0.5)
+        return unlike(tables, seed, 0, self.adapt_draws, pos) / others < self.adapt
 
     def _rank_play_noisy(
         self,

@@ -917,6 +917,60 @@ def likeness(
 
 
 @_jit
+def _unlike(
+    others: Any,
+    part_cum: Any,
+    part_fixed: Any,
+    part_root: Any,
+    st_class: Any,
+    st_first: Any,
+    st_count: Any,
+    sp_take: Any,
+    sp_cum: Any,
+    sp_next: Any,
+    cl_first: Any,
+    cl_len: Any,
+    cl_cards: Any,
+    seed: int,
+    w0: int,
+    w1: int,
+    me: int,
+    hist_seat: Any,
+    hist_card: Any,
+    qs_breaks: bool,
+    lead_card: int,
+) -> float:
+    n = part_fixed.shape[1]
+    world = np.zeros(n, np.int64)
+    hands = np.zeros(n, np.int64)
+    pen = np.zeros(n, np.int64)
+    buf = np.zeros(64, np.int64)
+    total = 0
+    for w in range(w0, w1):
+        draw(
+            others,
+            part_cum,
+            part_fixed,
+            part_root,
+            st_class,
+            st_first,
+            st_count,
+            sp_take,
+            sp_cum,
+            sp_next,
+            cl_first,
+            cl_len,
+            cl_cards,
+            _world_state(seed, w),
+            world,
+            buf,
+        )
+        wt = likeness(world, hist_seat, hist_card, me, 0.5, qs_breaks, lead_card, hands, pen)
+        total += round(-np.log2(wt))
+    return total / (w1 - w0)
+
+
+@_jit
 def _value(
     pen: Any,
     jd: int,
@@ -1368,6 +1422,23 @@ def pass_batch(
         lookahead_others,
         sums,
         points,
+    )
+
+
+def unlike(t: DealTables, seed: int, w0: int, w1: int, pos: Position) -> float:
+    """:func:`hearts.bots.kernel_ref.unlike`, compiled."""
+    return float(
+        _unlike(
+            *t,
+            _seed64(seed),
+            w0,
+            w1,
+            pos.me,
+            np.array([s for s, _ in pos.history], dtype=np.int64),
+            np.array([c for _, c in pos.history], dtype=np.int64),
+            pos.qs_breaks,
+            pos.lead_card,
+        )
     )
 
 

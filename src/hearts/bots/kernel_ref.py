@@ -175,6 +175,19 @@ def likeness(world: list[int], pos: Position) -> float:
     return wt
 
 
+def unlike(t: DealTables, seed: int, w0: int, w1: int, pos: Position) -> float:
+    """The mean, over deals ``w0`` to ``w1`` of a search seeded ``seed``, of the
+    others' plays so far (``pos.history``) not of the kind the playout policy
+    would have played holding that deal (:func:`likeness`): how far the others
+    play unlike the policy, whose habits are a heuristic player's."""
+    counting = pos._replace(mismatch=0.5)
+    total = 0
+    for w in range(w0, w1):
+        world, _ = draw(t, world_state(seed, w))
+        total += round(-math.log2(likeness(world, counting)))
+    return total / (w1 - w0)
+
+
 def score(pen: list[int], jd: int, judge: Judge) -> list[int]:
     """The hand's points per seat (:meth:`hearts.rules.Rules.score`, the shooter
     choosing as :meth:`~hearts.rules.Rules.moon_choice` does)."""
