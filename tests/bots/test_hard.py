@@ -257,8 +257,8 @@ def _points(view: PlayerView) -> list[int]:
 def test_the_looks_hide_while_the_own_moon_is_open_and_see_once_it_is_shut(seed: int) -> None:
     # moon_hide: while no other seat has taken a point the search is the one of
     # hide=moon_hide; once another has, the one of the face-up looks (hide=0).
-    def values(view: PlayerView, **options: int) -> dict[int, float]:
-        return HardBot(iterations=200, **options).weigh_play(view).value
+    def values(view: PlayerView, **options: Any) -> dict[int, float]:
+        return HardBot(iterations=200, **{"adapt": 0, **options}).weigh_play(view).value
 
     early = _play_until(seed, lambda v: sum(_points(v)) == 0 and len(v.plays) >= 4)
     assert values(early, moon_hide=14) == values(early, hide=14)
@@ -282,7 +282,7 @@ def test_adapt_hides_the_looks_once_the_others_play_like_the_policy(seed: int) -
     # adapt: after adapt_from plays of the others, the looks hide (adapt_hide)
     # when the others play unlike the policy less often than the threshold.
     def values(view: PlayerView, **options: Any) -> dict[int, float]:
-        return HardBot(iterations=200, **options).weigh_play(view).value
+        return HardBot(iterations=200, **{"adapt": 0, **options}).weigh_play(view).value
 
     view = _play_until(seed, lambda v: len(v.plays) >= 12)
     others = sum(1 for s, _ in view.plays if s != view.seat)

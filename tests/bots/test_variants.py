@@ -32,8 +32,10 @@ from hearts.rules import Rules
 #: 82396eccaa4d609c when the look ahead at every turn became Khó's default (with
 #: ``lookahead=0, lookahead_others=0`` Khó gives 7b4cac2d006f9aa1 again);
 #: with ``hide=4`` (the other seats' looks mix the others' cards, not the default)
-#: 0bc37b103891dac1, with ``hide=2`` 2ba27397a63e3b98.
-RECORDED = (6820, "82396eccaa4d609c")
+#: 0bc37b103891dac1, with ``hide=2`` 2ba27397a63e3b98; a0b5f13dc14429bc when Khó
+#: began to adapt its model of the others to their play (``adapt``, session 23;
+#: with ``adapt=0`` Khó gives 82396eccaa4d609c again).
+RECORDED = (6820, "a0b5f13dc14429bc")
 
 
 def _digest() -> tuple[int, str]:

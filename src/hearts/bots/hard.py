@@ -85,6 +85,21 @@ DEFAULT_CLEAR = 3.0
 #: on 2.2× the CPU (session 21).
 DEFAULT_HIDE = 0
 
+#: Khó adapts its model of the other seats to how they play (:meth:`HardBot.
+#: _plays_like_the_policy`): once they have made :data:`DEFAULT_ADAPT_FROM` plays,
+#: if fewer than :data:`DEFAULT_ADAPT` of them (over 32 sampled deals) are unlike
+#: the playout policy's, they are players of habit, as Vừa, and the others' looks
+#: hide the cards (:data:`DEFAULT_ADAPT_HIDE`, two mixed deals); else they search,
+#: as the yardstick or Khó, and the looks stay face up.  Measured over hands
+#: played, the share unlike the policy from the third trick on: Vừa 0.15 (sd 0.05),
+#: the yardstick 0.33 (0.11), Khó 0.30 (0.09).  Against Vừa the share of the
+#: oracle gap closed went 0.61 → 0.81 [0.66, 0.98] over 200 deals, with the
+#: yardstick row unchanged: 0.856 over deals 0–199, the default 0.854 (paired
+#: −0.005 points a hand), and 1.18 the other way (bench/strength_results.md, session 23).
+DEFAULT_ADAPT = 0.22
+DEFAULT_ADAPT_FROM = 3
+DEFAULT_ADAPT_HIDE = 14
+
 #: Playouts per pass decision when the pass is searched: about 4 ms of CPU on the
 #: compiled kernel.  100,000 (0.2 s) was not shown to pass better: −0.21 points a
 #: hand [−0.81, +0.38] over 120 deals (bench/strength_results.md).
@@ -237,7 +252,11 @@ class HardBot:
     plays its cards out in, their values summed: ``14``, two mixed deals;
     :data:`DEFAULT_HIDE`); ``moon_hide`` (the ``hide`` of a play while the seat's
     own moon is open: no other seat has taken a point, and it has taken at least
-    ``moon_hide_from``; the same as ``hide`` when not given).
+    ``moon_hide_from``; the same as ``hide`` when not given); ``adapt`` (once the
+    other seats have made ``adapt_from`` plays, a play searches with ``hide`` =
+    ``adapt_hide`` when fewer than this share of their plays are unlike the playout
+    policy's over ``adapt_draws`` sampled deals, :func:`kernel_ref.unlike`: players
+    of habit are modelled as not seeing the cards; 0: never; :data:`DEFAULT_ADAPT`).
     """
 
     name = "hard"
@@ -267,9 +286,9 @@ class HardBot:
         hide: int = DEFAULT_HIDE,
         moon_hide: int | None = None,
         moon_hide_from: int = 0,
-        adapt: float = 0.0,
-        adapt_hide: int = 14,
-        adapt_from: int = 6,
+        adapt: float = DEFAULT_ADAPT,
+        adapt_hide: int = DEFAULT_ADAPT_HIDE,
+        adapt_from: int = DEFAULT_ADAPT_FROM,
         adapt_draws: int = 32,
     ) -> None:
         self.adapt = float(adapt)
