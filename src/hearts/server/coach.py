@@ -130,7 +130,10 @@ def _estimates_line(w: Weighing, show: Any) -> str:
     parts = []
     for i, option in enumerate(w.options[:SHOWN]):
         words = _say("mean") if i == 0 else ""
-        parts.append(f"{show(option)}: {words}{number(w.points[option])} {_say('points')}")
+        # From the figure the estimates carry (rounded to 2 places), so that the
+        # line and the estimates never round a ...x5 apart.
+        points = round(w.points[option], 2)
+        parts.append(f"{show(option)}: {words}{number(points)} {_say('points')}")
     return " · ".join(parts)
 
 
