@@ -291,3 +291,6 @@ def test_adapt_hides_the_looks_once_the_others_play_like_the_policy(seed: int) -
     assert values(view, adapt=1.01) == hidden  # every rate is below 1.01
     assert values(view, adapt=1.01, adapt_hide=4) == values(view, hide=4)
     assert values(view, adapt=1.01, adapt_from=others + 1) == face_up  # too few plays
+    # unlike plays number at most the plays: a margin of all of them asks too much
+    assert values(view, adapt=1.01, adapt_margin=0.01 * others) == hidden
+    assert values(view, adapt=1.01, adapt_margin=1.01 * others) == face_up

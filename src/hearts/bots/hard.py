@@ -256,7 +256,9 @@ class HardBot:
     other seats have made ``adapt_from`` plays, a play searches with ``hide`` =
     ``adapt_hide`` when fewer than this share of their plays are unlike the playout
     policy's over ``adapt_draws`` sampled deals, :func:`kernel_ref.unlike`: players
-    of habit are modelled as not seeing the cards; 0: never; :data:`DEFAULT_ADAPT`).
+    of habit are modelled as not seeing the cards; 0: never; :data:`DEFAULT_ADAPT`);
+    ``adapt_margin`` (the evidence asked for: the others' plays unlike the policy's
+    must number fewer than ``adapt`` times their plays by this many; 0: none).
     """
 
     name = "hard"
@@ -290,8 +292,10 @@ class HardBot:
         adapt_hide: int = DEFAULT_ADAPT_HIDE,
         adapt_from: int = DEFAULT_ADAPT_FROM,
         adapt_draws: int = 32,
+        adapt_margin: float = 0.0,
     ) -> None:
         self.adapt = float(adapt)
+        self.adapt_margin = float(adapt_margin)
         self.adapt_hide = _checked_hide(adapt_hide)
         self.adapt_from = int(adapt_from)
         self.adapt_draws = int(adapt_draws)
@@ -560,7 +564,8 @@ class HardBot:
             return False
         unlike = kernel.unlike if self.engine == "compiled" else kernel_ref.unlike
         pos = search_position(view, 0.5)
-        return unlike(tables, seed, 0, self.adapt_draws, pos) / others < self.adapt
+        seen = unlike(tables, seed, 0, self.adapt_draws, pos) + self.adapt_margin
+        return seen / others < self.adapt
 
     def _rank_play_noisy(
         self,
