@@ -258,7 +258,9 @@ class HardBot:
     policy's over ``adapt_draws`` sampled deals, :func:`kernel_ref.unlike`: players
     of habit are modelled as not seeing the cards; 0: never; :data:`DEFAULT_ADAPT`);
     ``adapt_margin`` (the evidence asked for: the others' plays unlike the policy's
-    must number fewer than ``adapt`` times their plays by this many; 0: none).
+    must number fewer than ``adapt`` times their plays by this many; 0: none);
+    ``moon_queen`` (moon defence counts a seat alone with Q♠, 13 or 14 points,
+    as running: :func:`hearts.bots.moon.live_moon`).
     """
 
     name = "hard"
@@ -293,6 +295,7 @@ class HardBot:
         adapt_from: int = DEFAULT_ADAPT_FROM,
         adapt_draws: int = 32,
         adapt_margin: float = 0.0,
+        moon_queen: bool = False,
     ) -> None:
         self.adapt = float(adapt)
         self.adapt_margin = float(adapt_margin)
@@ -311,6 +314,7 @@ class HardBot:
         self.endgame_draws = int(endgame_draws)
         self.mismatch = float(mismatch)
         self.moon = moon
+        self.moon_queen = bool(moon_queen)
         self.shoot = float(shoot)
         if engine not in ("compiled", "reference"):
             raise ValueError(f"unknown engine {engine!r}")
@@ -492,7 +496,7 @@ class HardBot:
             base = WeightedSampler(view, QUEEN_SPADES, queen_doubts(view, self.infer))
         else:
             base = DealSampler(view)
-        sampler = moon_sampler(view, base) if self.moon else base
+        sampler = moon_sampler(view, base, self.moon_queen) if self.moon else base
         budget = self.play_playouts(view) if total is None else total
         deadline = None
         if self.budget_ms is not None:

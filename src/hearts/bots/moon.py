@@ -35,9 +35,11 @@ def runs_for_the_moon(points: int) -> bool:
     return points >= 15 or 4 <= points < 13
 
 
-def live_moon(view: PlayerView) -> int:
+def live_moon(view: PlayerView, queen: bool = False) -> int:
     """The other seat running for the moon (-1: none): it alone took points,
-    enough to be running, and hearts it still needs are out of ``view``'s hand."""
+    enough to be running, and hearts it still needs are out of ``view``'s hand.
+    ``queen``: Q♠ alone (13, 14 with a heart) is enough, as when a seat that
+    controls a long suit has had Q♠ thrown on it."""
     taken = [view.rules.penalty(mask) for mask in view.taken()]
     scorers = [s for s, p in enumerate(taken) if p]
     if len(scorers) != 1:
@@ -46,7 +48,7 @@ def live_moon(view: PlayerView) -> int:
     if runner == view.seat:
         return -1
     if not runs_for_the_moon(taken[runner]) and not (
-        taken[runner] >= 13 and _led_a_heart(view, runner)
+        taken[runner] >= 13 and (queen or _led_a_heart(view, runner))
     ):
         return -1
     if not view.unseen() & HEARTS_MASK:
@@ -62,12 +64,13 @@ def _led_a_heart(view: PlayerView, seat: int) -> bool:
 
 
 def moon_sampler(
-    view: PlayerView, base: DealSampler | WeightedSampler
+    view: PlayerView, base: DealSampler | WeightedSampler, queen: bool = False
 ) -> DealSampler | WeightedSampler | MixtureSampler:
-    """``base``, or while a moon is live a mixture: ``base`` on (1 - RUNNER_SHARE)
-    of the deals, and deals in which the runner holds the highest hearts still
-    out (as many of the RUNNER_HEARTS as fit what the view allows) on the rest."""
-    runner = live_moon(view)
+    """``base``, or while a moon is live (:func:`live_moon`, ``queen`` as there)
+    a mixture: ``base`` on (1 - RUNNER_SHARE) of the deals, and deals in which
+    the runner holds the highest hearts still out (as many of the RUNNER_HEARTS
+    as fit what the view allows) on the rest."""
+    runner = live_moon(view, queen)
     if runner < 0:
         return base
     known = view.known()
