@@ -59,3 +59,35 @@ def test_half_the_deals_give_the_runner_the_high_hearts() -> None:
     uniform = sum(d[1] & tops == tops for d in (base.draw(random.Random(w)) for w in range(400)))
     assert with_tops > 200 > 4 * uniform
     assert all(d[0] == view.hand for d in draws)
+
+
+def test_queen_alone_is_a_live_moon_only_when_asked() -> None:
+    # West took Q♠ alone (13): not running by default; with queen=True it is, and
+    # half the deals give West the high hearts.
+    view = _view("2C AC 3C 4C  AS QS 2S 3S")
+    assert view.points_taken()[1] == 13
+    assert live_moon(view) == -1 and live_moon(view, queen=True) == 1
+    assert live_moon(_view("2C AC 3C 4C"), queen=True) == -1  # no points yet
+    assert not isinstance(moon_sampler(view, DealSampler(view)), MixtureSampler)
+    sampler = moon_sampler(view, DealSampler(view), queen=True)
+    assert isinstance(sampler, MixtureSampler)
+    tops = (1 << parse_card("AH")) | (1 << parse_card("KH"))
+    draws = [kernel.draw_deal(deal_tables(sampler), 7, w) for w in range(400)]
+    assert sum(d[1] & tops == tops for d in draws) > 200
+
+
+def test_hard_moon_queen_changes_the_search_only_with_queen_alone() -> None:
+    from hearts.bots.hard import HardBot
+
+    def values(view: PlayerView, **options: bool) -> dict[int, float]:
+        return HardBot(iterations=300, **options).weigh_play(view).value
+
+    # South to follow West's K♦ lead while West holds Q♠ and 9♥ (14) alone.
+    queen = craft(HANDS, "2C AC 3C 4C  AS QS 2S 3S  AD 9H 2D 3D  KD TH 4D", void={"N": "D"})
+    view = queen.view(0)
+    assert view.turn == 0 and view.points_taken()[1] == 14
+    assert values(view, moon_queen=True) != values(view)
+    # No seat alone with points: the option changes nothing.
+    quiet = craft(HANDS, "2C AC 3C 4C", void={"N": "D"})
+    early = quiet.view(quiet.turn)
+    assert values(early, moon_queen=True) == values(early)
