@@ -1,6 +1,6 @@
 """Moons conceded per 100 hands against moon-hungry opponents (issue 12, lever 0).
 
-    python3 bench/moons.py [--hands N] [--hero hard hard-2026-11 ...] [--jobs K]
+    python3 bench/moons.py [--hands N] [--first K] [--hero hard hard-2026-11 ...] [--jobs K]
 
 Each hero sits with three copies of a moon-hungry player: Khó whose search adds
 ``--shoot`` points to the value of a moon of its own and who passes as Vừa does
@@ -59,6 +59,7 @@ def _run(args: tuple[int, str, dict[str, Any], dict[str, Any]]) -> tuple[int, li
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--hands", type=int, default=50, help="deals (x4 rotations)")
+    p.add_argument("--first", type=int, default=0, help="the first deal's index")
     p.add_argument(
         "--hero",
         nargs="*",
@@ -82,7 +83,11 @@ def main(argv: list[str] | None = None) -> int:
         hero_opts["iterations"] = args.hero_iterations
     raw: dict[str, Any] = {hero: {"rows": [], "seconds": 0.0} for hero in args.hero}
     # Deal by deal, every hero in turn: a run stopped early still compares them.
-    tasks = [(i, hero, hero_opts, hungry) for i in range(args.hands) for hero in args.hero]
+    tasks = [
+        (i, hero, hero_opts, hungry)
+        for i in range(args.first, args.first + args.hands)
+        for hero in args.hero
+    ]
     start = time.time()
     results: Any = _run_all(tasks, args.jobs)
     for done, ((_, row), (_, hero, _, _)) in enumerate(zip(results, tasks, strict=True), 1):
