@@ -8,6 +8,7 @@ import random
 from positions_helper import craft
 
 from hearts.bots import kernel
+from hearts.bots.hard import HardBot
 from hearts.bots.moon import live_moon, moon_sampler, runs_for_the_moon
 from hearts.bots.sampling import DealSampler, MixtureSampler, deal_tables
 from hearts.cards import parse_card
@@ -47,16 +48,23 @@ def test_no_moon_before_the_seat_runs() -> None:
     assert live_moon(_view("2C AC 3C 4C")) == -1  # no points yet
 
 
+TOPS = (1 << parse_card("AH")) | (1 << parse_card("KH"))
+
+
+def _draws(sampler: MixtureSampler, n: int = 400) -> list[list[int]]:
+    """``n`` deals drawn by ``sampler`` as the search draws them (tables built once)."""
+    tables = deal_tables(sampler)
+    return [kernel.draw_deal(tables, 7, w) for w in range(n)]
+
+
 def test_half_the_deals_give_the_runner_the_high_hearts() -> None:
     view = _view()
     base = DealSampler(view)
     sampler = moon_sampler(view, base)
     assert isinstance(sampler, MixtureSampler)
-    tops = (1 << parse_card("AH")) | (1 << parse_card("KH"))
-    tables = deal_tables(sampler)
-    draws = [kernel.draw_deal(tables, 7, w) for w in range(400)]
-    with_tops = sum(d[1] & tops == tops for d in draws)
-    uniform = sum(d[1] & tops == tops for d in (base.draw(random.Random(w)) for w in range(400)))
+    draws = _draws(sampler)
+    with_tops = sum(d[1] & TOPS == TOPS for d in draws)
+    uniform = sum(d[1] & TOPS == TOPS for d in (base.draw(random.Random(w)) for w in range(400)))
     assert with_tops > 200 > 4 * uniform
     assert all(d[0] == view.hand for d in draws)
 
@@ -71,14 +79,10 @@ def test_queen_alone_is_a_live_moon_only_when_asked() -> None:
     assert not isinstance(moon_sampler(view, DealSampler(view)), MixtureSampler)
     sampler = moon_sampler(view, DealSampler(view), queen=True)
     assert isinstance(sampler, MixtureSampler)
-    tops = (1 << parse_card("AH")) | (1 << parse_card("KH"))
-    draws = [kernel.draw_deal(deal_tables(sampler), 7, w) for w in range(400)]
-    assert sum(d[1] & tops == tops for d in draws) > 200
+    assert sum(d[1] & TOPS == TOPS for d in _draws(sampler)) > 200
 
 
 def test_hard_moon_queen_changes_the_search_only_with_queen_alone() -> None:
-    from hearts.bots.hard import HardBot
-
     def values(view: PlayerView, **options: bool) -> dict[int, float]:
         return HardBot(iterations=300, **options).weigh_play(view).value
 
