@@ -19,13 +19,14 @@ each with SQLite's ``synchronous=FULL`` (the default: an fsync per action) and
    figure is the most matches whose computer cards answer at p95 ≤ 1 s. The
    same is measured, in the same run, on a server whose Khó is the frozen
    yardstick ``hard-2026-11`` (bench/yardstick, swapped in by a
-   ``sitecustomize`` that only this bench puts on the server's path).
+   ``sitecustomize`` that only this bench puts on the server's path), and on a
+   server for each ``--hard-variant`` (Khó with those options, the same way).
 
 Bounded by count and time; every figure is a median/percentile of this run.
 
     nice python3 bench/web.py [--seconds 6] [--think 250] [--levels 10,25,50,100]
         [--sync FULL,NORMAL] [--hard-levels 1,2,4,8,16] [--hard-seconds 20]
-        [--no-hard-reference]
+        [--no-hard-reference] [--hard-variant iterations=1000,adapt_hide=4 ...]
 """
 
 from __future__ import annotations
@@ -303,6 +304,32 @@ def get_bot(level, **options):
 game.get_bot = get_bot
 """
 
+# Swaps Khó for Khó with other options (a screen of a cheaper default), the same way.
+VARIANT_SITECUSTOMIZE = """
+import hearts.server.game as game
+
+_get_bot = game.get_bot
+_OPTIONS = {options!r}
+
+
+def get_bot(level, **options):
+    if level == "hard":
+        options = {{**_OPTIONS, **options}}
+    return _get_bot(level, **options)
+
+
+game.get_bot = get_bot
+"""
+
+
+def variant_options(text: str) -> dict[str, float | int]:
+    """``iterations=1000,adapt_hide=4`` → ``{"iterations": 1000, "adapt_hide": 4}``."""
+    out: dict[str, float | int] = {}
+    for kv in text.split(","):
+        key, value = kv.split("=")
+        out[key] = float(value) if "." in value else int(value)
+    return out
+
 
 async def hard_capacity(args: argparse.Namespace, base: str, pid: int, label: str) -> int:
     """The most concurrent Khó matches whose computer cards answer at p95 ≤ 1 s."""
@@ -336,7 +363,10 @@ def hard_server(data_dir: str, label: str) -> tuple[subprocess.Popen[str], str]:
     site = os.path.join(data_dir, "site")
     os.makedirs(site)
     with open(os.path.join(site, "sitecustomize.py"), "w") as fh:
-        fh.write(YARDSTICK_SITECUSTOMIZE)
+        if label.startswith("Khó "):
+            fh.write(VARIANT_SITECUSTOMIZE.format(options=variant_options(label[4:])))
+        else:
+            fh.write(YARDSTICK_SITECUSTOMIZE)
     here = os.path.dirname(os.path.abspath(__file__))
     path = os.pathsep.join(p for p in (site, here, os.environ.get("PYTHONPATH")) if p)
     return start_server(data_dir, "NORMAL", {"PYTHONPATH": path})
@@ -371,8 +401,15 @@ def main() -> int:
         action="store_true",
         help="skip the same measure on the yardstick hard-2026-11",
     )
+    parser.add_argument(
+        "--hard-variant",
+        nargs="*",
+        default=[],
+        help="Khó options, key=value joined by commas: one more server each",
+    )
     args = parser.parse_args()
     labels = ["Khó"] if args.no_hard_reference else ["Khó", "yardstick hard-2026-11"]
+    labels += [f"Khó {v}" for v in args.hard_variant]
     held = {}
     for label in labels if args.hard_levels else []:
         with tempfile.TemporaryDirectory(prefix="hearts-bench-") as data_dir:
@@ -382,10 +419,12 @@ def main() -> int:
             finally:
                 proc.terminate()
                 proc.wait(timeout=30)
-    if len(held) == 2:
+    if "yardstick hard-2026-11" in held:
         ref = held["yardstick hard-2026-11"]
-        ratio = f"{held['Khó'] / ref:.1f}×" if ref else "n/a (the yardstick held none)"
-        print(f"Khó matches held: {held['Khó']} vs {ref} with the yardstick ({ratio})")
+        for label, n in held.items():
+            if label != "yardstick hard-2026-11":
+                ratio = f"{n / ref:.1f}×" if ref else "n/a (the yardstick held none)"
+                print(f"{label} matches held: {n} vs {ref} with the yardstick ({ratio})")
     for i, sync in enumerate(x for x in args.sync.upper().split(",") if x):
         with tempfile.TemporaryDirectory(prefix="hearts-bench-") as data_dir:
             proc, base = start_server(data_dir, sync)
