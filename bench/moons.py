@@ -75,7 +75,7 @@ def main(argv: list[str] | None = None) -> int:
     args = p.parse_args(argv)
     if args.load:
         saved = json.loads(Path(args.load).read_text())
-        report(saved["heroes"], saved["hungry"], {})
+        report(saved["heroes"], saved["hungry"], {}, saved.get("first"))
         return 0
     hungry = {"shoot": args.shoot, "passing": "medium", "iterations": args.hungry_iterations}
     hero_opts: dict[str, Any] = {}
@@ -94,10 +94,12 @@ def main(argv: list[str] | None = None) -> int:
         raw[hero]["rows"].append(row)
         raw[hero]["seconds"] = time.time() - start
         if args.out:
-            Path(args.out).write_text(json.dumps({"hungry": hungry, "heroes": raw}))
+            # The first deal's index, so a file made with --first says its range.
+            saved = {"hungry": hungry, "first": args.first, "heroes": raw}
+            Path(args.out).write_text(json.dumps(saved))
         print(f"\r{done}/{len(tasks)} in {time.time() - start:.0f} s", end="", file=sys.stderr)
     print(file=sys.stderr)
-    report(raw, hungry, hero_opts)
+    report(raw, hungry, hero_opts, args.first)
     return 0
 
 
@@ -110,7 +112,12 @@ def _run_all(tasks: list[Any], jobs: int) -> Any:
             yield _run(task)
 
 
-def report(raw: dict[str, Any], hungry: dict[str, Any], hero_opts: dict[str, Any]) -> None:
+def report(
+    raw: dict[str, Any],
+    hungry: dict[str, Any],
+    hero_opts: dict[str, Any],
+    first_deal: int | None = None,
+) -> None:
     n = RULES.players
     print(f"moon-hungry opponents: Khó with shoot={hungry['shoot']:g}, Vừa's pass, "
           f"{hungry['iterations']} playouts; {n} rotations a deal")  # fmt: skip
@@ -126,7 +133,8 @@ def report(raw: dict[str, Any], hungry: dict[str, Any], hero_opts: dict[str, Any
         def pts(d: Any, k: int) -> float:
             return statistics.fmean(r[k] for _, r in d) / n
 
-        print(f"\n== {hero} {hero_opts or ''} vs 3 x moon-hungry, {len(rows)} deals")
+        span = "" if first_deal is None else f" ({first_deal}–{first_deal + len(rows) - 1})"
+        print(f"\n== {hero} {hero_opts or ''} vs 3 x moon-hungry, {len(rows)} deals{span}")
         print(f"   moons conceded / 100 hands: {fmt(bootstrap(rows, lambda d: per100(d, 0)))}")
         print(f"   moons shot / 100 hands:     {fmt(bootstrap(rows, lambda d: per100(d, 1)))}")
         print(f"   hero points/hand:           {fmt(bootstrap(rows, lambda d: pts(d, 2)))}")
