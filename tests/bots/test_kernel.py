@@ -539,3 +539,55 @@ def test_the_reference_engine_adapts_as_the_compiled_one_does() -> None:
         fast = HardBot(iterations=100, engine="compiled", adapt=0.22, adapt_from=3)
         slow = HardBot(iterations=100, engine="reference", adapt=0.22, adapt_from=3)
         assert fast.weigh_play(view) == slow.weigh_play(view)
+
+
+@pytest.mark.parametrize("tricks", [1, 2, 3])
+def test_a_short_playout_stops_after_its_tricks_in_both_engines(tricks: int) -> None:
+    # ``tricks``: the trick in progress and then tricks - 1 more, no further (unless
+    # the hand or its points run out first); the compiled playout is the reference's.
+    rng = random.Random(7)
+    stopped = 0
+    for view in VIEWS:
+        hands = DealSampler(view).draw(rng)
+        trick = [c for _, c in view.trick]
+        pen = [0] * view.n
+        want_hands, want_pen = hands[:], pen[:]
+        record: list[int] = []
+        args = (view.leader, len(view.plays), view.broken)
+        rules = view.rules
+        want_jd = rollout(
+            want_hands, trick[:], *args, want_pen, -1, rules.qs_breaks_hearts, rules.lead_card,
+            record, voids=5, tricks=tricks,
+        )  # fmt: skip
+        got = kernel.play_out(
+            hands, trick, *args, pen, -1, rules.qs_breaks_hearts, rules.lead_card, 5, tricks
+        )
+        assert got == (want_hands, want_pen, want_jd)
+        most = view.n - len(trick) + (tricks - 1) * view.n
+        assert len(record) <= most
+        left = sum(h.bit_count() for h in want_hands)
+        stopped += len(record) == most and left > 0
+    assert stopped  # some playouts stopped short of the hand's end
+
+
+@pytest.mark.parametrize(("hide", "tricks"), [(0, 1), (0, 2), (14, 2)])
+def test_short_looks_are_the_reference_looks(hide: int, tricks: int) -> None:
+    # HardBot(look_tricks=...): the other seats' looks play each card out a few
+    # tricks only, compiled as in the reference, bit for bit, and not the whole
+    # hand's looks under another name.
+    differ = 0
+    for view in VIEWS[:12]:
+        tables = deal_tables(DealSampler(view))
+        cands = candidates(view)
+        alive = list(range(len(cands)))
+        pos, judge = search_position(view, 0.5), search_judge(view, 3.0)
+        args = (tables, view.seed(), 0, 4, cands, alive, pos, judge)
+        want = [0.0] * len(cands), [0.0] * len(cands), [0.0] * len(cands)
+        kernel_ref.play_batch(*args, *want, 13, 13, hide, tricks)
+        got = np.zeros(len(cands)), np.zeros(len(cands)), np.zeros(len(cands))
+        kernel.play_batch(*args, *got, 13, 13, hide, tricks)
+        assert [g.tolist() for g in got] == list(want)
+        whole = np.zeros(len(cands)), np.zeros(len(cands)), np.zeros(len(cands))
+        kernel.play_batch(*args, *whole, 13, 13, hide, 0)
+        differ += whole[0].tolist() != got[0].tolist()
+    assert differ

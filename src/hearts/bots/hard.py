@@ -260,7 +260,9 @@ class HardBot:
     ``adapt_margin`` (the evidence asked for: the others' plays unlike the policy's
     must number fewer than ``adapt`` times their plays by this many; 0: none);
     ``moon_queen`` (moon defence counts a seat alone with Q♠, 13 or 14 points,
-    as running: :func:`hearts.bots.moon.live_moon`).
+    as running: :func:`hearts.bots.moon.live_moon`); ``look_tricks`` (the other
+    seats' looks play each card out only this many tricks, the one in progress
+    the first, and judge it by the points taken by then; 0: to the hand's end).
     """
 
     name = "hard"
@@ -296,7 +298,9 @@ class HardBot:
         adapt_draws: int = 32,
         adapt_margin: float = 0.0,
         moon_queen: bool = False,
+        look_tricks: int = 0,
     ) -> None:
+        self.look_tricks = int(look_tricks)
         self.adapt = float(adapt)
         self.adapt_margin = float(adapt_margin)
         self.adapt_hide = _checked_hide(adapt_hide)
@@ -522,12 +526,12 @@ class HardBot:
             if compiled:
                 kernel.play_batch(
                     tables, seed, w0, w1, cands, alive, pos, judge, sums_a, points_a, mass_a,
-                    look, look_others, hide,
+                    look, look_others, hide, self.look_tricks,
                 )  # fmt: skip
             else:
                 kernel_ref.play_batch(
                     tables, seed, w0, w1, cands, alive, pos, judge, sums_a, points_a, mass_a,
-                    look, look_others, hide,
+                    look, look_others, hide, self.look_tricks,
                 )  # fmt: skip
 
         order, counts_i = halving_batches(

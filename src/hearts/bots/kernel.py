@@ -434,9 +434,11 @@ def rollout(
     qs_breaks: bool,
     lead_card: int,
     voids: int,
+    tricks: int = 0,
 ) -> int:
     """:func:`hearts.bots.playout.rollout` without noise; ``trick[:tlen]`` is the
-    trick in progress (a buffer of n cards); ``hands`` and ``pen`` change in place."""
+    trick in progress (a buffer of n cards); ``hands`` and ``pen`` change in place;
+    ``tricks`` > 0: stop once that many tricks are complete."""
     n = hands.shape[0]
     pos = tlen
     alive = 0
@@ -445,11 +447,15 @@ def rollout(
     qs_live = (alive & _QS_BIT) != 0
     led, top, win, tp = _trick_now(trick, pos, leader, n)
     seat = (leader + pos) % n
+    done = 0
     if pos == n:
         pen[win] += tp
         for i in range(n):
             if trick[i] == _JD:
                 jd = win
+        done = 1
+        if done == tricks:
+            return jd
         pos = 0
         seat = win
     runner = _runner(pen)
@@ -477,7 +483,8 @@ def rollout(
             for i in range(n):
                 if trick[i] == _JD:
                     jd = win
-            if not alive & _STAKES:
+            done += 1
+            if not alive & _STAKES or done == tricks:
                 return jd
             pos = 0
             seat = win
@@ -617,6 +624,7 @@ def _look(
     cb: Any,
     sv: Any,
     ow: Any,
+    tricks: int,
 ) -> int:
     """The card ``seat`` plays in a playout with a look ahead: each of its legal
     cards (one of each run of equal cards) played out by the plain policy from this
@@ -626,7 +634,8 @@ def _look(
     (each keeping its number of the suit; the generator's state in ``rs[0]``), so
     that the seat does not play on where the others' cards lie (:func:`_hide`);
     ``hide`` 4: the others' cards are mixed across suits by :func:`_mix`, the
-    voids they have shown (``sv``, per seat) kept."""
+    voids they have shown (``sv``, per seat) kept.  ``tricks`` > 0: each card is
+    played out only that many tricks (this one the first), not to the hand's end."""
     n = hands.shape[0]
     h = hands[seat]
     if pos == 0:
@@ -724,6 +733,7 @@ def _look(
                 qs_breaks,
                 lead_card,
                 v2,
+                tricks,
             )
             vr, _ = _value(p2, jd2, seat, near, totals, target, moon, jd_bonus, shoot, pts, after)
             v += vr
@@ -766,11 +776,13 @@ def rollout_look(
     cb: Any,
     sv: Any,
     ow: Any,
+    look_tricks: int,
 ) -> int:
     """:func:`rollout` where a seat with ``looks[seat]`` left picks its card by
     :func:`_look` instead of the policy (one fewer look each time); ``looks``
     changes in place (and ``rs[0]``, the generator of ``hide``, and ``sv``, the
-    suits each seat has shown it lacks)."""
+    suits each seat has shown it lacks).  ``look_tricks`` > 0: the other seats'
+    looks play their cards out that many tricks only."""
     n = hands.shape[0]
     pos = tlen
     alive = 0
@@ -799,10 +811,11 @@ def rollout_look(
             looks[seat] -= 1
             own = shoot if seat == me else 0.0
             how = _hides(hide, seat == me)
+            reach = 0 if seat == me else look_tricks
             c = _look(
                 hands, trick, seat, pos, led, top, played, broken, pen, jd, qs_breaks,
                 lead_card, voids, c, own, near, totals, target, moon,
-                jd_bonus, h2, p2, t2, pts, after, how, rs, h3, cb, sv, ow,
+                jd_bonus, h2, p2, t2, pts, after, how, rs, h3, cb, sv, ow, reach,
             )  # fmt: skip
         if pos and c // 13 != led:
             sv[seat] |= 1 << led
@@ -1106,6 +1119,7 @@ def _play_batch(
     look_me: int,
     look_others: int,
     hide: int,
+    look_tricks: int,
     sv0: Any,
     sums: Any,
     points: Any,
@@ -1167,7 +1181,7 @@ def _play_batch(
                 jd = rollout_look(
                     hands, trick, tlen + 1, leader, played + 1, now_broken, pen, jd0, qs_breaks,
                     lead_card, voids, me, looks, shoot, near, totals, target, moon, jd_bonus,
-                    h2, p2, t2, pts, after, hide, rs, h3, cb, sv, ow,
+                    h2, p2, t2, pts, after, hide, rs, h3, cb, sv, ow, look_tricks,
                 )  # fmt: skip
             else:
                 jd = rollout(
@@ -1311,7 +1325,7 @@ def _pass_batch(
                 jd = rollout_look(
                     hands, trick, 0, leader, 0, False, pen, -1, qs_breaks, lead_card, 0, me,
                     looks, 0.0, near, totals, target, moon, jd_bonus, h2, p2, t2, pts, after,
-                    0, rs, h3, cb, sv, ow,
+                    0, rs, h3, cb, sv, ow, 0,
                 )  # fmt: skip
             else:
                 jd = rollout(hands, trick, 0, leader, 0, False, pen, -1, qs_breaks, lead_card, 0)
@@ -1339,6 +1353,7 @@ def play_batch(
     lookahead: int = 0,
     lookahead_others: int = 0,
     hide: int = 0,
+    look_tricks: int = 0,
 ) -> None:
     """:func:`hearts.bots.kernel_ref.play_batch`, compiled; ``sums``, ``points``
     and ``mass`` are float64 arrays.  ``lookahead``: in each playout Khó's next
@@ -1376,6 +1391,7 @@ def play_batch(
         lookahead,
         lookahead_others,
         hide,
+        look_tricks,
         np.array(pos.seat_voids or (0,) * len(pos.pen), dtype=np.int64),
         sums,
         points,
@@ -1461,6 +1477,7 @@ def play_out(
     qs_breaks: bool,
     lead_card: int,
     voids: int = 0,
+    tricks: int = 0,
 ) -> tuple[list[int], list[int], int]:
     """:func:`rollout` on lists (for tests): (hands after, pen after, J♦ taker)."""
     n = len(hands)
@@ -1468,7 +1485,9 @@ def play_out(
     t = np.zeros(n, np.int64)
     t[: len(trick)] = trick
     p = np.array(pen, dtype=np.int64)
-    out = rollout(h, t, len(trick), leader, played, broken, p, jd, qs_breaks, lead_card, voids)
+    out = rollout(
+        h, t, len(trick), leader, played, broken, p, jd, qs_breaks, lead_card, voids, tricks
+    )
     return [int(x) for x in h], [int(x) for x in p], int(out)
 
 
@@ -1505,7 +1524,7 @@ def _look_from(
     pick = _look(
         hands, trick, seat, tlen, led, top, played, broken, pen, jd, qs_breaks, lead_card,
         voids, policy, 0.0, near, totals, target, moon, jd_bonus, h2, p2, t2, pts, after,
-        0, rs, h3, cb, sv, ow,
+        0, rs, h3, cb, sv, ow, 0,
     )  # fmt: skip
     return policy, pick
 

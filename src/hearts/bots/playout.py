@@ -43,6 +43,7 @@ def rollout(
     noise: random.Random | None = None,
     eps: float = 0.0,
     voids: int = 0,
+    tricks: int = 0,
 ) -> int:
     """Play the hand to its end from the given position; return the J♦ taker (-1).
 
@@ -52,6 +53,8 @@ def rollout(
     ``record``, when given, receives every card played (for tests).  With
     ``noise``, each card is a random legal one with probability ``eps``.
     ``voids`` has bit k set when some seat is known to be void in suit k.
+    With ``tricks`` > 0, stop once that many tricks are complete, the trick in
+    progress counting as the first (a short look ahead).
 
     Each seat plays on what a player in its seat could know: its own hand and the
     cards still out (``alive``), never where those cards lie.
@@ -77,11 +80,15 @@ def rollout(
             elif c == _QS:
                 tp += 13
     seat = (leader + pos) % n
+    done = 0
     if pos == n:
         # The caller's card completed the trick.
         pen[win] += tp
         if _JD in trick:
             jd = win
+        done = 1
+        if done == tricks:
+            return jd
         pos = 0
         seat = win
     runner = _runner(pen)
@@ -268,8 +275,9 @@ def rollout(
                 runner = _runner(pen)
             if _JD in trick:
                 jd = win
-            if not alive & _STAKES:
-                return jd  # nothing left that scores
+            done += 1
+            if not alive & _STAKES or done == tricks:
+                return jd  # nothing left that scores, or as far as asked
             pos = 0
             seat = win
         else:
