@@ -14,7 +14,6 @@ seat's pass in ``--pass-hands`` deals with a pass (bench deals 300 and on).
 from __future__ import annotations
 
 import argparse
-import json
 import statistics
 import sys
 import time
@@ -22,6 +21,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
+from options import parse_options
 from strength import RULES, deal_for
 
 from hearts.bots.base import get_bot
@@ -80,11 +80,7 @@ def main() -> None:
     print(f"{len(views)} play decisions with 2+ candidates ({late} with 3 cards or fewer)")
     bots: list[tuple[str, HardBot]] = [("default", HardBot())]
     for variant in args.variant:
-        options = {}
-        for kv in variant.split(","):
-            key, _, value = kv.partition("=")
-            options[key] = json.loads(value)
-        bots.append((variant, HardBot(**options)))
+        bots.append((variant, HardBot(**parse_options(variant.split(",")))))
     passes = pass_positions(args.pass_hands)
     print(f"{len(passes)} passes")
     HardBot(iterations=8).choose_play(views[0])  # compile (or load) the kernel first

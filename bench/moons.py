@@ -24,6 +24,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
+from options import parse_options
 from strength import RULES, Seat, bootstrap, deal_for, fmt, play_deal
 
 MOON = 26
@@ -35,11 +36,7 @@ def _run(args: tuple[int, str, dict[str, Any], dict[str, Any]]) -> tuple[int, li
     index, hero_spec, hero_opts, hungry_opts = args
     deal, number = deal_for(index)
     hero_kind, _, extra = hero_spec.partition(":")
-    options = dict(hero_opts)
-    for kv in filter(None, extra.split(",")):
-        key, _, value = kv.partition("=")
-        options[key] = json.loads(value)
-    hero = Seat(hero_kind, options)
+    hero = Seat(hero_kind, {**hero_opts, **parse_options(extra.split(","))})
     hungry = Seat("hard", hungry_opts)
     n = RULES.players
     conceded = shot = mine = theirs = 0.0

@@ -50,6 +50,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
+from options import parse_options
 from oracle import OracleBot
 from yardstick import NAME as YARDSTICK
 from yardstick import yardstick
@@ -553,13 +554,8 @@ def main(argv: list[str] | None = None) -> int:
         hard_opts["iterations"] = args.iterations
     elif args.quick:
         hard_opts["iterations"] = 1000
-    for kv in args.hard:
-        key, _, value = kv.partition("=")
-        hard_opts[key] = json.loads(value)
-    opp_opts: dict[str, Any] = {}
-    for kv in args.opp_hard:
-        key, _, value = kv.partition("=")
-        opp_opts[key] = json.loads(value)
+    hard_opts.update(parse_options(args.hard))
+    opp_opts = parse_options(args.opp_hard)
     sections: dict[str, dict[str, Any]] = {}
     for path in args.load:
         for name, sec in json.loads(Path(path).read_text()).items():

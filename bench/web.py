@@ -43,6 +43,10 @@ from collections import defaultdict
 from typing import Any
 
 import httpx
+from options import parse_options
+
+#: The label of the server whose Khó is the frozen yardstick (the reference).
+YARDSTICK = "yardstick hard-2026-11"
 
 
 def pct(values: list[float], q: float) -> float:
@@ -322,15 +326,6 @@ game.get_bot = get_bot
 """
 
 
-def variant_options(text: str) -> dict[str, float | int]:
-    """``iterations=1000,adapt_hide=4`` → ``{"iterations": 1000, "adapt_hide": 4}``."""
-    out: dict[str, float | int] = {}
-    for kv in text.split(","):
-        key, value = kv.split("=")
-        out[key] = float(value) if "." in value else int(value)
-    return out
-
-
 async def hard_capacity(args: argparse.Namespace, base: str, pid: int, label: str) -> int:
     """The most concurrent Khó matches whose computer cards answer at p95 ≤ 1 s."""
     print(f"Khó capacity ({label}), {args.think:.0f} ms think, {args.hard_seconds:.0f} s each:")
@@ -357,16 +352,15 @@ async def hard_capacity(args: argparse.Namespace, base: str, pid: int, label: st
     return held
 
 
-def hard_server(data_dir: str, label: str) -> tuple[subprocess.Popen[str], str]:
-    if label == "Khó":
+def hard_server(data_dir: str, site_code: str | None) -> tuple[subprocess.Popen[str], str]:
+    """A server whose Khó is the default (``site_code`` None) or what the
+    ``sitecustomize`` ``site_code`` swaps in."""
+    if site_code is None:
         return start_server(data_dir, "NORMAL")
     site = os.path.join(data_dir, "site")
     os.makedirs(site)
     with open(os.path.join(site, "sitecustomize.py"), "w") as fh:
-        if label.startswith("Khó "):
-            fh.write(VARIANT_SITECUSTOMIZE.format(options=variant_options(label[4:])))
-        else:
-            fh.write(YARDSTICK_SITECUSTOMIZE)
+        fh.write(site_code)
     here = os.path.dirname(os.path.abspath(__file__))
     path = os.pathsep.join(p for p in (site, here, os.environ.get("PYTHONPATH")) if p)
     return start_server(data_dir, "NORMAL", {"PYTHONPATH": path})
@@ -408,21 +402,26 @@ def main() -> int:
         help="Khó options, key=value joined by commas: one more server each",
     )
     args = parser.parse_args()
-    labels = ["Khó"] if args.no_hard_reference else ["Khó", "yardstick hard-2026-11"]
-    labels += [f"Khó {v}" for v in args.hard_variant]
+    # label: the server's sitecustomize (None: Khó as the server has it)
+    servers: dict[str, str | None] = {"Khó": None}
+    if not args.no_hard_reference:
+        servers[YARDSTICK] = YARDSTICK_SITECUSTOMIZE
+    for v in args.hard_variant:
+        options = parse_options(v.split(","))
+        servers[f"Khó {v}"] = VARIANT_SITECUSTOMIZE.format(options=options)
     held = {}
-    for label in labels if args.hard_levels else []:
+    for label, site_code in servers.items() if args.hard_levels else []:
         with tempfile.TemporaryDirectory(prefix="hearts-bench-") as data_dir:
-            proc, base = hard_server(data_dir, label)
+            proc, base = hard_server(data_dir, site_code)
             try:
                 held[label] = asyncio.run(hard_capacity(args, base, proc.pid, label))
             finally:
                 proc.terminate()
                 proc.wait(timeout=30)
-    if "yardstick hard-2026-11" in held:
-        ref = held["yardstick hard-2026-11"]
+    if YARDSTICK in held:
+        ref = held[YARDSTICK]
         for label, n in held.items():
-            if label != "yardstick hard-2026-11":
+            if label != YARDSTICK:
                 ratio = f"{n / ref:.1f}×" if ref else "n/a (the yardstick held none)"
                 print(f"{label} matches held: {n} vs {ref} with the yardstick ({ratio})")
     for i, sync in enumerate(x for x in args.sync.upper().split(",") if x):
