@@ -2,30 +2,20 @@
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import sys
 from pathlib import Path
-from types import ModuleType
 
 import pytest
 
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "bench"))
 
-def _load() -> ModuleType:
-    """Load bench/moons.py by path: bench/ is not an installed package."""
-    bench = Path(__file__).resolve().parents[2] / "bench"
-    sys.path.insert(0, str(bench))
-    spec = importlib.util.spec_from_file_location("moons_bench", bench / "moons.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+import moons  # bench/ is not an installed package
 
 
 def test_a_run_from_a_later_deal_saves_and_reports_its_range(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    moons = _load()
     out = tmp_path / "moons.json"
     argv = ["--hands", "1", "--first", "7", "--hero", "medium", "--hungry-iterations", "20"]
     assert moons.main([*argv, "--out", str(out)]) == 0
