@@ -576,7 +576,8 @@ def _look_scratch(n: int) -> Any:
     """The scratch arrays of :func:`_look` and :func:`rollout_look` for ``n``
     seats: ``h2, p2, t2, pts, after`` (a look's playout and its value), ``rs`` (the
     hiding generator's state), ``h3`` (the deals a look hides in), ``cb``, ``sv``,
-    ``ow`` (the hiding's cards, voids shown and owners)."""
+    ``ow`` (the hiding's cards, voids shown and owners), ``kn`` (what the policy
+    alone makes of the hand from the playout's position: :func:`_look`)."""
     return (
         np.zeros(n, np.int64),
         np.zeros(n, np.int64),
@@ -588,6 +589,7 @@ def _look_scratch(n: int) -> Any:
         np.zeros(64, np.int64),
         np.zeros(n, np.int64),
         np.zeros(64, np.int64),
+        np.zeros(2 * n + 4, np.int64),
     )
 
 
@@ -625,6 +627,7 @@ def _look(
     sv: Any,
     ow: Any,
     tricks: int,
+    kn: Any,
 ) -> int:
     """The card ``seat`` plays in a playout with a look ahead: each of its legal
     cards (one of each run of equal cards) played out by the plain policy from this
@@ -635,7 +638,15 @@ def _look(
     that the seat does not play on where the others' cards lie (:func:`_hide`);
     ``hide`` 4: the others' cards are mixed across suits by :func:`_mix`, the
     voids they have shown (``sv``, per seat) kept.  ``tricks`` > 0: each card is
-    played out only that many tricks (this one the first), not to the hand's end."""
+    played out only that many tricks (this one the first), not to the hand's end.
+
+    ``kn`` carries the policy's own play of the hand on from a face-up look to the
+    next: a face-up look to the hand's end leaves in it (``kn[0]`` = 1) the taker
+    of J♦ (``kn[1]``) and the points taken (``kn[2:2 + n]``) when the card it picks
+    is followed by the policy to the end, which is the playout's way on until the
+    next look picks a card.  So the next face-up look takes its first candidate's
+    result (the policy's card) from there instead of playing it out again: the
+    same value, one playout fewer a look.  A hidden or short look clears it."""
     n = hands.shape[0]
     h = hands[seat]
     if pos == 0:
@@ -652,6 +663,9 @@ def _look(
                 legal = h & _NO_POINTS
     if legal & (legal - 1) == 0:
         return policy
+    # the policy's play on (kn) holds for face-up looks to the hand's end only
+    keep = hide == 0 and tricks == 0
+    known = keep and kn[0] == 1
     # face up: the playout's own deal, not copied; hiding: ``deals`` deals in h3
     deals = 1
     if hide:
@@ -708,6 +722,18 @@ def _look(
             if policy != _QS and policy != _JD and c != _QS and c != _JD and lo <= policy <= hi:
                 continue
         v = 0.0
+        if first and known:
+            # the policy's card, then the policy: already played out (kn)
+            for s in range(n):
+                p2[s] = kn[2 + s]
+            v, _ = _value(p2, kn[1], seat, near, totals, target, moon, jd_bonus, shoot, pts, after)
+            best = v
+            pick = c
+            for s in range(n + 2):
+                kn[n + 2 + s] = kn[s]
+            first = False
+            continue
+        jd2 = -1
         for r in range(deals):
             seen = h3[r * n : (r + 1) * n] if hide else hands
             for s in range(n):
@@ -740,7 +766,16 @@ def _look(
         if first or v > best:
             best = v
             pick = c
+            if keep:
+                kn[n + 3] = jd2
+                for s in range(n):
+                    kn[n + 4 + s] = p2[s]
         first = False
+    kn[0] = 0
+    if keep:
+        kn[0] = 1
+        for s in range(1, n + 2):
+            kn[s] = kn[n + 2 + s]
     return pick
 
 
@@ -777,13 +812,16 @@ def rollout_look(
     sv: Any,
     ow: Any,
     look_tricks: int,
+    kn: Any,
 ) -> int:
     """:func:`rollout` where a seat with ``looks[seat]`` left picks its card by
     :func:`_look` instead of the policy (one fewer look each time); ``looks``
     changes in place (and ``rs[0]``, the generator of ``hide``, and ``sv``, the
     suits each seat has shown it lacks).  ``look_tricks`` > 0: the other seats'
-    looks play their cards out that many tricks only."""
+    looks play their cards out that many tricks only.  ``kn``: scratch of
+    :func:`_look` (the policy's play on, known from the first face-up look)."""
     n = hands.shape[0]
+    kn[0] = 0
     pos = tlen
     alive = 0
     for s in range(n):
@@ -815,7 +853,7 @@ def rollout_look(
             c = _look(
                 hands, trick, seat, pos, led, top, played, broken, pen, jd, qs_breaks,
                 lead_card, voids, c, own, near, totals, target, moon,
-                jd_bonus, h2, p2, t2, pts, after, how, rs, h3, cb, sv, ow, reach,
+                jd_bonus, h2, p2, t2, pts, after, how, rs, h3, cb, sv, ow, reach, kn,
             )  # fmt: skip
         if pos and c // 13 != led:
             sv[seat] |= 1 << led
@@ -1127,7 +1165,7 @@ def _play_batch(
 ) -> None:
     n = pen0.shape[0]
     looks = np.zeros(n, np.int64)
-    h2, p2, t2, pts, after, rs, h3, cb, sv, ow = _look_scratch(n)
+    h2, p2, t2, pts, after, rs, h3, cb, sv, ow, kn = _look_scratch(n)
     world = np.zeros(n, np.int64)
     hands = np.zeros(n, np.int64)
     pen = np.zeros(n, np.int64)
@@ -1181,7 +1219,7 @@ def _play_batch(
                 jd = rollout_look(
                     hands, trick, tlen + 1, leader, played + 1, now_broken, pen, jd0, qs_breaks,
                     lead_card, voids, me, looks, shoot, near, totals, target, moon, jd_bonus,
-                    h2, p2, t2, pts, after, hide, rs, h3, cb, sv, ow, look_tricks,
+                    h2, p2, t2, pts, after, hide, rs, h3, cb, sv, ow, look_tricks, kn,
                 )  # fmt: skip
             else:
                 jd = rollout(
@@ -1280,7 +1318,7 @@ def _pass_batch(
 ) -> None:
     n = totals.shape[0]
     looks = np.zeros(n, np.int64)
-    h2, p2, t2, pts, after, rs, h3, cb, sv, ow = _look_scratch(n)
+    h2, p2, t2, pts, after, rs, h3, cb, sv, ow, kn = _look_scratch(n)
     world = np.zeros(n, np.int64)
     passes = np.zeros(n, np.int64)
     hands = np.zeros(n, np.int64)
@@ -1325,7 +1363,7 @@ def _pass_batch(
                 jd = rollout_look(
                     hands, trick, 0, leader, 0, False, pen, -1, qs_breaks, lead_card, 0, me,
                     looks, 0.0, near, totals, target, moon, jd_bonus, h2, p2, t2, pts, after,
-                    0, rs, h3, cb, sv, ow, 0,
+                    0, rs, h3, cb, sv, ow, 0, kn,
                 )  # fmt: skip
             else:
                 jd = rollout(hands, trick, 0, leader, 0, False, pen, -1, qs_breaks, lead_card, 0)
@@ -1520,11 +1558,11 @@ def _look_from(
         hands[seat], alive, seat, tlen, led, top, win, tp, played, broken, _runner(pen),
         (alive & _QS_BIT) != 0, voids, n, lead_card,
     )  # fmt: skip
-    h2, p2, t2, pts, after, rs, h3, cb, sv, ow = _look_scratch(n)
+    h2, p2, t2, pts, after, rs, h3, cb, sv, ow, kn = _look_scratch(n)
     pick = _look(
         hands, trick, seat, tlen, led, top, played, broken, pen, jd, qs_breaks, lead_card,
         voids, policy, 0.0, near, totals, target, moon, jd_bonus, h2, p2, t2, pts, after,
-        0, rs, h3, cb, sv, ow, 0,
+        0, rs, h3, cb, sv, ow, 0, kn,
     )  # fmt: skip
     return policy, pick
 
