@@ -84,13 +84,14 @@ def main() -> None:
     passes = pass_positions(args.pass_hands)
     print(f"{len(passes)} passes")
     HardBot(iterations=8).choose_play(views[0])  # compile (or load) the kernel first
-    HardBot(iterations=8).choose_pass(passes[0])
+    if passes:
+        HardBot(iterations=8).choose_pass(passes[0])
     for what, decide, where in (
         ("play", HardBot.choose_play, views),
         ("pass", HardBot.choose_pass, passes),
     ):
         first: list[int] = []
-        for name, bot in bots:
+        for name, bot in bots if where else ():
             cpu, wall, chosen = [], [], []
             for view in where:
                 c0, w0 = time.process_time(), time.perf_counter()
