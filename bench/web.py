@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import os
 import statistics
 import subprocess
@@ -76,7 +77,12 @@ class Browser:
 
     async def call(self, name: str, method: str, path: str, body: Any = None) -> Any:
         t = time.perf_counter()
-        r = await self.client.request(method, path, headers=self.headers, json=body)
+        try:
+            r = await self.client.request(method, path, headers=self.headers, json=body)
+        except httpx.TransportError as lost:
+            # A kept-alive connection the server closed as the request left (its idle
+            # timeout): counted as an error, the page asks for its state again.
+            raise RuntimeError(f"{method} {path}: {lost!r}") from lost
         self.lat[name].append(time.perf_counter() - t)
         if r.status_code != 200:
             raise RuntimeError(f"{method} {path}: {r.status_code} {r.text[:200]}")
@@ -185,7 +191,8 @@ async def concurrent(
                     await b.move()
                 except RuntimeError:
                     errors += 1
-                    b.state = await b.call("state", "GET", "/api/state")
+                    with contextlib.suppress(RuntimeError):  # tried again next move
+                        b.state = await b.call("state", "GET", "/api/state")
                 await asyncio.sleep(think)
 
         t0 = time.perf_counter()

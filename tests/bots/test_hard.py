@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from hearts.bots.base import get_bot
-from hearts.bots.hard import HardBot, candidates, halving_batches
+from hearts.bots.hard import DEFAULT_ADAPT_HIDE, HardBot, candidates, halving_batches
 from hearts.cards import cards_of, parse_card
 from hearts.hand import HandState
 from hearts.rules import Rules
@@ -286,10 +286,10 @@ def test_adapt_hides_the_looks_once_the_others_play_like_the_policy(seed: int) -
 
     view = _play_until(seed, lambda v: len(v.plays) >= 12)
     others = sum(1 for s, _ in view.plays if s != view.seat)
-    hidden, face_up = values(view, hide=14), values(view)
+    hidden, face_up = values(view, hide=DEFAULT_ADAPT_HIDE), values(view)
     assert hidden != face_up
     assert values(view, adapt=1.01) == hidden  # every rate is below 1.01
-    assert values(view, adapt=1.01, adapt_hide=4) == values(view, hide=4)
+    assert values(view, adapt=1.01, adapt_hide=14) == values(view, hide=14)
     assert values(view, adapt=1.01, adapt_from=others + 1) == face_up  # too few plays
     # unlike plays number at most the plays: a margin of all of them asks too much
     assert values(view, adapt=1.01, adapt_margin=0.01 * others) == hidden

@@ -34,8 +34,10 @@ from hearts.rules import Rules
 #: with ``hide=4`` (the other seats' looks mix the others' cards, not the default)
 #: 0bc37b103891dac1, with ``hide=2`` 2ba27397a63e3b98; a0b5f13dc14429bc when Khó
 #: began to adapt its model of the others to their play (``adapt``, session 23;
-#: with ``adapt=0`` Khó gives 82396eccaa4d609c again).
-RECORDED = (6820, "a0b5f13dc14429bc")
+#: with ``adapt=0`` Khó gives 82396eccaa4d609c again); a6dab96c3a473675 when its
+#: hidden looks went from two mixed deals to one (``adapt_hide`` 14 → 4, session 26;
+#: with ``adapt_hide=14`` Khó gives a0b5f13dc14429bc again).
+RECORDED = (6820, "a6dab96c3a473675")
 
 
 def _digest() -> tuple[int, str]:

@@ -10,7 +10,6 @@ import time
 from concurrent.futures import Future, ThreadPoolExecutor
 from typing import Any
 
-from hearts.bots.hard import DEFAULT_ITERATIONS
 from hearts.cards import card_name, parse_card
 from hearts.server import analysis
 
@@ -157,7 +156,7 @@ def test_the_analysis_runs_on_a_larger_budget_and_holds_up_no_one(
     while not held.weighing and time.monotonic() < deadline:
         time.sleep(0.02)
     assert held.weighing == 1
-    assert held.budgets == [2 * DEFAULT_ITERATIONS]  # Khó plays on DEFAULT_ITERATIONS
+    assert held.budgets == [analysis.ITERATIONS]  # the config's default is the analysis's
 
     other = new_south(client)
     other.call("PUT", "/api/settings", {"level": "hard"})
@@ -165,7 +164,7 @@ def test_the_analysis_runs_on_a_larger_budget_and_holds_up_no_one(
     after = other.step(passed)  # the computers' passes: Khó, in the workers
     assert after["hand"]["phase"] == "play" and held.others >= 1
     # still the first decision of the analysis: one at a time
-    assert held.budgets == [2 * DEFAULT_ITERATIONS] and held.most == 1
+    assert held.budgets == [analysis.ITERATIONS] and held.most == 1
     assert south.call("GET", "/api/analysis/1")["done"] == 0
     south.call("POST", "/api/next-hand", {"version": state["version"]})
     held.gate.set()

@@ -47,17 +47,17 @@ from hearts.rules import Rules
 from hearts.view import PlayerView
 
 #: Playouts per play decision at 40 cards in hands (see :func:`playouts_for`),
-#: each with a look ahead at every turn (:data:`DEFAULT_LOOKAHEAD`): about 0.08 s
-#: of CPU per decision (p95 0.18 s), under half the 2026-11 yardstick's, before
-#: :data:`DEFAULT_CLEAR` stops the obvious ones sooner.  Against
-#: Khó of 10,000 plain playouts (0.012 s) it took 0.88 [0.79, 0.96] of its points
-#: over 120 deals, and that Khó 1.37 [1.22, 1.55] of three of it over 60
-#: (bench/strength_results.md).  Plain, 10× more playouts was not shown to pay:
-#: 100,000 against three at 10,000, +0.21 points a hand [−0.22, +0.63].  Against the
-#: frozen yardstick it takes 0.825 [0.78, 0.87] of its points over 400 deals on 0.46 of
-#: its CPU; twice the playouts (its CPU) changed nothing shown, +0.04 points a hand
-#: [−0.40, +0.50] over 200, and closed less of the oracle gap against Vừa (session 22).
-DEFAULT_ITERATIONS = 2_000
+#: each with a look ahead at every turn (:data:`DEFAULT_LOOKAHEAD`): about 0.015 s
+#: of CPU per decision (p95 0.05 s), a fifth of what 2,000 with two mixed deals a
+#: hidden look (the default until session 26) took, so one server holds CAPACITY.
+#: Over 400 deals it played as that default did: against Vừa +0.02 points a hand
+#: [−0.41, +0.46]; against the frozen yardstick 0.831 [0.781, 0.883] of its points
+#: (2,000: 0.852; paired −0.17 [−0.63, +0.27]), and the yardstick 1.09 [1.01, 1.18]
+#: of three of it over 200 (2,000: 1.18).  Against the yardstick the budget has not
+#: mattered since the look ahead (2,000 → 4,000 changed nothing shown in session
+#: 22); against Vừa, deals 0–199 hinted at a cost (+0.36 [−0.27, +1.03]) that
+#: deals 200–399 reversed (−0.31) (bench/strength_results.md, sessions 25–26).
+DEFAULT_ITERATIONS = 500
 
 #: Turns of each seat that a playout plays by a look ahead (:func:`kernel._look`:
 #: each legal card played out once by the policy, the best for that seat kept)
@@ -89,16 +89,18 @@ DEFAULT_HIDE = 0
 #: _plays_like_the_policy`): once they have made :data:`DEFAULT_ADAPT_FROM` plays,
 #: if fewer than :data:`DEFAULT_ADAPT` of them (over 32 sampled deals) are unlike
 #: the playout policy's, they are players of habit, as Vừa, and the others' looks
-#: hide the cards (:data:`DEFAULT_ADAPT_HIDE`, two mixed deals); else they search,
+#: hide the cards (:data:`DEFAULT_ADAPT_HIDE`, one mixed deal); else they search,
 #: as the yardstick or Khó, and the looks stay face up.  Measured over hands
 #: played, the share unlike the policy from the third trick on: Vừa 0.15 (sd 0.05),
 #: the yardstick 0.33 (0.11), Khó 0.30 (0.09).  Against Vừa the share of the
 #: oracle gap closed went 0.61 → 0.81 [0.66, 0.98] over 200 deals, with the
 #: yardstick row unchanged: 0.856 over deals 0–199, the default 0.854 (paired
 #: −0.005 points a hand), and 1.18 the other way (bench/strength_results.md, session 23).
+#: Two mixed deals a hidden look (14) were the default until session 26; one (4)
+#: costs half as much and, with 500 playouts, played as 2,000 with two over 400 deals.
 DEFAULT_ADAPT = 0.22
 DEFAULT_ADAPT_FROM = 3
-DEFAULT_ADAPT_HIDE = 14
+DEFAULT_ADAPT_HIDE = 4
 
 #: Playouts per pass decision when the pass is searched: about 4 ms of CPU on the
 #: compiled kernel.  100,000 (0.2 s) was not shown to pass better: −0.21 points a

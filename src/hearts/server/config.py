@@ -206,7 +206,7 @@ class Config:
     data_dir: Path | None = None
     workers: int = 1
     bot_processes: int | None = None
-    analysis_iterations: int = 4_000  # twice Khó's own (bots.hard.DEFAULT_ITERATIONS)
+    analysis_iterations: int = 4_000  # analysis.ITERATIONS: eight times Khó's own
     seed: int | None = None
     trusted_proxy: tuple[Network, ...] = ()
     new_player_burst: int = 20
