@@ -49,9 +49,9 @@ from hearts.view import PlayerView
 #: Playouts per play decision at 40 cards in hands (see :func:`playouts_for`),
 #: each with a look ahead at every turn (:data:`DEFAULT_LOOKAHEAD`): about 0.015 s
 #: of CPU per decision (p95 0.05 s), a fifth of what 2,000 with two mixed deals a
-#: hidden look (the default until session 26) took: one server held 48 Khó matches
-#: at computer-card p95 ≤ 1 s, against 12 with the 2026-11 yardstick and 8 with
-#: that default (bench/web.py, one run).
+#: hidden look (the default until session 26) took: one server held 32–48 Khó
+#: matches at computer-card p95 ≤ 1 s in two runs, against 12 with the 2026-11
+#: yardstick (2.7–4.0×) and 8 with that default (bench/web.py).
 #: Over 400 deals it played as that default did: against Vừa +0.02 points a hand
 #: [−0.41, +0.46]; against the frozen yardstick 0.831 [0.781, 0.883] of its points
 #: (2,000: 0.852; paired −0.17 [−0.63, +0.27]), and the yardstick 1.09 [1.01, 1.18]
