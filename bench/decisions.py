@@ -90,8 +90,10 @@ def main() -> None:
         ("play", HardBot.choose_play, views),
         ("pass", HardBot.choose_pass, passes),
     ):
+        if not where:  # --pass-hands 0
+            continue
         first: list[int] = []
-        for name, bot in bots if where else ():
+        for name, bot in bots:
             cpu, wall, chosen = [], [], []
             for view in where:
                 c0, w0 = time.process_time(), time.perf_counter()

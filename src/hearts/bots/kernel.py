@@ -722,47 +722,45 @@ def _look(
             if policy != _QS and policy != _JD and c != _QS and c != _JD and lo <= policy <= hi:
                 continue
         v = 0.0
+        jd2 = -1
         if first and known:
             # the policy's card, then the policy: already played out (kn)
+            jd2 = kn[1]
             for s in range(n):
                 p2[s] = kn[2 + s]
-            v, _ = _value(p2, kn[1], seat, near, totals, target, moon, jd_bonus, shoot, pts, after)
-            best = v
-            pick = c
-            for s in range(n + 2):
-                kn[n + 2 + s] = kn[s]
-            first = False
-            continue
-        jd2 = -1
-        for r in range(deals):
-            seen = h3[r * n : (r + 1) * n] if hide else hands
-            for s in range(n):
-                h2[s] = seen[s]
-                p2[s] = pen[s]
-            for i in range(pos):
-                t2[i] = trick[i]
-            bit = 1 << c
-            h2[seat] = h & ~bit
-            t2[pos] = c
-            v2 = voids
-            if pos and c // 13 != led:
-                v2 |= 1 << led
-            jd2 = rollout(
-                h2,
-                t2,
-                pos + 1,
-                leader,
-                played + 1,
-                broken or c >= 39 or (qs_breaks and c == _QS),
-                p2,
-                jd,
-                qs_breaks,
-                lead_card,
-                v2,
-                tricks,
-            )
-            vr, _ = _value(p2, jd2, seat, near, totals, target, moon, jd_bonus, shoot, pts, after)
-            v += vr
+            v, _ = _value(p2, jd2, seat, near, totals, target, moon, jd_bonus, shoot, pts, after)
+        else:
+            for r in range(deals):
+                seen = h3[r * n : (r + 1) * n] if hide else hands
+                for s in range(n):
+                    h2[s] = seen[s]
+                    p2[s] = pen[s]
+                for i in range(pos):
+                    t2[i] = trick[i]
+                bit = 1 << c
+                h2[seat] = h & ~bit
+                t2[pos] = c
+                v2 = voids
+                if pos and c // 13 != led:
+                    v2 |= 1 << led
+                jd2 = rollout(
+                    h2,
+                    t2,
+                    pos + 1,
+                    leader,
+                    played + 1,
+                    broken or c >= 39 or (qs_breaks and c == _QS),
+                    p2,
+                    jd,
+                    qs_breaks,
+                    lead_card,
+                    v2,
+                    tricks,
+                )
+                vr, _ = _value(
+                    p2, jd2, seat, near, totals, target, moon, jd_bonus, shoot, pts, after
+                )
+                v += vr
         if first or v > best:
             best = v
             pick = c
@@ -771,9 +769,8 @@ def _look(
                 for s in range(n):
                     kn[n + 4 + s] = p2[s]
         first = False
-    kn[0] = 0
+    kn[0] = 1 if keep else 0
     if keep:
-        kn[0] = 1
         for s in range(1, n + 2):
             kn[s] = kn[n + 2 + s]
     return pick
