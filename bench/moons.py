@@ -4,7 +4,10 @@
 
 Each hero sits with three copies of a moon-hungry player: Khó whose search adds
 ``--shoot`` points to the value of a moon of its own and who passes as Vừa does
-(Vừa passes for a moon with a moon hand), at ``--hungry-iterations`` playouts.
+(Vừa passes for a moon with a moon hand), at ``--hungry-iterations`` playouts
+and with one more option pinned (``adapt_hide=14``, Khó's default until 96af3fd),
+so that a run pairs with the saved runs of ``bench/results`` whatever Khó's
+defaults become.
 Every deal of strength.py's fixed sequence is played four times, the hero in
 each seat (duplicate).  Reported per hero, with 95% bootstrap intervals over
 deals: moons the opponents shot per 100 hands (conceded), moons the hero shot,
@@ -28,6 +31,8 @@ from options import parse_options
 from strength import RULES, Seat, bootstrap, deal_for, fmt, play_deal
 
 MOON = 26
+#: The hungry players' ``adapt_hide``: Khó's default when the saved runs were made.
+HUNGRY_ADAPT_HIDE = 14
 
 
 def _run(args: tuple[int, str, dict[str, Any], dict[str, Any]]) -> tuple[int, list[float]]:
@@ -65,7 +70,7 @@ def main(argv: list[str] | None = None) -> int:
     )
     p.add_argument("--hero-iterations", type=int, default=None, help="the heroes' playouts")
     p.add_argument("--shoot", type=float, default=40.0, help="the hungry players' moon bonus")
-    p.add_argument("--hungry-iterations", type=int, default=20000)
+    p.add_argument("--hungry-iterations", type=int, default=5000)
     p.add_argument("--jobs", type=int, default=1)
     p.add_argument("--out", default=None, help="write raw results as JSON")
     p.add_argument("--load", default=None, help="report a saved JSON (none run)")
@@ -74,7 +79,13 @@ def main(argv: list[str] | None = None) -> int:
         saved = json.loads(Path(args.load).read_text())
         report(saved["heroes"], saved["hungry"], {}, saved.get("first"))
         return 0
-    hungry = {"shoot": args.shoot, "passing": "medium", "iterations": args.hungry_iterations}
+    # Pinned: the hungry players of every saved run (bench/results), not Khó's default.
+    hungry = {
+        "shoot": args.shoot,
+        "passing": "medium",
+        "iterations": args.hungry_iterations,
+        "adapt_hide": HUNGRY_ADAPT_HIDE,
+    }
     hero_opts: dict[str, Any] = {}
     if args.hero_iterations is not None:
         hero_opts["iterations"] = args.hero_iterations
@@ -116,8 +127,9 @@ def report(
     first_deal: int | None = None,
 ) -> None:
     n = RULES.players
+    hide = f", adapt_hide={hungry['adapt_hide']}" if "adapt_hide" in hungry else ""
     print(f"moon-hungry opponents: Khó with shoot={hungry['shoot']:g}, Vừa's pass, "
-          f"{hungry['iterations']} playouts; {n} rotations a deal")  # fmt: skip
+          f"{hungry['iterations']} playouts{hide}; {n} rotations a deal")  # fmt: skip
     first = next(iter(raw))
     for hero, data in raw.items():
         rows = [(r[0], r) for r in data["rows"]]
