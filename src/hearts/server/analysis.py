@@ -19,12 +19,12 @@ from hearts.bots.hard import HardBot, candidates
 from hearts.cards import card_name, cards_of
 from hearts.hand import HandState
 from hearts.record import read_record
+from hearts.server.config import Config
 from hearts.view import PlayerView
 
-#: Playouts per play at 40 cards (a pass gets half): eight times Khó's own
-#: (:data:`hearts.bots.hard.DEFAULT_ITERATIONS`), all spent, so that the analysis
-#: tells apart cards a fraction of a point apart that Khó at play need not.
-ITERATIONS = 4_000
+#: Playouts per play at 40 cards (a pass gets half): the server's default,
+#: :attr:`hearts.server.config.Config.analysis_iterations` (why that many: there).
+ITERATIONS = Config.analysis_iterations
 #: How many of the costliest decisions the review highlights.
 COSTLIEST = 3
 SOUTH = 0

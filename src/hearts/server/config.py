@@ -206,7 +206,10 @@ class Config:
     data_dir: Path | None = None
     workers: int = 1
     bot_processes: int | None = None
-    analysis_iterations: int = 4_000  # analysis.ITERATIONS: eight times Khó's own
+    # The analysis's playouts per play at 40 cards (analysis.ITERATIONS): eight times
+    # Khó's own (bots.hard.DEFAULT_ITERATIONS), all spent, so that it tells apart cards
+    # a fraction of a point apart that Khó at play need not.
+    analysis_iterations: int = 4_000
     seed: int | None = None
     trusted_proxy: tuple[Network, ...] = ()
     new_player_burst: int = 20
