@@ -27,8 +27,6 @@ LEVELS = [
     ("hard", {"iterations": 24, "mismatch": 0.1}, 20, 2),
     # The last cards searched exactly over deals drawn from the view (lever 3b).
     ("hard", {"iterations": 24, "endgame": 3}, 20, 2),
-    # Deals weighed by how well Vừa's habits explain the others' plays (always on).
-    ("hard", {"iterations": 24, "habit": 0.3, "adapt": 1.0}, 20, 2),
 ]
 TOTALS = (12, 40, 7, 88)
 

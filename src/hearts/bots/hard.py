@@ -31,8 +31,7 @@ import numpy as np
 
 from hearts.bots import kernel, kernel_ref
 from hearts.bots.endgame import exact_choice
-from hearts.bots.habit import weights as habit_weights
-from hearts.bots.kernel_ref import MOON_CODES, Judge, Passing, Pool, Position, pass_scores
+from hearts.bots.kernel_ref import MOON_CODES, Judge, Passing, Position, pass_scores
 from hearts.bots.medium import pass_cards as medium_pass
 from hearts.bots.moon import moon_sampler
 from hearts.bots.playout import rollout
@@ -43,7 +42,6 @@ from hearts.bots.sampling import (
     WeightedSampler,
     deal_tables,
 )
-from hearts.bots.splitmix import HABIT_SALT, world_state
 from hearts.cards import JD_BIT, QS_BIT, QUEEN_SPADES, cards_of
 from hearts.rules import Rules
 from hearts.view import PlayerView
@@ -268,11 +266,7 @@ class HardBot:
     ``moon_queen`` (moon defence counts a seat alone with Q♠, 13 or 14 points,
     as running: :func:`hearts.bots.moon.live_moon`); ``look_tricks`` (the other
     seats' looks play each card out only this many tricks, the one in progress
-    the first, and judge it by the points taken by then; 0: to the hand's end);
-    ``habit`` (once ``adapt`` judges the others players of habit, the play search
-    plays ``habit_deals`` drawn deals in turn, each weighed by ``habit`` to the
-    power of the others' plays that Vừa would not have made holding it,
-    :mod:`hearts.bots.habit`; 0: deals drawn as usual, unweighed).
+    the first, and judge it by the points taken by then; 0: to the hand's end).
     """
 
     name = "hard"
@@ -309,11 +303,7 @@ class HardBot:
         adapt_margin: float = 0.0,
         moon_queen: bool = False,
         look_tricks: int = 0,
-        habit: float = 0.0,
-        habit_deals: int = 64,
     ) -> None:
-        self.habit = float(habit)
-        self.habit_deals = int(habit_deals)
         self.look_tricks = int(look_tricks)
         self.adapt = float(adapt)
         self.adapt_margin = float(adapt_margin)
@@ -533,28 +523,25 @@ class HardBot:
         mass_a: Any = np.zeros(len(cands)) if compiled else [0.0] * len(cands)
         look, look_others = self.lookahead, self.lookahead_others
         hide = self.moon_hide if self._own_moon_open(view) else self.hide
-        pool = None
         if self.adapt and self._plays_like_the_policy(view, tables, seed):
             hide = self.adapt_hide
-            if self.habit:
-                pool = self._habit_pool(view, tables, seed)
 
         def batch(w0: int, w1: int, alive: list[int]) -> None:
             if compiled:
                 kernel.play_batch(
                     tables, seed, w0, w1, cands, alive, pos, judge, sums_a, points_a, mass_a,
-                    look, look_others, hide, self.look_tricks, pool,
+                    look, look_others, hide, self.look_tricks,
                 )  # fmt: skip
             else:
                 kernel_ref.play_batch(
                     tables, seed, w0, w1, cands, alive, pos, judge, sums_a, points_a, mass_a,
-                    look, look_others, hide, self.look_tricks, pool,
+                    look, look_others, hide, self.look_tricks,
                 )  # fmt: skip
 
         order, counts_i = halving_batches(
             len(cands), batch, sums_a, cands, budget, deadline, clear=self.clear
         )
-        if self.mismatch != 1.0 or pool is not None:
+        if self.mismatch != 1.0:
             # Weighted deals: rescale so that sum / count is the weighted mean (the
             # survivors of each round share their deals, so the order is the same).
             for i in range(len(cands)):
@@ -569,21 +556,6 @@ class HardBot:
             {c: float(sums_a[i]) for i, c in enumerate(cands)},
             {c: counts_i[i] for i, c in enumerate(cands)},
         )
-
-    def _habit_pool(self, view: PlayerView, tables: DealTables, seed: int) -> Pool:
-        """``habit_deals`` deals drawn as the search draws them (seeded apart),
-        each weighed by how well it explains the other seats' plays if they play
-        as Vừa (:func:`hearts.bots.habit.weights`, ``habit`` the doubt per play
-        unexplained)."""
-        salted = seed ^ HABIT_SALT
-        if self.engine == "compiled":
-            deals = [kernel.draw_deal(tables, salted, w) for w in range(self.habit_deals)]
-        else:
-            deals = [
-                kernel_ref.draw(tables, world_state(salted, w))[0] for w in range(self.habit_deals)
-            ]
-        weighed = habit_weights(view, deals, self.habit)
-        return Pool(tuple(tuple(d) for d in deals), tuple(weighed))
 
     def _own_moon_open(self, view: PlayerView) -> bool:
         """Whether every point taken so far is this seat's, at least

@@ -24,7 +24,7 @@ from typing import Any, TypeVar, cast
 import numba
 import numpy as np
 
-from hearts.bots.kernel_ref import MAX_DEALS, MIX_SWAPS, Judge, Passing, Pool, Position
+from hearts.bots.kernel_ref import MAX_DEALS, MIX_SWAPS, Judge, Passing, Position
 from hearts.bots.sampling import DealTables
 from hearts.bots.splitmix import GOLDEN, HIDE_SALT, MIX1, MIX2
 
@@ -1156,14 +1156,11 @@ def _play_batch(
     hide: int,
     look_tricks: int,
     sv0: Any,
-    pool_hands: Any,
-    pool_w: Any,
     sums: Any,
     points: Any,
     mass: Any,
 ) -> None:
     n = pen0.shape[0]
-    pooled = pool_w.shape[0]
     looks = np.zeros(n, np.int64)
     h2, p2, t2, pts, after, rs, h3, cb, sv, ow, kn = _look_scratch(n)
     world = np.zeros(n, np.int64)
@@ -1173,34 +1170,27 @@ def _play_batch(
     buf = np.zeros(64, np.int64)
     tlen = trick0.shape[0]
     for w in range(w0, w1):
+        draw(
+            others,
+            part_cum,
+            part_fixed,
+            part_root,
+            st_class,
+            st_first,
+            st_count,
+            sp_take,
+            sp_cum,
+            sp_next,
+            cl_first,
+            cl_len,
+            cl_cards,
+            _world_state(seed, w),
+            world,
+            buf,
+        )
         wt = 1.0
-        if pooled:
-            # The deals given (weighed by a model of the players), in turn.
-            k = w % pooled
-            for s in range(n):
-                world[s] = pool_hands[k, s]
-            wt = pool_w[k]
-        else:
-            draw(
-                others,
-                part_cum,
-                part_fixed,
-                part_root,
-                st_class,
-                st_first,
-                st_count,
-                sp_take,
-                sp_cum,
-                sp_next,
-                cl_first,
-                cl_len,
-                cl_cards,
-                _world_state(seed, w),
-                world,
-                buf,
-            )
         if mismatch != 1.0:
-            wt *= likeness(
+            wt = likeness(
                 world, hist_seat, hist_card, me, mismatch, qs_breaks, lead_card, hands, pen
             )
         for a in range(alive.shape[0]):
@@ -1399,7 +1389,6 @@ def play_batch(
     lookahead_others: int = 0,
     hide: int = 0,
     look_tricks: int = 0,
-    pool: Pool | None = None,
 ) -> None:
     """:func:`hearts.bots.kernel_ref.play_batch`, compiled; ``sums``, ``points``
     and ``mass`` are float64 arrays.  ``lookahead``: in each playout Khó's next
@@ -1407,15 +1396,7 @@ def play_batch(
     cards) instead of the policy; ``lookahead_others`` the same for the other
     seats (0 and 0: the reference's playouts, bit for bit); ``hide``: each look
     plays its cards out in a deal where the others' cards of each suit are dealt
-    again among them (:func:`_hide`); ``pool``: the deals to play instead of
-    drawing them (deal ``w`` is ``pool.hands[w % len]``, weighed ``pool.weights``)."""
-    n = len(pos.pen)
-    if pool is None:
-        pool_hands = np.zeros((0, n), dtype=np.int64)
-        pool_w = np.zeros(0)
-    else:
-        pool_hands = np.array(pool.hands, dtype=np.int64).reshape(-1, n)
-        pool_w = np.array(pool.weights, dtype=np.float64)
+    again among them (:func:`_hide`)."""
     _play_batch(
         *t,
         _seed64(seed),
@@ -1447,8 +1428,6 @@ def play_batch(
         hide,
         look_tricks,
         np.array(pos.seat_voids or (0,) * len(pos.pen), dtype=np.int64),
-        pool_hands,
-        pool_w,
         sums,
         points,
         mass,

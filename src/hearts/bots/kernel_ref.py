@@ -54,17 +54,6 @@ class Position(NamedTuple):
     seat_voids: tuple[int, ...] = ()
 
 
-class Pool(NamedTuple):
-    """Deals for a search to play instead of drawing its own: ``hands[k]`` the
-    hands of deal ``k`` (every seat's, the searching seat's as it is), played
-    with weight ``weights[k]`` (e.g. how well the deal explains the others' plays
-    under a model of them, :mod:`hearts.bots.habit`); deal ``w`` of the search is
-    ``k = w % len(hands)``."""
-
-    hands: tuple[tuple[int, ...], ...]
-    weights: tuple[float, ...]
-
-
 class Judge(NamedTuple):
     """How a finished hand is valued (:func:`hearts.bots.hard.hand_utility`):
     ``near`` the end of the match, the match ``totals`` and ``target``, the moon
@@ -272,10 +261,8 @@ def play_batch(
     lookahead_others: int = 0,
     hide_cards: int = 0,
     look_tricks: int = 0,
-    pool: Pool | None = None,
 ) -> None:
-    """Deals ``w0``..``w1 - 1`` (drawn, or taken in turn from ``pool`` with its
-    weights); in each, every candidate ``cands[i]`` for ``i`` in
+    """Deals ``w0``..``w1 - 1``; in each, every candidate ``cands[i]`` for ``i`` in
     ``alive`` played now and the hand played out: its value times the deal's
     weight (:func:`likeness`) added to ``sums[i]``, its points times the weight to
     ``points[i]``, the weight to ``mass[i]``, deal after deal, candidate after
@@ -288,14 +275,8 @@ def play_batch(
     me = pos.me
     looking = lookahead or lookahead_others
     for w in range(w0, w1):
-        if pool is None:
-            world, _ = draw(t, world_state(seed, w))
-            wt = 1.0
-        else:
-            k = w % len(pool.hands)
-            world, wt = list(pool.hands[k]), pool.weights[k]
-        if pos.mismatch != 1.0:
-            wt *= likeness(world, pos)
+        world, _ = draw(t, world_state(seed, w))
+        wt = likeness(world, pos) if pos.mismatch != 1.0 else 1.0
         for i in alive:
             card = cands[i]
             hands = world[:]

@@ -22,9 +22,6 @@ MIX2 = 0x94D049BB133111EB
 #: Salt of the seed of the generator that deals the others' cards again in a look
 #: ahead (:func:`hearts.bots.kernel_ref.hide`): a stream apart from the deals'.
 HIDE_SALT = 0xD1B54A32D192ED03
-#: Salt of the seed of the deals weighed by a model of the players
-#: (:meth:`hearts.bots.hard.HardBot._habit_pool`).
-HABIT_SALT = 0x9E6C63D0676A9A99
 #: 2**-53: a 53-bit integer times this is a float in [0, 1), exactly.
 UNIT = 1.0 / (1 << 53)
 
