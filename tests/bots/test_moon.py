@@ -10,6 +10,7 @@ from positions_helper import craft
 from hearts.bots import kernel
 from hearts.bots.hard import HardBot
 from hearts.bots.moon import live_moon, moon_sampler, runs_for_the_moon
+from hearts.bots.playout import rollout
 from hearts.bots.sampling import DealSampler, MixtureSampler, deal_tables
 from hearts.cards import parse_card
 from hearts.view import PlayerView
@@ -95,3 +96,35 @@ def test_hard_moon_queen_changes_the_search_only_with_queen_alone() -> None:
     quiet = craft(HANDS, "2C AC 3C 4C", void={"N": "D"})
     early = quiet.view(quiet.turn)
     assert values(early, moon_queen=True) == values(early)
+
+
+def _cards(text: str) -> int:
+    return sum(1 << parse_card(c) for c in text.split())
+
+
+def _first_trick_played(hands: list[int], trick: list[int], leader: int, pen: list[int]) -> list:
+    """The cards each seat plays to finish the trick in progress, in the playouts
+    of both engines (they must agree)."""
+    record: list[int] = []
+    rollout(list(hands), list(trick), leader, 8, False, list(pen), -1, False, 0, record, tricks=1)
+    after, _, _ = kernel.play_out(list(hands), list(trick), leader, 8, False, list(pen), -1,
+                                  False, 0, 0, 1)  # fmt: skip
+    assert [h & ~a for h, a in zip(hands, after, strict=True)] == [
+        sum(1 << c for c in record if (1 << c) & h) for h in hands
+    ]
+    return record
+
+
+def test_in_the_playouts_a_seat_alone_with_the_queen_runs_unchased() -> None:
+    # West (seat 1) alone took Q♠ (13 points) and leads: it runs, cashing its
+    # highest side card (A♦), where it would lead low (J♦) with no points.
+    hands = [_cards("2C 3S 3D 5D 7D 2H"), _cards("AD KD QD JD"), _cards("5C 9H TH JH 8S"),
+             _cards("4C 2S 2D 4D 6D")]  # fmt: skip
+    assert _first_trick_played(hands, [], 1, [0, 13, 0, 0])[0] == parse_card("AD")
+    assert _first_trick_played(hands, [], 1, [0, 0, 0, 0])[0] == parse_card("JD")
+    # North, void in diamonds, still feeds it a heart at 13 points (Vừa chases a
+    # runner from Q♠ and two hearts only), but not at 15.
+    played = _first_trick_played(hands, [parse_card("AD")], 1, [0, 13, 0, 0])
+    assert played[0] == parse_card("JH")
+    played = _first_trick_played(hands, [parse_card("AD")], 1, [0, 15, 0, 0])
+    assert played[0] in (parse_card("5C"), parse_card("8S"))

@@ -202,8 +202,15 @@ def draw(
     return state
 
 
+#: Added to the runner's seat (:func:`_runner`) while it holds Q♠ alone (13 or
+#: 14 points): it runs, but the others do not block it yet.
+_QUEEN_ALONE = 16
+
+
 @_jit
 def _runner(pen: Any) -> int:
+    """:func:`hearts.bots.playout._runner`, its two answers in one int: the seat,
+    plus :data:`_QUEEN_ALONE` when the others do not block it yet (-1: none)."""
     who = -1
     for s in range(pen.shape[0]):
         if pen[s]:
@@ -213,7 +220,9 @@ def _runner(pen: Any) -> int:
     if who < 0:
         return -1
     p = pen[who]
-    return who if p >= 15 or 4 <= p < 13 else -1
+    if p >= 15 or 4 <= p < 13:
+        return who
+    return who + _QUEEN_ALONE if p >= 13 else -1
 
 
 @_jit_inline
@@ -237,8 +246,12 @@ def _choose(
     """The playout policy's card for ``seat`` holding ``h`` (:func:`hearts.bots.playout.rollout`):
     ``alive`` the cards still in hands, the trick so far (``pos`` cards, the suit
     ``led``, its ``top`` card and who ``win``s it, ``tp`` points in it), ``played``
-    cards played in the hand, the seat ``runner`` running for the moon (-1)."""
+    cards played in the hand, the seat ``runner`` running for the moon (-1; plus
+    :data:`_QUEEN_ALONE`: not blocked yet)."""
     c = -1
+    chase = runner < _QUEEN_ALONE  # the others block the runner
+    if not chase:
+        runner -= _QUEEN_ALONE
     if pos == 0:
         if played == 0:
             c = lead_card
@@ -252,6 +265,7 @@ def _choose(
                 c = _bitlen(side if side else legal) - 1
             elif (
                 runner >= 0
+                and chase
                 and legal & _HEARTS
                 and not others & _HEARTS & ~((2 << (_bitlen(legal) - 1)) - 1)
             ):
@@ -290,7 +304,7 @@ def _choose(
     else:
         follow = h & (0x1FFF << (13 * led))
         if follow:
-            if runner >= 0 and runner != seat and (tp or led == 3):
+            if runner >= 0 and chase and runner != seat and (tp or led == 3):
                 ahead = (seat - runner) % n
                 t = _bitlen(follow) - 1
                 if t > top and (win == runner or ahead > pos):
@@ -329,7 +343,9 @@ def _choose(
             if (
                 runner >= 0
                 and safe
-                and (runner == seat or win == runner or ((runner - seat) % n < n - pos))
+                and (
+                    runner == seat or (chase and (win == runner or ((runner - seat) % n < n - pos)))
+                )
             ):
                 legal = safe
             if legal & _QS_BIT:

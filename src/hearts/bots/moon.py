@@ -31,7 +31,9 @@ RUNNER_HEARTS = 2
 
 
 def runs_for_the_moon(points: int) -> bool:
-    """Whether a seat that alone took ``points`` is running (the playouts' rule)."""
+    """Whether a seat that alone took ``points`` is running and chased (the
+    playouts' rule, :func:`hearts.bots.playout._runner`; a seat alone with Q♠ runs
+    there too, unchased, as Vừa does not chase it)."""
     return points >= 15 or 4 <= points < 13
 
 
