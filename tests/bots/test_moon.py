@@ -5,12 +5,13 @@ from __future__ import annotations
 
 import random
 
+import pytest
 from positions_helper import craft
 
 from hearts.bots import kernel
 from hearts.bots.hard import HardBot
 from hearts.bots.moon import live_moon, moon_sampler, runs_for_the_moon
-from hearts.bots.playout import rollout
+from hearts.bots.playout import QUEEN_RUNS, rollout
 from hearts.bots.sampling import DealSampler, MixtureSampler, deal_tables
 from hearts.cards import parse_card
 from hearts.view import PlayerView
@@ -102,13 +103,16 @@ def _cards(text: str) -> int:
     return sum(1 << parse_card(c) for c in text.split())
 
 
-def _first_trick_played(hands: list[int], trick: list[int], leader: int, pen: list[int]) -> list:
+def _first_trick_played(
+    hands: list[int], trick: list[int], leader: int, pen: list[int], voids: int = QUEEN_RUNS
+) -> list[int]:
     """The cards each seat plays to finish the trick in progress, in the playouts
     of both engines (they must agree)."""
     record: list[int] = []
-    rollout(list(hands), list(trick), leader, 8, False, list(pen), -1, False, 0, record, tricks=1)
+    rollout(list(hands), list(trick), leader, 8, False, list(pen), -1, False, 0, record,
+            voids=voids, tricks=1)  # fmt: skip
     after, _, _ = kernel.play_out(list(hands), list(trick), leader, 8, False, list(pen), -1,
-                                  False, 0, 0, 1)  # fmt: skip
+                                  False, 0, voids, 1)  # fmt: skip
     assert [h & ~a for h, a in zip(hands, after, strict=True)] == [
         sum(1 << c for c in record if (1 << c) & h) for h in hands
     ]
@@ -122,9 +126,30 @@ def test_in_the_playouts_a_seat_alone_with_the_queen_runs_unchased() -> None:
              _cards("4C 2S 2D 4D 6D")]  # fmt: skip
     assert _first_trick_played(hands, [], 1, [0, 13, 0, 0])[0] == parse_card("AD")
     assert _first_trick_played(hands, [], 1, [0, 0, 0, 0])[0] == parse_card("JD")
+    # Without QUEEN_RUNS (Khó's model of players who search) it does not run yet.
+    assert _first_trick_played(hands, [], 1, [0, 13, 0, 0], 0)[0] == parse_card("JD")
     # North, void in diamonds, still feeds it a heart at 13 points (Vừa chases a
     # runner from Q♠ and two hearts only), but not at 15.
     played = _first_trick_played(hands, [parse_card("AD")], 1, [0, 13, 0, 0])
     assert played[0] == parse_card("JH")
     played = _first_trick_played(hands, [parse_card("AD")], 1, [0, 15, 0, 0])
     assert played[0] in (parse_card("5C"), parse_card("8S"))
+
+
+def test_khó_lets_a_seat_alone_with_the_queen_run_against_players_of_habit_only() -> None:
+    # West alone took Q♠; South (Khó) is to play.  queen_runs="habit" searches as
+    # "never" while the others are not judged players of habit (adapt=0) and as
+    # "always" once they are (adapt=1.0: every seat counts as one), and the rule
+    # changes what the search finds.
+    view = _view("2C AC 3C 4C  AS QS 2S 3S  AD 9D 2D")
+    assert view.turn == 0 and view.points_taken() == [0, 13, 0, 0]
+    weigh = {
+        (runs, adapt): HardBot(iterations=200, queen_runs=runs, adapt=adapt).weigh_play(view)
+        for runs in ("habit", "always", "never")
+        for adapt in (0.0, 1.0)
+    }
+    assert weigh["habit", 0.0] == weigh["never", 0.0]
+    assert weigh["habit", 1.0] == weigh["always", 1.0]
+    assert weigh["always", 1.0].value != weigh["never", 1.0].value
+    with pytest.raises(ValueError, match="queen_runs"):
+        HardBot(queen_runs="sometimes")

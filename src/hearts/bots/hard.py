@@ -34,7 +34,7 @@ from hearts.bots.endgame import exact_choice
 from hearts.bots.kernel_ref import MOON_CODES, Judge, Passing, Position, pass_scores
 from hearts.bots.medium import pass_cards as medium_pass
 from hearts.bots.moon import moon_sampler
-from hearts.bots.playout import rollout
+from hearts.bots.playout import QUEEN_RUNS, rollout
 from hearts.bots.sampling import (
     DealSampler,
     DealTables,
@@ -103,6 +103,15 @@ DEFAULT_HIDE = 0
 DEFAULT_ADAPT = 0.22
 DEFAULT_ADAPT_FROM = 3
 DEFAULT_ADAPT_HIDE = 4
+
+#: When a seat alone with Q♠ (13 or 14 points) runs for the moon in Khó's playouts,
+#: unchased until it has two hearts more (:data:`hearts.bots.playout.QUEEN_RUNS`):
+#: ``habit``, once the others play like players of habit (``adapt``); ``always``;
+#: ``never``.  Against Vừa, running always closed 0.79 [0.71, 0.88] of the gap to
+#: the face-up oracle over 800 deals, never 0.68 (+0.51 points a hand); against the
+#: frozen yardstick, always played 0.94 of its points over deals 0–99, never 0.85
+#: (bench/strength_results.md, session 28).
+DEFAULT_QUEEN_RUNS = "habit"
 
 #: Playouts per pass decision when the pass is searched: about 4 ms of CPU on the
 #: compiled kernel.  100,000 (0.2 s) was not shown to pass better: −0.21 points a
@@ -266,7 +275,10 @@ class HardBot:
     ``moon_queen`` (moon defence counts a seat alone with Q♠, 13 or 14 points,
     as running: :func:`hearts.bots.moon.live_moon`); ``look_tricks`` (the other
     seats' looks play each card out only this many tricks, the one in progress
-    the first, and judge it by the points taken by then; 0: to the hand's end).
+    the first, and judge it by the points taken by then; 0: to the hand's end);
+    ``queen_runs`` (in the playouts a seat alone with Q♠ runs for the moon, the
+    others not chasing it yet: ``habit``, once ``adapt`` judges the others players
+    of habit; ``always``; ``never``; :data:`DEFAULT_QUEEN_RUNS`).
     """
 
     name = "hard"
@@ -303,7 +315,11 @@ class HardBot:
         adapt_margin: float = 0.0,
         moon_queen: bool = False,
         look_tricks: int = 0,
+        queen_runs: str = DEFAULT_QUEEN_RUNS,
     ) -> None:
+        if queen_runs not in ("habit", "always", "never"):
+            raise ValueError(f"queen_runs must be habit, always or never, not {queen_runs!r}")
+        self.queen_runs = queen_runs
         self.look_tricks = int(look_tricks)
         self.adapt = float(adapt)
         self.adapt_margin = float(adapt_margin)
@@ -523,8 +539,11 @@ class HardBot:
         mass_a: Any = np.zeros(len(cands)) if compiled else [0.0] * len(cands)
         look, look_others = self.lookahead, self.lookahead_others
         hide = self.moon_hide if self._own_moon_open(view) else self.hide
-        if self.adapt and self._plays_like_the_policy(view, tables, seed):
+        habit = bool(self.adapt) and self._plays_like_the_policy(view, tables, seed)
+        if habit:
             hide = self.adapt_hide
+        if self.queen_runs == "always" or (self.queen_runs == "habit" and habit):
+            pos = pos._replace(voids=pos.voids | QUEEN_RUNS)
 
         def batch(w0: int, w1: int, alive: list[int]) -> None:
             if compiled:

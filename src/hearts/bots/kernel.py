@@ -25,6 +25,7 @@ import numba
 import numpy as np
 
 from hearts.bots.kernel_ref import MAX_DEALS, MIX_SWAPS, Judge, Passing, Position
+from hearts.bots.playout import QUEEN_RUNS
 from hearts.bots.sampling import DealTables
 from hearts.bots.splitmix import GOLDEN, HIDE_SALT, MIX1, MIX2
 
@@ -203,7 +204,8 @@ def draw(
 
 
 #: Added to the runner's seat (:func:`_runner`) while it holds Q♠ alone (13 or
-#: 14 points): it runs, but the others do not block it yet.
+#: 14 points): it runs if ``voids`` has :data:`QUEEN_RUNS`, and the others do not
+#: block it yet.
 _QUEEN_ALONE = 16
 
 
@@ -251,7 +253,7 @@ def _choose(
     c = -1
     chase = runner < _QUEEN_ALONE  # the others block the runner
     if not chase:
-        runner -= _QUEEN_ALONE
+        runner = runner - _QUEEN_ALONE if voids & QUEEN_RUNS else -1
     if pos == 0:
         if played == 0:
             c = lead_card

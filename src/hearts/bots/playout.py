@@ -13,6 +13,12 @@ import random
 
 from hearts.cards import QUEEN_SPADES
 
+#: A bit of the playouts' ``voids`` word above its four suits (bit k: some seat is
+#: void in suit k), carried with it through every playout and look: set, a seat
+#: alone with Q♠ runs for the moon (:func:`_runner`).  Khó sets
+#: it against players of habit only (:class:`hearts.bots.hard.HardBot`, ``queen_runs``).
+QUEEN_RUNS = 1 << 4
+
 _QS = QUEEN_SPADES
 _QS_BIT = 1 << _QS
 _JD = 22  # J♦
@@ -91,7 +97,7 @@ def rollout(
             return jd
         pos = 0
         seat = win
-    runner, chase = _runner(pen)
+    runner, chase = _runner(pen, voids)
     noisy = noise is not None and eps > 0.0
     while True:
         h = hands[seat]
@@ -276,7 +282,7 @@ def rollout(
         if pos == n:
             if tp:
                 pen[win] += tp
-                runner, chase = _runner(pen)
+                runner, chase = _runner(pen, voids)
             if _JD in trick:
                 jd = win
             done += 1
@@ -288,16 +294,18 @@ def rollout(
             seat = (seat + 1) % n
 
 
-def _runner(pen: list[int]) -> tuple[int, bool]:
+def _runner(pen: list[int], voids: int = 0) -> tuple[int, bool]:
     """The seat running for the moon (-1 if none), and whether the others chase it.
 
-    A seat that alone took points runs once it has Q♠ (13 or 14 points: a seat
-    handed the queen that controls the play goes on taking tricks) or four
-    hearts; the others block it from Q♠ and two hearts, or four hearts, as Vừa
-    does (:data:`hearts.bots.medium.WATCH`), not before: in the playouts a seat
-    alone with Q♠ runs while the others still feed it.  Against Vừa this closed
-    0.79 of the gap to the face-up oracle over 800 deals, against 0.68 when a
-    seat alone with Q♠ did not run (bench/strength_results.md, session 28).
+    A seat that alone took points runs once it has Q♠ and two hearts or four
+    hearts, and the others block it.  With :data:`QUEEN_RUNS`
+    in ``voids`` it runs from Q♠ alone (13 or 14 points: a seat handed the queen
+    that controls the play goes on taking tricks), unchased until Q♠ and two
+    hearts, as Vừa chases (:data:`hearts.bots.medium.WATCH`): the others still feed
+    it.  Against Vừa that closed 0.79 of the gap to the face-up oracle over 800
+    deals, against 0.68; against the frozen yardstick it cost points on the
+    estimate (bench/strength_results.md, session 28), so Khó models players of
+    habit so, and players who search as before.
     """
     who = -1
     for s, p in enumerate(pen):
@@ -310,4 +318,4 @@ def _runner(pen: list[int]) -> tuple[int, bool]:
     p = pen[who]
     if p >= 15 or 4 <= p < 13:
         return who, True
-    return (who, False) if p >= 13 else (-1, False)
+    return (who, False) if p >= 13 and voids & QUEEN_RUNS else (-1, False)
