@@ -36,11 +36,10 @@ from hearts.rules import Rules
 #: began to adapt its model of the others to their play (``adapt``, session 23;
 #: with ``adapt=0`` Khó gives 82396eccaa4d609c again); a6dab96c3a473675 when its
 #: hidden looks went from two mixed deals to one (``adapt_hide`` 14 → 4, session 26;
-#: with ``adapt_hide=14`` Khó gives a0b5f13dc14429bc again); 53844689568eab5f when a
-#: seat alone with Q♠ began to run in the playouts against players of habit
-#: (``queen_runs="habit"``, session 28; with ``queen_runs="never"`` Khó gives
-#: a6dab96c3a473675 again, with ``"always"`` 2137ba9e43d688dd).
-RECORDED = (6820, "53844689568eab5f")
+#: with ``adapt_hide=14`` Khó gives a0b5f13dc14429bc again); with a seat alone with
+#: Q♠ running in the playouts (not the default, session 28): 2137ba9e43d688dd with
+#: ``queen_runs="always"``, 53844689568eab5f with ``"habit"``.
+RECORDED = (6820, "a6dab96c3a473675")
 
 
 def _digest() -> tuple[int, str]:

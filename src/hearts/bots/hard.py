@@ -107,11 +107,13 @@ DEFAULT_ADAPT_HIDE = 4
 #: When a seat alone with Q♠ (13 or 14 points) runs for the moon in Khó's playouts,
 #: unchased until it has two hearts more (:data:`hearts.bots.playout.QUEEN_RUNS`):
 #: ``habit``, once the others play like players of habit (``adapt``); ``always``;
-#: ``never``.  Against Vừa, running always closed 0.79 [0.71, 0.88] of the gap to
-#: the face-up oracle over 800 deals, never 0.68 (+0.51 points a hand); against the
-#: frozen yardstick, always played 0.94 of its points over deals 0–99, never 0.85
-#: (bench/strength_results.md, session 28).
-DEFAULT_QUEEN_RUNS = "habit"
+#: ``never``.  Against Vừa, ``always`` closed 0.79 [0.71, 0.88] of the gap to the
+#: face-up oracle over 800 deals, ``never`` 0.68 (0.51 points a hand more); but
+#: against the frozen yardstick ``always`` kept 0.94 of its points over deals 0–99,
+#: ``never`` 0.85; and ``habit`` closed only 0.655 against Vừa: a Vừa running for the
+#: moon plays unlike the playout policy, so ``adapt`` no longer counts it a player of
+#: habit just when it matters (bench/strength_results.md, session 28).  Off.
+DEFAULT_QUEEN_RUNS = "never"
 
 #: Playouts per pass decision when the pass is searched: about 4 ms of CPU on the
 #: compiled kernel.  100,000 (0.2 s) was not shown to pass better: −0.21 points a

@@ -15,8 +15,8 @@ from hearts.cards import QUEEN_SPADES
 
 #: A bit of the playouts' ``voids`` word above its four suits (bit k: some seat is
 #: void in suit k), carried with it through every playout and look: set, a seat
-#: alone with Q♠ runs for the moon (:func:`_runner`).  Khó sets
-#: it against players of habit only (:class:`hearts.bots.hard.HardBot`, ``queen_runs``).
+#: alone with Q♠ runs for the moon (:func:`_runner`).  Khó sets it as its option
+#: ``queen_runs`` says (:class:`hearts.bots.hard.HardBot`; off by default).
 QUEEN_RUNS = 1 << 4
 
 _QS = QUEEN_SPADES
@@ -304,8 +304,8 @@ def _runner(pen: list[int], voids: int = 0) -> tuple[int, bool]:
     hearts, as Vừa chases (:data:`hearts.bots.medium.WATCH`): the others still feed
     it.  Against Vừa that closed 0.79 of the gap to the face-up oracle over 800
     deals, against 0.68; against the frozen yardstick it cost points on the
-    estimate (bench/strength_results.md, session 28), so Khó models players of
-    habit so, and players who search as before.
+    estimate (bench/strength_results.md, session 28; :data:`hearts.bots.hard.
+    DEFAULT_QUEEN_RUNS`).
     """
     who = -1
     for s, p in enumerate(pen):
