@@ -109,8 +109,9 @@ DEFAULT_ADAPT_HIDE = 4
 #: ``habit``, once the others play like players of habit (``adapt``); ``always``;
 #: ``never``.  Against Vừa, ``always`` closed 0.79 [0.71, 0.88] of the gap to the
 #: face-up oracle over 800 deals, ``never`` 0.68 (0.51 points a hand more); but
-#: against the frozen yardstick ``always`` kept 0.94 of its points over deals 0–99,
-#: ``never`` 0.85; and ``habit`` closed only 0.655 against Vừa: a Vừa running for the
+#: against the frozen yardstick ``always`` kept 0.939 of its points over deals 0–199,
+#: ``never`` 0.854 (0.69 [0.02, 1.35] points a hand worse, shown); and ``habit``
+#: closed only 0.655 against Vừa: a Vừa running for the
 #: moon plays unlike the playout policy, so ``adapt`` no longer counts it a player of
 #: habit just when it matters (bench/strength_results.md, session 28).  Off.
 DEFAULT_QUEEN_RUNS = "never"
