@@ -111,9 +111,9 @@ DEFAULT_ADAPT_HIDE = 4
 #: face-up oracle over 800 deals, ``never`` 0.68 (0.51 points a hand more); but
 #: against the frozen yardstick ``always`` kept 0.939 of its points over deals 0–199,
 #: ``never`` 0.854 (0.69 [0.02, 1.35] points a hand worse, shown); and ``habit``
-#: closed only 0.655 against Vừa: a Vừa running for the
-#: moon plays unlike the playout policy, so ``adapt`` no longer counts it a player of
-#: habit just when it matters (bench/strength_results.md, session 28).  Off.
+#: closed only 0.655 against Vừa: a Vừa running for the moon plays unlike the
+#: playout policy, so ``adapt`` no longer counts it a player of habit just when it
+#: matters (bench/strength_results.md, session 28).  Off.
 DEFAULT_QUEEN_RUNS = "never"
 
 #: Playouts per pass decision when the pass is searched: about 4 ms of CPU on the

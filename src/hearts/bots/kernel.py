@@ -204,13 +204,12 @@ def draw(
 
 
 #: Added to the runner's seat (:func:`_runner`) while it holds Q♠ alone (13 or
-#: 14 points): it runs if ``voids`` has :data:`QUEEN_RUNS`, and the others do not
-#: block it yet.
+#: 14 points, with :data:`QUEEN_RUNS` in ``voids``): the others do not block it yet.
 _QUEEN_ALONE = 16
 
 
 @_jit
-def _runner(pen: Any) -> int:
+def _runner(pen: Any, voids: int) -> int:
     """:func:`hearts.bots.playout._runner`, its two answers in one int: the seat,
     plus :data:`_QUEEN_ALONE` when the others do not block it yet (-1: none)."""
     who = -1
@@ -224,7 +223,7 @@ def _runner(pen: Any) -> int:
     p = pen[who]
     if p >= 15 or 4 <= p < 13:
         return who
-    return who + _QUEEN_ALONE if p >= 13 else -1
+    return who + _QUEEN_ALONE if p >= 13 and voids & QUEEN_RUNS else -1
 
 
 @_jit_inline
@@ -253,7 +252,7 @@ def _choose(
     c = -1
     chase = runner < _QUEEN_ALONE  # the others block the runner
     if not chase:
-        runner = runner - _QUEEN_ALONE if voids & QUEEN_RUNS else -1
+        runner -= _QUEEN_ALONE
     if pos == 0:
         if played == 0:
             c = lead_card
@@ -476,7 +475,7 @@ def rollout(
             return jd
         pos = 0
         seat = win
-    runner = _runner(pen)
+    runner = _runner(pen, voids)
     while True:
         h = hands[seat]
         if not h:
@@ -497,7 +496,7 @@ def rollout(
         if pos == n:
             if tp:
                 pen[win] += tp
-                runner = _runner(pen)
+                runner = _runner(pen, voids)
             for i in range(n):
                 if trick[i] == _JD:
                     jd = win
@@ -851,7 +850,7 @@ def rollout_look(
                 jd = win
         pos = 0
         seat = win
-    runner = _runner(pen)
+    runner = _runner(pen, voids)
     while True:
         h = hands[seat]
         if not h:
@@ -884,7 +883,7 @@ def rollout_look(
         if pos == n:
             if tp:
                 pen[win] += tp
-                runner = _runner(pen)
+                runner = _runner(pen, voids)
             for i in range(n):
                 if trick[i] == _JD:
                     jd = win
@@ -977,7 +976,7 @@ def likeness(
         if pos == n:
             if tp:
                 pen[win] += tp
-                runner = _runner(pen)
+                runner = _runner(pen, voids)
             pos = 0
     return wt
 
@@ -1570,7 +1569,7 @@ def _look_from(
     led, top, win, tp = _trick_now(trick, tlen, leader, n)
     seat = (leader + tlen) % n
     policy = _choose(
-        hands[seat], alive, seat, tlen, led, top, win, tp, played, broken, _runner(pen),
+        hands[seat], alive, seat, tlen, led, top, win, tp, played, broken, _runner(pen, voids),
         (alive & _QS_BIT) != 0, voids, n, lead_card,
     )  # fmt: skip
     h2, p2, t2, pts, after, rs, h3, cb, sv, ow, kn = _look_scratch(n)

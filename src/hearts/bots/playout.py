@@ -303,9 +303,9 @@ def _runner(pen: list[int], voids: int = 0) -> tuple[int, bool]:
     that controls the play goes on taking tricks), unchased until Q♠ and two
     hearts, as Vừa chases (:data:`hearts.bots.medium.WATCH`): the others still feed
     it.  Against Vừa that closed 0.79 of the gap to the face-up oracle over 800
-    deals, against 0.68; against the frozen yardstick it cost points on the
-    estimate (bench/strength_results.md, session 28; :data:`hearts.bots.hard.
-    DEFAULT_QUEEN_RUNS`).
+    deals, against 0.68; against the frozen yardstick it cost points
+    (bench/strength_results.md, session 28;
+    :data:`hearts.bots.hard.DEFAULT_QUEEN_RUNS`).
     """
     who = -1
     for s, p in enumerate(pen):
