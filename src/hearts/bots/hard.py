@@ -107,9 +107,10 @@ DEFAULT_ADAPT_HIDE = 4
 #: When a seat alone with Q♠ (13 or 14 points) runs for the moon in Khó's playouts,
 #: unchased until it has two hearts more (:data:`hearts.bots.playout.QUEEN_RUNS`):
 #: ``habit``, once the others play like players of habit (``adapt``); ``always``;
-#: ``never``.  Against Vừa, ``always`` closed 0.79 [0.71, 0.88] of the gap to the
-#: face-up oracle over 800 deals, ``never`` 0.68 (0.51 points a hand more); but
-#: against the frozen yardstick ``always`` kept 0.939 of its points over deals 0–199,
+#: ``never``.  Against Vừa, the rule in every playout (dd91584; ``always`` sets it in
+#: the play search only) closed 0.79 [0.71, 0.88] of the gap to the face-up oracle
+#: over 800 deals, ``never`` 0.68 (0.51 points a hand more); but against the frozen
+#: yardstick it (deals 0–99) and ``always`` (100–199) kept 0.939 of its points,
 #: ``never`` 0.854 (0.69 [0.02, 1.35] points a hand worse, shown); and ``habit``
 #: closed only 0.655 against Vừa: a Vừa running for the moon plays unlike the
 #: playout policy, so ``adapt`` no longer counts it a player of habit just when it
