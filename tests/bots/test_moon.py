@@ -139,17 +139,17 @@ def test_in_the_playouts_a_seat_alone_with_the_queen_runs_unchased() -> None:
 def test_khó_lets_a_seat_alone_with_the_queen_run_against_players_of_habit_only() -> None:
     # West alone took Q♠; South (Khó) is to play.  queen_runs="habit" searches as
     # "never" while the others are not judged players of habit (adapt=0) and as
-    # "always" once they are (adapt=1.0: every seat counts as one), and the rule
+    # "play" once they are (adapt=1.0: every seat counts as one), and the rule
     # changes what the search finds.
     view = _view("2C AC 3C 4C  AS QS 2S 3S  AD 9D 2D")
     assert view.turn == 0 and view.points_taken() == [0, 13, 0, 0]
     weigh = {
         (runs, adapt): HardBot(iterations=200, queen_runs=runs, adapt=adapt).weigh_play(view)
-        for runs in ("habit", "always", "never")
+        for runs in ("habit", "play", "never")
         for adapt in (0.0, 1.0)
     }
     assert weigh["habit", 0.0] == weigh["never", 0.0]
-    assert weigh["habit", 1.0] == weigh["always", 1.0]
-    assert weigh["always", 1.0].value != weigh["never", 1.0].value
+    assert weigh["habit", 1.0] == weigh["play", 1.0]
+    assert weigh["play", 1.0].value != weigh["never", 1.0].value
     with pytest.raises(ValueError, match="queen_runs"):
         HardBot(queen_runs="sometimes")

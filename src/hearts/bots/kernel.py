@@ -916,10 +916,12 @@ def likeness(
     lead_card: int,
     hands: Any,
     pen: Any,
+    flags: int = 0,
 ) -> float:
     """:func:`hearts.bots.kernel_ref.likeness`: the deal's weight, ``mismatch`` to
     the power of the others' plays so far not of the kind the playout policy would
-    have played holding that deal's hands (``hands``, ``pen``: scratch arrays)."""
+    have played holding that deal's hands (``hands``, ``pen``: scratch arrays;
+    ``flags``: the policy's switches, :data:`~hearts.bots.playout.QUEEN_RUNS`)."""
     n = world.shape[0]
     for s in range(n):
         hands[s] = world[s]
@@ -936,7 +938,7 @@ def likeness(
     win = 0
     tp = 0
     broken = False
-    voids = 0
+    voids = flags
     runner = -1
     wt = 1.0
     for t in range(steps):
@@ -1004,6 +1006,7 @@ def _unlike(
     hist_card: Any,
     qs_breaks: bool,
     lead_card: int,
+    flags: int,
 ) -> float:
     n = part_fixed.shape[1]
     world = np.zeros(n, np.int64)
@@ -1030,7 +1033,7 @@ def _unlike(
             world,
             buf,
         )
-        wt = likeness(world, hist_seat, hist_card, me, 0.5, qs_breaks, lead_card, hands, pen)
+        wt = likeness(world, hist_seat, hist_card, me, 0.5, qs_breaks, lead_card, hands, pen, flags)
         total += round(-np.log2(wt))
     return total / (w1 - w0)
 
@@ -1208,8 +1211,9 @@ def _play_batch(
         wt = 1.0
         if mismatch != 1.0:
             wt = likeness(
-                world, hist_seat, hist_card, me, mismatch, qs_breaks, lead_card, hands, pen
-            )
+                world, hist_seat, hist_card, me, mismatch, qs_breaks, lead_card, hands, pen,
+                voids & QUEEN_RUNS,
+            )  # fmt: skip
         for a in range(alive.shape[0]):
             i = alive[a]
             card = cands[i]
@@ -1320,6 +1324,7 @@ def _pass_batch(
     jd_rule: bool,
     qs_breaks: bool,
     lead_card: int,
+    voids: int,
     near: bool,
     totals: Any,
     target: int,
@@ -1375,12 +1380,14 @@ def _pass_batch(
                 for s in range(n):
                     looks[s] = look_me if s == me else look_others
                 jd = rollout_look(
-                    hands, trick, 0, leader, 0, False, pen, -1, qs_breaks, lead_card, 0, me,
-                    looks, 0.0, near, totals, target, moon, jd_bonus, h2, p2, t2, pts, after,
-                    0, rs, h3, cb, sv, ow, 0, kn,
+                    hands, trick, 0, leader, 0, False, pen, -1, qs_breaks, lead_card, voids,
+                    me, looks, 0.0, near, totals, target, moon, jd_bonus, h2, p2, t2, pts,
+                    after, 0, rs, h3, cb, sv, ow, 0, kn,
                 )  # fmt: skip
             else:
-                jd = rollout(hands, trick, 0, leader, 0, False, pen, -1, qs_breaks, lead_card, 0)
+                jd = rollout(
+                    hands, trick, 0, leader, 0, False, pen, -1, qs_breaks, lead_card, voids
+                )
             v, mine = _value0(pen, jd, me, near, totals, target, moon, jd_bonus, pts, after)
             sums[i] += v
             points[i] += mine
@@ -1481,6 +1488,7 @@ def pass_batch(
         passing.jd_bonus,
         passing.qs_breaks,
         passing.lead_card,
+        passing.voids,
         judge.near,
         np.array(judge.totals, dtype=np.int64),
         judge.target,
@@ -1506,6 +1514,7 @@ def unlike(t: DealTables, seed: int, w0: int, w1: int, pos: Position) -> float:
             np.array([c for _, c in pos.history], dtype=np.int64),
             pos.qs_breaks,
             pos.lead_card,
+            pos.voids & QUEEN_RUNS,
         )
     )
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 import math
 from typing import NamedTuple
 
-from hearts.bots.playout import rollout
+from hearts.bots.playout import QUEEN_RUNS, rollout
 from hearts.bots.sampling import DealTables
 from hearts.bots.splitmix import HIDE_SALT, next_u64, to_unit, world_state
 from hearts.cards import JACK_DIAMONDS, JD_BIT, QS_BIT, QUEEN_SPADES, SUIT_MASKS, cards_of
@@ -80,6 +80,8 @@ class Passing(NamedTuple):
     jd_bonus: bool
     qs_breaks: bool
     lead_card: int
+    #: Switches of the playout policy (:data:`hearts.bots.playout.QUEEN_RUNS`).
+    voids: int = 0
 
 
 def draw(t: DealTables, state: int) -> tuple[list[int], int]:
@@ -148,7 +150,7 @@ def likeness(world: list[int], pos: Position) -> float:
     trick: list[int] = []
     leader = pos.history[0][0] if pos.history else 0
     broken = False
-    voids = 0
+    voids = pos.voids & QUEEN_RUNS  # the policy's switches, not the voids seen
     wt = 1.0
     for t, (seat, c) in enumerate(pos.history):
         if seat != pos.me:
@@ -700,11 +702,20 @@ def pass_batch(
                 looks = [lookahead if s == me else lookahead_others for s in range(n)]
                 jd = rollout_look(
                     hands, [], leader, 0, False, pen, -1, passing.qs_breaks, passing.lead_card,
-                    0, looks, judge,
+                    passing.voids, looks, judge,
                 )  # fmt: skip
             else:
                 jd = rollout(
-                    hands, [], leader, 0, False, pen, -1, passing.qs_breaks, passing.lead_card
+                    hands,
+                    [],
+                    leader,
+                    0,
+                    False,
+                    pen,
+                    -1,
+                    passing.qs_breaks,
+                    passing.lead_card,
+                    voids=passing.voids,
                 )
             v, mine = _value(pen, jd, judge)
             sums[i] += v
