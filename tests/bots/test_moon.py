@@ -8,12 +8,15 @@ import random
 import pytest
 from positions_helper import craft
 
-from hearts.bots import kernel
-from hearts.bots.hard import HardBot
+from hearts.bots import kernel, kernel_ref
+from hearts.bots.base import get_bot
+from hearts.bots.hard import HardBot, search_position
 from hearts.bots.moon import live_moon, moon_sampler, runs_for_the_moon
 from hearts.bots.playout import QUEEN_RUNS, rollout
 from hearts.bots.sampling import DealSampler, MixtureSampler, deal_tables
 from hearts.cards import parse_card
+from hearts.hand import HandState
+from hearts.rules import Rules
 from hearts.view import PlayerView
 
 # West takes Q♠ and two hearts (15 points, alone): a moon is live when South,
@@ -153,3 +156,55 @@ def test_khó_lets_a_seat_alone_with_the_queen_run_against_players_of_habit_only
     assert weigh["play", 1.0].value != weigh["never", 1.0].value
     with pytest.raises(ValueError, match="queen_runs"):
         HardBot(queen_runs="sometimes")
+
+
+def _queen_alone_views(deals: int) -> list[PlayerView]:
+    """South's turns, among three Vừa, once one seat alone took Q♠ (13–14 points)."""
+    medium = get_bot("medium")
+    out = []
+    for i in range(deals):
+        state = HandState.deal(Rules(), 4, random.Random(i))  # hand 4: no pass
+        while not state.is_terminal():
+            view = state.view(state.turn, hand_number=4)
+            taken = view.points_taken()
+            if state.turn == 0 and 13 <= max(taken) == sum(taken) < 15 and len(view.plays) > 8:
+                out.append(view)
+            state.play(medium.choose_play(view))
+    return out
+
+
+def test_adapt_measures_the_others_against_the_policy_it_searches_with() -> None:
+    # With queen_runs="everywhere" adapt's measure (how far the others play unlike
+    # the playout policy) replays their plays by the policy in which a seat alone
+    # with Q♠ runs; both engines count the same.
+    views = _queen_alone_views(40)
+    assert len(views) >= 8
+    changed = 0
+    for view in views[:12]:
+        tables = deal_tables(DealSampler(view))
+        plain = search_position(view, 0.5)
+        flagged = plain._replace(voids=plain.voids | QUEEN_RUNS)
+        rates = []
+        for pos in (plain, flagged):
+            fast = kernel.unlike(tables, view.seed(), 0, 8, pos)
+            assert fast == kernel_ref.unlike(tables, view.seed(), 0, 8, pos)
+            rates.append(fast)
+        changed += rates[0] != rates[1]
+    assert changed >= 4
+
+
+def test_the_pass_search_lets_a_queen_run_in_both_engines() -> None:
+    # queen_runs="pass" (and "everywhere") plays the pass search's playouts by the
+    # policy in which a seat alone with Q♠ runs: both engines weigh the same, and
+    # the rule changes what they find.
+    changed = 0
+    for i in range(4):
+        state = HandState.deal(Rules(), 1 + i % 3, random.Random(60 + i))
+        view = state.view(0, hand_number=1 + i % 3)
+        fast = HardBot(pass_iterations=200, engine="compiled", queen_runs="pass")
+        slow = HardBot(pass_iterations=200, engine="reference", queen_runs="pass")
+        weigh = fast.weigh_pass(view)
+        assert weigh == slow.weigh_pass(view)
+        assert weigh == HardBot(pass_iterations=200, queen_runs="everywhere").weigh_pass(view)
+        changed += weigh.value != HardBot(pass_iterations=200).weigh_pass(view).value
+    assert changed
