@@ -116,7 +116,7 @@ DEFAULT_ADAPT_HIDE = 4
 #: playout policy, so ``adapt`` no longer counts it a player of habit just when it
 #: matters (bench/strength_results.md, session 28).  Off.
 DEFAULT_QUEEN_RUNS = "never"
-QUEEN_RUNS_PLACES = ("never", "habit", "play", "pass", "everywhere")
+QUEEN_RUNS_PLACES = ("never", "habit", "play", "pass", "adapt", "everywhere")
 
 #: Playouts per pass decision when the pass is searched: about 4 ms of CPU on the
 #: compiled kernel.  100,000 (0.2 s) was not shown to pass better: −0.21 points a
@@ -322,11 +322,16 @@ class HardBot:
         look_tricks: int = 0,
         queen_runs: str = DEFAULT_QUEEN_RUNS,
     ) -> None:
-        if queen_runs not in QUEEN_RUNS_PLACES:
+        places = set(queen_runs.split("+"))
+        if not places <= set(QUEEN_RUNS_PLACES):
             raise ValueError(
-                f"queen_runs must be one of {', '.join(QUEEN_RUNS_PLACES)}, not {queen_runs!r}"
+                f"queen_runs must join some of {', '.join(QUEEN_RUNS_PLACES)} with +,"
+                f" not {queen_runs!r}"
             )
+        if "everywhere" in places:
+            places |= {"play", "pass", "adapt"}
         self.queen_runs = queen_runs
+        self._queen_runs = frozenset(places)
         self.look_tricks = int(look_tricks)
         self.adapt = float(adapt)
         self.adapt_margin = float(adapt_margin)
@@ -421,7 +426,7 @@ class HardBot:
             jd_bonus=rules.jd_bonus,
             qs_breaks=rules.qs_breaks_hearts,
             lead_card=rules.lead_card,
-            voids=QUEEN_RUNS if self.queen_runs in ("pass", "everywhere") else 0,
+            voids=QUEEN_RUNS if "pass" in self._queen_runs else 0,
         )
         judge = search_judge(view)
         compiled = self.engine == "compiled"
@@ -550,7 +555,7 @@ class HardBot:
         habit = bool(self.adapt) and self._plays_like_the_policy(view, tables, seed)
         if habit:
             hide = self.adapt_hide
-        if self.queen_runs in ("play", "everywhere") or (self.queen_runs == "habit" and habit):
+        if "play" in self._queen_runs or ("habit" in self._queen_runs and habit):
             pos = pos._replace(voids=pos.voids | QUEEN_RUNS)
 
         def batch(w0: int, w1: int, alive: list[int]) -> None:
@@ -603,7 +608,7 @@ class HardBot:
             return False
         unlike = kernel.unlike if self.engine == "compiled" else kernel_ref.unlike
         pos = search_position(view, 0.5)
-        if self.queen_runs == "everywhere":
+        if "adapt" in self._queen_runs:
             pos = pos._replace(voids=pos.voids | QUEEN_RUNS)
         seen = unlike(tables, seed, 0, self.adapt_draws, pos) + self.adapt_margin
         return seen / others < self.adapt
