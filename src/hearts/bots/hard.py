@@ -116,7 +116,7 @@ DEFAULT_ADAPT_HIDE = 4
 #: playout policy, so ``adapt`` no longer counts it a player of habit just when it
 #: matters (bench/strength_results.md, session 28).  Off.
 DEFAULT_QUEEN_RUNS = "never"
-QUEEN_RUNS_PLACES = ("never", "habit", "play", "pass", "adapt", "everywhere")
+QUEEN_RUNS_PLACES = ("never", "habit", "play", "pass", "pass-mix", "adapt", "everywhere")
 
 #: Playouts per pass decision when the pass is searched: about 4 ms of CPU on the
 #: compiled kernel.  100,000 (0.2 s) was not shown to pass better: −0.21 points a
@@ -438,15 +438,32 @@ class HardBot:
 
         look = self.pass_lookahead
 
+        mix = "pass-mix" in self._queen_runs
+        models = (passing._replace(voids=QUEEN_RUNS), passing) if mix else (passing,)
+
         def batch(w0: int, w1: int, alive: list[int]) -> None:
-            pass_batch(
-                tables, seed, w0, w1, cands, alive, passing, judge, sums, points, look, look
-            )  # fmt: skip
+            if mix:
+                # Each deal played out under both models of the others (a seat alone
+                # with Q♠ let run, or not), each counting half: the pass that does
+                # well whichever the others are.
+                for model in models:
+                    s2: Any = np.zeros(k) if compiled else [0.0] * k
+                    p2: Any = np.zeros(k) if compiled else [0.0] * k
+                    pass_batch(tables, seed, w0, w1, cands, alive, model, judge, s2, p2, look, look)
+                    for i in alive:
+                        sums[i] += 0.5 * float(s2[i])
+                        points[i] += 0.5 * float(p2[i])
+            else:
+                pass_batch(
+                    tables, seed, w0, w1, cands, alive, passing, judge, sums, points, look, look
+                )  # fmt: skip
             if margin and 0 in alive:
                 # Vừa's pass (first) gets a head start: leave it only for a clear gain.
                 sums[0] += margin * (w1 - w0)
 
-        order, counts = halving_batches(k, batch, sums, list(range(k)), self.pass_iterations)
+        # Under two models a deal costs two playouts: half the deals, the same work.
+        budget = self.pass_iterations // len(models)
+        order, counts = halving_batches(k, batch, sums, list(range(k)), budget)
         if tally is not None:
             for i in range(k):
                 tally[i] += float(points[i])
