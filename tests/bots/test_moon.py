@@ -197,7 +197,7 @@ def test_the_pass_search_lets_a_queen_run_in_both_engines() -> None:
     # queen_runs="pass" (and "everywhere") plays the pass search's playouts by the
     # policy in which a seat alone with Q♠ runs: both engines weigh the same, and
     # the rule changes what they find.
-    changed = 0
+    changed = mixes = 0
     for i in range(4):
         state = HandState.deal(Rules(), 1 + i % 3, random.Random(60 + i))
         view = state.view(0, hand_number=1 + i % 3)
@@ -207,4 +207,11 @@ def test_the_pass_search_lets_a_queen_run_in_both_engines() -> None:
         assert weigh == slow.weigh_pass(view)
         assert weigh == HardBot(pass_iterations=200, queen_runs="everywhere").weigh_pass(view)
         changed += weigh.value != HardBot(pass_iterations=200).weigh_pass(view).value
-    assert changed
+        # "pass-mix": every deal under both models, each counting half.
+        fast = HardBot(pass_iterations=200, engine="compiled", queen_runs="pass-mix")
+        slow = HardBot(pass_iterations=200, engine="reference", queen_runs="pass-mix")
+        mixed = fast.weigh_pass(view)
+        assert mixed == slow.weigh_pass(view)
+        assert max(mixed.deals.values()) < max(weigh.deals.values())  # half the deals
+        mixes += mixed.value != weigh.value
+    assert changed and mixes

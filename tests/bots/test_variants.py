@@ -37,9 +37,10 @@ from hearts.rules import Rules
 #: with ``adapt=0`` Khó gives 82396eccaa4d609c again); a6dab96c3a473675 when its
 #: hidden looks went from two mixed deals to one (``adapt_hide`` 14 → 4, session 26;
 #: with ``adapt_hide=14`` Khó gives a0b5f13dc14429bc again); with a seat alone with
-#: Q♠ running in the playouts (not the default, session 28): fdbfc25abad4dc12 with
-#: ``queen_runs="always"``, 53844689568eab5f with ``"habit"`` (2137ba9e43d688dd on
-#: dd91584, where it ran in every playout, the pass search's too).
+#: Q♠ running in the playouts (not the default, sessions 28–29): fdbfc25abad4dc12
+#: with ``queen_runs="play"``, 53844689568eab5f with ``"habit"``, 79dd8a96cd476565 with
+#: ``"pass"``, 0cab0741bc0789de with ``"pass-mix"``, 2137ba9e43d688dd with
+#: ``"everywhere"`` (dd91584's rule, where it ran in every playout).
 RECORDED = (6820, "a6dab96c3a473675")
 
 

@@ -104,17 +104,19 @@ DEFAULT_ADAPT = 0.22
 DEFAULT_ADAPT_FROM = 3
 DEFAULT_ADAPT_HIDE = 4
 
-#: When a seat alone with Q♠ (13 or 14 points) runs for the moon in Khó's playouts,
+#: Where a seat alone with Q♠ (13 or 14 points) runs for the moon in Khó's playouts,
 #: unchased until it has two hearts more (:data:`hearts.bots.playout.QUEEN_RUNS`):
-#: ``habit``, once the others play like players of habit (``adapt``); ``always``;
-#: ``never``.  Against Vừa, the rule in every playout (dd91584; ``always`` sets it in
-#: the play search only) closed 0.79 [0.71, 0.88] of the gap to the face-up oracle
-#: over 800 deals, ``never`` 0.68 (0.51 points a hand more); but against the frozen
-#: yardstick it (deals 0–99) and ``always`` (100–199) kept 0.939 of its points,
-#: ``never`` 0.854 (0.69 [0.02, 1.35] points a hand worse, shown); and ``habit``
-#: closed only 0.655 against Vừa: a Vừa running for the moon plays unlike the
-#: playout policy, so ``adapt`` no longer counts it a player of habit just when it
-#: matters (bench/strength_results.md, session 28).  Off.
+#: places joined with ``+``: ``play`` (the play search), ``pass`` (the pass search),
+#: ``pass-mix`` (the pass search under both models, each counting half), ``adapt``
+#: (its measure of the others), ``habit`` (the play search once ``adapt`` judges the
+#: others players of habit); ``everywhere`` (play, pass and adapt); ``never``.
+#: Against Vừa over 800 deals (the share of the gap to the face-up oracle closed):
+#: ``never`` 0.68, ``everywhere`` 0.79, ``pass`` 0.755, ``play`` 0.650, ``habit``
+#: 0.655: the gain is the pass search's (Khó keeps hands that shoot the moon past
+#: players who do not chase a seat alone with Q♠).  But against the frozen yardstick,
+#: which does chase, the rule costs: ``everywhere`` and ``play`` +0.69 [+0.02, +1.35]
+#: points a hand over 200 deals, ``pass`` +0.38 [-0.28, +1.02] over 103
+#: (bench/strength_results.md, sessions 28 and 29).  Off.
 DEFAULT_QUEEN_RUNS = "never"
 QUEEN_RUNS_PLACES = ("never", "habit", "play", "pass", "pass-mix", "adapt", "everywhere")
 
@@ -281,9 +283,10 @@ class HardBot:
     as running: :func:`hearts.bots.moon.live_moon`); ``look_tricks`` (the other
     seats' looks play each card out only this many tricks, the one in progress
     the first, and judge it by the points taken by then; 0: to the hand's end);
-    ``queen_runs`` (in the playouts a seat alone with Q♠ runs for the moon, the
-    others not chasing it yet: ``habit``, once ``adapt`` judges the others players
-    of habit; ``always``; ``never``; :data:`DEFAULT_QUEEN_RUNS`).
+    ``queen_runs`` (where, in the playouts, a seat alone with Q♠ runs for the
+    moon, the others not chasing it yet: ``play``, ``pass``, ``pass-mix``, ``adapt``,
+    ``habit`` joined with ``+``, ``everywhere`` or ``never``;
+    :data:`DEFAULT_QUEEN_RUNS`).
     """
 
     name = "hard"
