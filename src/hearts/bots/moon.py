@@ -14,6 +14,7 @@ playouts (whose defenders block a runner) show what letting it through costs.
 
 from __future__ import annotations
 
+from hearts.bots.playout import runs_for_the_moon
 from hearts.bots.sampling import (
     DealSampler,
     MixtureSampler,
@@ -28,13 +29,6 @@ from hearts.view import PlayerView
 RUNNER_SHARE = 0.5
 #: How many of the highest hearts still out the runner is given there.
 RUNNER_HEARTS = 2
-
-
-def runs_for_the_moon(points: int) -> bool:
-    """Whether a seat that alone took ``points`` is running and chased (the
-    playouts' rule, :func:`hearts.bots.playout._runner`; a seat alone with Q♠ runs
-    there too, unchased, as Vừa does not chase it)."""
-    return points >= 15 or 4 <= points < 13
 
 
 def live_moon(view: PlayerView, queen: bool = False) -> int:

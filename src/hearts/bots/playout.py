@@ -294,17 +294,28 @@ def rollout(
             seat = (seat + 1) % n
 
 
+def runs_for_the_moon(points: int) -> bool:
+    """Whether a seat that alone took ``points`` is running and chased (the
+    playouts' rule, :func:`_runner`; with :data:`QUEEN_RUNS` a seat alone with Q♠
+    runs there too, unchased, as Vừa does not chase it).  The compiled kernel
+    writes the same thresholds in ``kernel._runner``.
+
+    >>> [p for p in (3, 4, 12, 13, 14, 15) if runs_for_the_moon(p)]
+    [4, 12, 15]
+    """
+    return points >= 15 or 4 <= points < 13
+
+
 def _runner(pen: list[int], voids: int = 0) -> tuple[int, bool]:
     """The seat running for the moon (-1 if none), and whether the others chase it.
 
     A seat that alone took points runs once it has Q♠ and two hearts or four
-    hearts, and the others block it.  With :data:`QUEEN_RUNS`
-    in ``voids`` it runs from Q♠ alone (13 or 14 points: a seat handed the queen
-    that controls the play goes on taking tricks), unchased until Q♠ and two
-    hearts, as Vừa chases (:data:`hearts.bots.medium.WATCH`): the others still feed
-    it.  Against Vừa that closed 0.79 of the gap to the face-up oracle over 800
-    deals, against 0.68; against the frozen yardstick it cost points
-    (bench/strength_results.md, session 28;
+    hearts (:func:`runs_for_the_moon`), and the others block it.  With
+    :data:`QUEEN_RUNS` in ``voids`` it runs from Q♠ alone (13 or 14 points: a seat
+    handed the queen that controls the play goes on taking tricks), unchased until
+    Q♠ and two hearts, as Vừa chases (:data:`hearts.bots.medium.WATCH`): the others
+    still feed it.  In Khó's pass search that pays against Vừa and costs against
+    players who search (bench/strength_results.md, sessions 28 and 29;
     :data:`hearts.bots.hard.DEFAULT_QUEEN_RUNS`).
     """
     who = -1
@@ -316,6 +327,6 @@ def _runner(pen: list[int], voids: int = 0) -> tuple[int, bool]:
     if who < 0:
         return -1, False
     p = pen[who]
-    if p >= 15 or 4 <= p < 13:
+    if runs_for_the_moon(p):
         return who, True
     return (who, False) if p >= 13 and voids & QUEEN_RUNS else (-1, False)
