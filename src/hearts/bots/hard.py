@@ -442,7 +442,9 @@ class HardBot:
         look = self.pass_lookahead
 
         mix = "pass-mix" in self._queen_runs
-        models = (passing._replace(voids=QUEEN_RUNS), passing) if mix else (passing,)
+        # Both models whatever else queen_runs names (with "pass" too, one stays plain).
+        both = (passing._replace(voids=QUEEN_RUNS), passing._replace(voids=0))
+        models = both if mix else (passing,)
 
         def batch(w0: int, w1: int, alive: list[int]) -> None:
             if mix:

@@ -706,17 +706,9 @@ def pass_batch(
                 )  # fmt: skip
             else:
                 jd = rollout(
-                    hands,
-                    [],
-                    leader,
-                    0,
-                    False,
-                    pen,
-                    -1,
-                    passing.qs_breaks,
-                    passing.lead_card,
+                    hands, [], leader, 0, False, pen, -1, passing.qs_breaks, passing.lead_card,
                     voids=passing.voids,
-                )
+                )  # fmt: skip
             v, mine = _value(pen, jd, judge)
             sums[i] += v
             points[i] += mine
