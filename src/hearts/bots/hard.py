@@ -33,7 +33,7 @@ from hearts.bots import kernel, kernel_ref
 from hearts.bots.endgame import exact_choice
 from hearts.bots.kernel_ref import MOON_CODES, Judge, Passing, Position, pass_scores
 from hearts.bots.medium import pass_cards as medium_pass
-from hearts.bots.moon import moon_sampler
+from hearts.bots.moon import moon_passer, moon_sampler
 from hearts.bots.playout import QUEEN_RUNS, rollout
 from hearts.bots.sampling import (
     DealSampler,
@@ -286,7 +286,9 @@ class HardBot:
     ``queen_runs`` (where, in the playouts, a seat alone with Q♠ runs for the
     moon, the others not chasing it yet: ``play``, ``pass``, ``pass-mix``, ``adapt``,
     ``habit`` joined with ``+``, ``everywhere`` or ``never``;
-    :data:`DEFAULT_QUEEN_RUNS`).
+    :data:`DEFAULT_QUEEN_RUNS`); ``moon_pass`` (moon defence takes the seat that
+    passed only low side cards to this one for a runner from the first trick, while
+    no other seat has a point: :func:`hearts.bots.moon.moon_passer`).
     """
 
     name = "hard"
@@ -324,6 +326,7 @@ class HardBot:
         moon_queen: bool = False,
         look_tricks: int = 0,
         queen_runs: str = DEFAULT_QUEEN_RUNS,
+        moon_pass: bool = False,
     ) -> None:
         places = set(queen_runs.split("+"))
         if not places <= set(QUEEN_RUNS_PLACES):
@@ -354,6 +357,7 @@ class HardBot:
         self.mismatch = float(mismatch)
         self.moon = moon
         self.moon_queen = bool(moon_queen)
+        self.moon_pass = bool(moon_pass)
         self.shoot = float(shoot)
         if engine not in ("compiled", "reference"):
             raise ValueError(f"unknown engine {engine!r}")
@@ -555,7 +559,8 @@ class HardBot:
             base = WeightedSampler(view, QUEEN_SPADES, queen_doubts(view, self.infer))
         else:
             base = DealSampler(view)
-        sampler = moon_sampler(view, base, self.moon_queen) if self.moon else base
+        suspect = moon_passer(view) if self.moon_pass else -1
+        sampler = moon_sampler(view, base, self.moon_queen, suspect) if self.moon else base
         budget = self.play_playouts(view) if total is None else total
         deadline = None
         if self.budget_ms is not None:
