@@ -28,7 +28,7 @@ from hearts.bots.sampling import (
     WeightedSampler,
     sampler_parts,
 )
-from hearts.cards import HEARTS_MASK, QUEEN_SPADES, SUIT_MASKS, SPADES
+from hearts.cards import HEARTS_MASK, QUEEN_SPADES, SPADES, SUIT_MASKS
 from hearts.view import PlayerView
 
 #: The share of the deals in which a live runner holds the high hearts.
@@ -110,9 +110,9 @@ def moon_sampler(
     runner = live_moon(view, queen)
     if runner < 0 and suspect >= 0 and suspect != view.seat:
         taken = [view.rules.penalty(mask) for mask in view.taken()]
-        if not any(p for s, p in enumerate(taken) if s != suspect):
-            if view.unseen() & HEARTS_MASK:
-                runner = suspect
+        others_scored = any(p for s, p in enumerate(taken) if s != suspect)
+        if not others_scored and view.unseen() & HEARTS_MASK:
+            runner = suspect
     if runner < 0:
         return base
     known = view.known()
