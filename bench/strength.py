@@ -181,9 +181,13 @@ def play_deal(
     seats: Sequence[Seat],
     lockstep: bool = False,
     rules: Rules = RULES,
+    earlier: list[tuple[tuple[int, int], ...]] | None = None,
 ) -> list[int]:
-    """Play one hand with ``seats[s]`` in seat s; the hand's points per seat."""
+    """Play one hand with ``seats[s]`` in seat s; the hand's points per seat.
+    ``earlier``: the plays of hands this table played before (given to every
+    view as the match's memory); this hand's plays are appended to it."""
     state = HandState(rules, deal, rules.pass_direction(hand_number))
+    memory = tuple(earlier or ())
     os_state = None
     if lockstep or any(s.kind == "ismcts" for s in seats):
         import openspiel_ref as osr
@@ -192,7 +196,7 @@ def play_deal(
     if state.phase == "pass":
         passes = []
         for seat, player in enumerate(seats):
-            view = state.view(seat, hand_number=hand_number)
+            view = state.view(seat, hand_number=hand_number, earlier=memory)
             bot = player.passer if player.kind == "ismcts" else player.bot
             t0 = time.perf_counter()
             c0 = time.process_time()
@@ -207,7 +211,7 @@ def play_deal(
     while not state.is_terminal():
         seat = state.turn
         player = seats[seat]
-        view = state.view(seat, hand_number=hand_number)
+        view = state.view(seat, hand_number=hand_number, earlier=memory)
         several = view.legal & (view.legal - 1) != 0
         t0 = time.perf_counter()
         c0 = time.process_time()
@@ -227,7 +231,14 @@ def play_deal(
     points = state.points()
     if os_state is not None:
         assert osr.hand_points(os_state) == points, "OpenSpiel disagrees on the points"
+    if earlier is not None:
+        earlier.append(tuple((state.seat_of_play(i), c) for i, c in enumerate(state.plays)))
     return points
+
+
+#: The hands each table (hero, opponents, rotation) played last in this process,
+#: for ``--memory``: a bot's memory of how the others play (PlayerView.earlier).
+_MEMORY: dict[tuple[str, int], list[tuple[tuple[int, int], ...]]] = {}
 
 
 def calibrate_ismcts(hard_opts: dict[str, Any], deals: int = 2, probe: int = 400) -> int:
@@ -274,11 +285,13 @@ def calibrate_ismcts(hard_opts: dict[str, Any], deals: int = 2, probe: int = 400
 
 
 def _run_deal(
-    args: tuple[int, str, dict[str, Any], str, dict[str, Any], dict[str, Any]],
+    args: tuple[int, str, dict[str, Any], str, dict[str, Any], dict[str, Any], int],
 ) -> tuple[int, list[float], list[float], dict[str, list[float]]]:
     """Play deal ``index`` in one rotation per seat: the hero's points and the
-    opponents' mean, per rotation, and the decision times."""
-    index, hero_kind, hero_opts, opp_kind, opp_opts, rules_json = args
+    opponents' mean, per rotation, and the decision times.  With ``memory`` > 0 each
+    rotation's table remembers that many of the hands it played before in this
+    process (the deals before, in a run with one job), as a match would."""
+    index, hero_kind, hero_opts, opp_kind, opp_opts, rules_json, memory = args
     rules = Rules.from_json(rules_json)
     n = rules.players
     deal, hand_number = deal_for(index, rules)
@@ -290,7 +303,12 @@ def _run_deal(
     for rot in range(n):
         seats = [opp] * n
         seats[rot] = hero
-        pts = play_deal(deal, hand_number, seats, rules=rules)
+        earlier = None
+        if memory:
+            key = (repr((hero_kind, hero_opts, opp_kind, opp_opts, rules_json)), rot)
+            earlier = _MEMORY.setdefault(key, [])
+            del earlier[: max(0, len(earlier) - memory)]
+        pts = play_deal(deal, hand_number, seats, rules=rules, earlier=earlier)
         mine.append(float(pts[rot]))
         shooter = moon_shooter(pts)
         if shooter >= 0:
@@ -327,11 +345,14 @@ def run_section(
     rules: Rules = RULES,
     save: Callable[[dict[str, Any]], None] | None = None,
     first: int = 0,
+    memory: int = 0,
 ) -> dict[str, Any]:
     """Play the section; with ``save``, the section so far is handed to it after
-    every deal (a long run stopped early keeps what it played)."""
+    every deal (a long run stopped early keeps what it played); ``memory``: hands
+    each table remembers (:func:`_run_deal`)."""
     tasks = [
-        (i, hero[0], hero[1], opp[0], opp[1], rules.to_json()) for i in range(first, first + deals)
+        (i, hero[0], hero[1], opp[0], opp[1], rules.to_json(), memory)
+        for i in range(first, first + deals)
     ]
     results: list[Any] = []
     start = time.time()
@@ -377,6 +398,7 @@ def _section(
         "moons": [r[4] for r in results],
         "times": dict(times),
         "seconds": time.time() - start,
+        "first": results[0][0] if results else 0,
     }
 
 
@@ -539,6 +561,12 @@ def main(argv: list[str] | None = None) -> int:
         default=[],
         help="options of the 3 Khó opponents in hard-hard, key=value (screening a lever)",
     )
+    p.add_argument(
+        "--memory",
+        type=int,
+        default=0,
+        help="each table remembers this many hands it played before (PlayerView.earlier)",
+    )
     p.add_argument("--out", type=str, default=None, help="write raw results as JSON")
     p.add_argument(
         "--load",
@@ -600,8 +628,9 @@ def main(argv: list[str] | None = None) -> int:
                 Path(args.out).write_text(json.dumps({**sections, name: section}))
 
         sections[name] = run_section(
-            hero, opp, deals, args.jobs, name, tables.get(name, RULES), save, args.first
-        )
+            hero, opp, deals, args.jobs, name, tables.get(name, RULES), save, args.first,
+            args.memory,
+        )  # fmt: skip
         save(sections[name])
     report(sections)
     return 0

@@ -36,6 +36,9 @@ class PlayerView:
     counts: tuple[int, ...]  # cards in each seat's hand
     totals: tuple[int, ...]  # match totals before this hand
     target: int
+    #: Every (seat, card) played in each of the match's earlier hands, oldest first:
+    #: public at the table, the memory a player keeps of how the others play.
+    earlier: tuple[tuple[tuple[int, int], ...], ...] = ()
 
     @classmethod
     def of(
@@ -44,6 +47,7 @@ class PlayerView:
         seat: int,
         hand_number: int = 1,
         totals: tuple[int, ...] | None = None,
+        earlier: tuple[tuple[tuple[int, int], ...], ...] = (),
     ) -> PlayerView:
         n = state.n
         plays = tuple((state.seat_of_play(i), c) for i, c in enumerate(state.plays))
@@ -69,6 +73,7 @@ class PlayerView:
             counts=tuple(h.bit_count() for h in state.hands),
             totals=tuple(totals) if totals is not None else (0,) * n,
             target=state.rules.target,
+            earlier=tuple(earlier),
         )
 
     # -- derived knowledge --------------------------------------------------------
@@ -233,6 +238,8 @@ class PlayerView:
                 self.counts,
                 self.totals,
             )
+            # Only when there is a memory: the views (and choices) of before stay.
+            + ((self.earlier,) if self.earlier else ())
         )
         return hashlib.blake2b(text.encode(), digest_size=16).digest()
 

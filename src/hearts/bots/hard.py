@@ -33,6 +33,7 @@ from hearts.bots import kernel, kernel_ref
 from hearts.bots.endgame import exact_choice
 from hearts.bots.kernel_ref import MOON_CODES, Judge, Passing, Position, pass_scores
 from hearts.bots.medium import pass_cards as medium_pass
+from hearts.bots.memory import unlike_share
 from hearts.bots.moon import moon_passer, moon_sampler
 from hearts.bots.playout import QUEEN_RUNS, rollout
 from hearts.bots.sampling import (
@@ -119,6 +120,16 @@ DEFAULT_ADAPT_HIDE = 4
 #: (bench/strength_results.md, sessions 28 and 29).  Off.
 DEFAULT_QUEEN_RUNS = "never"
 QUEEN_RUNS_PLACES = ("never", "habit", "play", "pass", "pass-mix", "adapt", "everywhere")
+
+#: Khó's memory of the match (``HardBot(remember=places)``): the places of the queen
+#: rule (as ``queen_runs`` names them) opened for a hand when, over the match's
+#: earlier hands, fewer than :data:`DEFAULT_REMEMBER_SHARE` of the others' plays
+#: (at least :data:`DEFAULT_REMEMBER_FROM`) were unlike the playout policy's
+#: (:func:`hearts.bots.memory.unlike_share`: over one hand, Vừa median 0.05, at
+#: most 0.18; the yardstick and Khó median 0.23-0.24, at least 0.08-0.13).
+DEFAULT_REMEMBER = ""
+DEFAULT_REMEMBER_SHARE = 0.12
+DEFAULT_REMEMBER_FROM = 20
 
 #: Playouts per pass decision when the pass is searched: about 4 ms of CPU on the
 #: compiled kernel.  100,000 (0.2 s) was not shown to pass better: −0.21 points a
@@ -232,6 +243,18 @@ def candidates(view: PlayerView) -> list[int]:
     return out
 
 
+def _queen_places(text: str, option: str) -> frozenset[str]:
+    """The places of the queen rule ``text`` names (:data:`QUEEN_RUNS_PLACES`)."""
+    places = set(text.split("+"))
+    if not places <= set(QUEEN_RUNS_PLACES):
+        raise ValueError(
+            f"{option} must join some of {', '.join(QUEEN_RUNS_PLACES)} with +, not {text!r}"
+        )
+    if "everywhere" in places:
+        places |= {"play", "pass", "adapt"}
+    return frozenset(places)
+
+
 class HardBot:
     """Khó.
 
@@ -327,17 +350,16 @@ class HardBot:
         look_tricks: int = 0,
         queen_runs: str = DEFAULT_QUEEN_RUNS,
         moon_pass: bool = False,
+        remember: str = DEFAULT_REMEMBER,
+        remember_share: float = DEFAULT_REMEMBER_SHARE,
+        remember_from: int = DEFAULT_REMEMBER_FROM,
     ) -> None:
-        places = set(queen_runs.split("+"))
-        if not places <= set(QUEEN_RUNS_PLACES):
-            raise ValueError(
-                f"queen_runs must join some of {', '.join(QUEEN_RUNS_PLACES)} with +,"
-                f" not {queen_runs!r}"
-            )
-        if "everywhere" in places:
-            places |= {"play", "pass", "adapt"}
         self.queen_runs = queen_runs
-        self._queen_runs = frozenset(places)
+        self._queen_runs = _queen_places(queen_runs, "queen_runs")
+        self.remember = remember
+        self._remember = _queen_places(remember, "remember") if remember else frozenset()
+        self.remember_share = float(remember_share)
+        self.remember_from = int(remember_from)
         self.look_tricks = int(look_tricks)
         self.adapt = float(adapt)
         self.adapt_margin = float(adapt_margin)
@@ -426,6 +448,7 @@ class HardBot:
         rules = view.rules
         tables = deal_tables(DealSampler(view))
         seed = view.seed(self.seed)
+        places = self._places(view)
         passing = Passing(
             me=view.seat,
             offset=offset,
@@ -433,7 +456,7 @@ class HardBot:
             jd_bonus=rules.jd_bonus,
             qs_breaks=rules.qs_breaks_hearts,
             lead_card=rules.lead_card,
-            voids=QUEEN_RUNS if "pass" in self._queen_runs else 0,
+            voids=QUEEN_RUNS if "pass" in places else 0,
         )
         judge = search_judge(view)
         compiled = self.engine == "compiled"
@@ -445,7 +468,7 @@ class HardBot:
 
         look = self.pass_lookahead
 
-        mix = "pass-mix" in self._queen_runs
+        mix = "pass-mix" in places
         # Both models whatever else queen_runs names (with "pass" too, one stays plain).
         both = (passing._replace(voids=QUEEN_RUNS), passing._replace(voids=0))
         models = both if mix else (passing,)
@@ -582,7 +605,8 @@ class HardBot:
         habit = bool(self.adapt) and self._plays_like_the_policy(view, tables, seed)
         if habit:
             hide = self.adapt_hide
-        if "play" in self._queen_runs or ("habit" in self._queen_runs and habit):
+        places = self._places(view)
+        if "play" in places or ("habit" in places and habit):
             pos = pos._replace(voids=pos.voids | QUEEN_RUNS)
 
         def batch(w0: int, w1: int, alive: list[int]) -> None:
@@ -625,6 +649,15 @@ class HardBot:
         mine = taken[view.seat]
         return mine >= self.moon_hide_from and sum(taken) == mine
 
+    def _places(self, view: PlayerView) -> frozenset[str]:
+        """Where the queen rule holds for this decision: ``queen_runs``, and
+        ``remember`` when the match's earlier hands show players of habit."""
+        if self._remember:
+            share, made = unlike_share(view)
+            if made >= self.remember_from and share < self.remember_share:
+                return self._queen_runs | self._remember
+        return self._queen_runs
+
     def _plays_like_the_policy(self, view: PlayerView, tables: DealTables, seed: int) -> bool:
         """Whether the other seats, over at least ``adapt_from`` plays so far, play
         unlike the playout policy on fewer than ``adapt`` of them (averaged over
@@ -635,7 +668,7 @@ class HardBot:
             return False
         unlike = kernel.unlike if self.engine == "compiled" else kernel_ref.unlike
         pos = search_position(view, 0.5)
-        if "adapt" in self._queen_runs:
+        if "adapt" in self._places(view):
             pos = pos._replace(voids=pos.voids | QUEEN_RUNS)
         seen = unlike(tables, seed, 0, self.adapt_draws, pos) + self.adapt_margin
         return seen / others < self.adapt
