@@ -1,0 +1,61 @@
+"""Khó's memory of a match: how the others played in its earlier hands
+(PlayerView.earlier, hearts.bots.memory), and what it opens (HardBot(remember=))."""
+
+from __future__ import annotations
+
+import random
+
+from hearts.bots.arena import play_hand
+from hearts.bots.base import get_bot
+from hearts.bots.hard import HardBot
+from hearts.bots.memory import unlike_share
+from hearts.hand import HandState
+from hearts.rules import Rules
+from hearts.view import PlayerView
+
+RULES = Rules()
+
+
+def _hand(level: str, number: int) -> tuple[tuple[int, int], ...]:
+    """The plays of one hand of four ``level`` bots on a seeded deal."""
+    state = HandState.deal(RULES, number, random.Random(number))
+    play_hand([get_bot(level) for _ in range(4)], state, number)
+    return tuple((state.seat_of_play(i), c) for i, c in enumerate(state.plays))
+
+
+def _next_view(earlier: tuple[tuple[tuple[int, int], ...], ...]) -> PlayerView:
+    """South's view before its pass in hand 5, remembering ``earlier``."""
+    state = HandState.deal(RULES, 5, random.Random(99))
+    return state.view(0, hand_number=5, earlier=earlier)
+
+
+def test_players_of_habit_play_like_the_policy_and_careless_ones_do_not() -> None:
+    habit = tuple(_hand("medium", k) for k in range(1, 5))
+    careless = tuple(_hand("easy", k) for k in range(1, 5))
+    share, made = unlike_share(_next_view(habit))
+    assert made == 4 * 39  # the other three seats' plays in four hands
+    assert share < 0.12
+    careless_share, _ = unlike_share(_next_view(careless))
+    assert careless_share > 0.2
+    assert unlike_share(_next_view(())) == (0.0, 0)  # no memory: no evidence
+
+
+def test_the_view_keeps_its_key_without_a_memory_and_changes_with_one() -> None:
+    state = HandState.deal(RULES, 5, random.Random(99))
+    plain = state.view(0, hand_number=5)
+    assert state.view(0, hand_number=5, earlier=()).key() == plain.key()
+    assert _next_view((_hand("medium", 1),)).key() != plain.key()
+
+
+def test_remember_opens_the_pass_rule_only_after_players_of_habit() -> None:
+    def values(view: PlayerView, **options: str) -> dict[int, float]:
+        return HardBot(iterations=200, pass_iterations=600, **options).weigh_pass(view).value
+
+    habit = _next_view(tuple(_hand("medium", k) for k in range(1, 4)))
+    assert values(habit, remember="pass") != values(habit)
+    # The same as queen_runs="pass" there: the memory opened exactly that place.
+    assert values(habit, remember="pass") == values(habit, queen_runs="pass")
+    careless = _next_view(tuple(_hand("easy", k) for k in range(1, 4)))
+    assert values(careless, remember="pass") == values(careless)
+    first = _next_view(())  # the match's first hand: nothing remembered yet
+    assert values(first, remember="pass") == values(first)
