@@ -37,7 +37,9 @@ class PlayerView:
     totals: tuple[int, ...]  # match totals before this hand
     target: int
     #: Every (seat, card) played in each of the match's earlier hands, oldest first:
-    #: public at the table, the memory a player keeps of how the others play.
+    #: public at the table, the memory a player keeps of how the others play.  Not
+    #: in :meth:`key`: a bot's randomness is the same with or without it, so what a
+    #: memory changes is only what the bot makes of it.
     earlier: tuple[tuple[tuple[int, int], ...], ...] = ()
 
     @classmethod
@@ -219,7 +221,8 @@ class PlayerView:
         """A stable digest of everything in the view: seeds a bot's randomness.
 
         It depends only on what the seat knows, so a bot seeded from it cannot
-        choose differently when the hidden cards lie differently.
+        choose differently when the hidden cards lie differently.  The match's
+        earlier hands (:attr:`earlier`) are left out.
         """
         text = repr(
             (
@@ -238,8 +241,6 @@ class PlayerView:
                 self.counts,
                 self.totals,
             )
-            # Only when there is a memory: the views (and choices) of before stay.
-            + ((self.earlier,) if self.earlier else ())
         )
         return hashlib.blake2b(text.encode(), digest_size=16).digest()
 
