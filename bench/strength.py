@@ -299,6 +299,7 @@ def _run_deal(
     opp = Seat(opp_kind, opp_opts)
     mine, theirs = [], []
     moons = [0, 0]  # moons the hero shot, moons an opponent shot
+    opened = 0  # rotations whose memory shows the hero players of habit (--memory)
     opp_label = opp_kind if opp_kind != hero_kind else f"{opp_kind}-opp"
     for rot in range(n):
         seats = [opp] * n
@@ -308,6 +309,7 @@ def _run_deal(
             key = (repr((hero_kind, hero_opts, opp_kind, opp_opts, rules_json)), rot)
             earlier = _MEMORY.setdefault(key, [])
             del earlier[: max(0, len(earlier) - memory)]
+            opened += _habit_remembered(rules, rot, earlier, hero_opts)
         pts = play_deal(deal, hand_number, seats, rules=rules, earlier=earlier)
         mine.append(float(pts[rot]))
         shooter = moon_shooter(pts)
@@ -323,7 +325,25 @@ def _run_deal(
         f"{hero_kind}:pass-cpu": hero.pass_cpu_times,
         f"{opp_label}:pass": opp.pass_times,
     }
-    return index, mine, theirs, times, moons
+    return index, mine, theirs, times, moons, opened
+
+
+def _habit_remembered(
+    rules: Rules, seat: int, earlier: list[tuple[tuple[int, int], ...]], opts: dict[str, Any]
+) -> bool:
+    """Whether Khó in ``seat`` with this memory judges the others players of habit
+    (``HardBot(remember=...)`` then opens its places)."""
+    from hearts.bots.hard import DEFAULT_REMEMBER_FROM, DEFAULT_REMEMBER_SHARE
+    from hearts.bots.memory import unlike_in_hand
+
+    counts = [
+        unlike_in_hand(p, seat, rules.players, rules.qs_breaks_hearts, rules.lead_card)
+        for p in earlier
+    ]
+    made = sum(m for _, m in counts)
+    share = sum(u for u, _ in counts) / made if made else 0.0
+    least = opts.get("remember_from", DEFAULT_REMEMBER_FROM)
+    return made >= least and share < opts.get("remember_share", DEFAULT_REMEMBER_SHARE)
 
 
 def moon_shooter(points: Sequence[int]) -> int:
@@ -396,6 +416,7 @@ def _section(
         "hands": rules.players * len(results),
         "per_deal": per_deal,
         "moons": [r[4] for r in results],
+        "memory_opened": [r[5] for r in results],
         "times": dict(times),
         "seconds": time.time() - start,
         "first": results[0][0] if results else 0,
