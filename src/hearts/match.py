@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
+from typing import Any
 
 from hearts.cards import cards_of, lowest  # noqa: F401  (used in the doctest)
 from hearts.hand import HandState
@@ -32,6 +33,22 @@ from hearts.view import PlayerView
 class HandResult:
     points: tuple[int, ...]
     shooter: int  # -1 when nobody shot the moon
+    #: Every (seat, card) played in the hand, in order: public at the table, the
+    #: match's memory in later hands' views (:attr:`PlayerView.earlier`).  Empty in
+    #: results saved before it was kept.
+    plays: tuple[tuple[int, int], ...] = ()
+
+    def to_json(self) -> dict[str, object]:
+        return {
+            "points": list(self.points),
+            "shooter": self.shooter,
+            "plays": [list(p) for p in self.plays],
+        }
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> HandResult:
+        plays = tuple((int(s), int(c)) for s, c in data.get("plays", ()))
+        return cls(tuple(data["points"]), data["shooter"], plays)
 
     @property
     def moon(self) -> MoonScoring | None:
@@ -140,17 +157,22 @@ class Match:
         if moon is None:
             moon = self.rules.moon_choice(self.totals, hand.penalties(), hand.jd_taker())
         points = hand.points(moon)
-        result = HandResult(tuple(points), shooter)
+        plays = tuple((hand.seat_of_play(i), c) for i, c in enumerate(hand.plays))
+        result = HandResult(tuple(points), shooter, plays)
         self.results.append(result)
         self.totals = [t + p for t, p in zip(self.totals, points, strict=True)]
         return result
 
     def view(self, seat: int) -> PlayerView:
-        """The hand on the table as ``seat`` sees it, with the totals before it."""
+        """The hand on the table as ``seat`` sees it, with the totals before it and
+        the plays of the match's earlier hands."""
         if self.hand is None:
             raise ValueError("no hand in play")
         totals = self.totals
         done = self.result
         if done is not None:
             totals = [t - p for t, p in zip(totals, done.points, strict=True)]
-        return self.hand.view(seat, hand_number=self.hand_number, totals=tuple(totals))
+        earlier = tuple(r.plays for r in self.results[: self.hand_number - 1] if r.plays)
+        return self.hand.view(
+            seat, hand_number=self.hand_number, totals=tuple(totals), earlier=earlier
+        )

@@ -251,3 +251,30 @@ def test_the_computer_moon_choice_counts_the_jack() -> None:
     rules = Rules(moon="shooter_chooses", jd_bonus=True)
     assert rules.moon_choice([100, 75, 80, 65], [26, 0, 0, 0], -1) == "subtract_from_self"
     assert rules.moon_choice([100, 75, 80, 65], [26, 0, 0, 0], 0) == "add_to_others"
+
+
+# -- the match's memory: earlier hands' plays in later views ----------------------------
+def test_later_views_remember_every_play_of_the_earlier_hands() -> None:
+    match = Match()
+    hand = match.deal(random.Random(3))
+    assert all(match.view(s).earlier == () for s in range(4))  # the first hand
+    random_pass(hand, random.Random(4))
+    play_out(hand)
+    plays = tuple((hand.seat_of_play(i), c) for i, c in enumerate(hand.plays))
+    result = match.finish_hand()
+    assert result.plays == plays and len(plays) == 52
+    assert match.view(0).earlier == ()  # the finished hand is still the one on the table
+    match.deal(random.Random(5))
+    assert all(match.view(s).earlier == (plays,) for s in range(4))
+    # Saved and read back (a server's results column), the memory stays.
+    again = Match(match.rules, [HandResult.from_json(r.to_json()) for r in match.results])
+    again.start(match.hand)
+    assert again.view(2).earlier == (plays,)
+
+
+def test_results_saved_before_the_memory_read_without_plays() -> None:
+    old = HandResult.from_json({"points": [3, 10, 13, 0], "shooter": -1})
+    assert old == HandResult((3, 10, 13, 0), -1) and old.plays == ()
+    match = Match(Rules(), [old])
+    match.deal(random.Random(1))
+    assert match.view(0).earlier == ()

@@ -11,13 +11,15 @@ from typing import Any
 
 import httpx
 import pytest
+import sqlalchemy as sa
 
 from hearts.cards import card_name, cards_of, parse_card
 from hearts.hand import HandState
 from hearts.match import HandResult, Match
+from hearts.record import read_record
 from hearts.rules import Rules
 from hearts.server.app import create_app
-from hearts.server.db import Store
+from hearts.server.db import Store, hands
 from hearts.server.game import Game
 
 
@@ -181,6 +183,40 @@ def test_the_match_continues_after_a_server_restart_mid_trick(app_client, new_so
     third = new_south(app_client(), token=token)
     assert third.state() == s
     assert third.call("GET", "/api/stats")["hands"] == 1
+
+
+def test_the_computers_remember_the_earlier_hands_after_a_restart(
+    app_client, new_south, db_url
+) -> None:
+    """A computer's view of the second hand holds every play of the first (the
+    match's memory, PlayerView.earlier), as saved: a restart keeps it."""
+    first = app_client()
+    south = new_south(first)
+    s = south.play_hand(south.state())
+    s = south.call("POST", "/api/next-hand", {"version": s["version"]})
+    # On to a computer's turn to play (South passes, or plays its lowest cards).
+    s = south.play_hand(s, until=lambda s: s["hand"]["turn"] not in (None, "S"))
+    token = south.token
+    first.__exit__(None, None, None)
+    new_south(app_client(), token=token)  # a new server on the same database
+    store = Store(db_url)
+    try:
+        pid = store.player_id(token)
+        assert pid is not None
+        with store.read() as conn:
+            game = store.load(conn, pid).game
+            record = conn.execute(
+                sa.select(hands.c.record).where(hands.c.player_id == pid, hands.c.number == 1)
+            ).scalar_one()
+    finally:
+        store.close()
+    assert game is not None and game.hand_no == 2
+    done, _ = read_record(json.loads(record))
+    plays = tuple((done.seat_of_play(i), c) for i, c in enumerate(done.plays))
+    assert len(plays) == 52
+    assert all(game.match.view(seat).earlier == (plays,) for seat in range(4))
+    job = game.computer_job()  # a computer's play: the views it gets hold it too
+    assert job.views and all(v.earlier == (plays,) for v in job.views)
 
 
 def test_a_state_round_trips_through_the_database_between_every_action(south) -> None:

@@ -411,7 +411,7 @@ class Store:
         m = conn.execute(sa.select(matches).where(matches.c.id == player.match_id)).mappings().one()
         rules = Rules.from_json(json.loads(m["rules"]))
         state, hand_no = Game.hand_from_record(json.loads(m["hand_record"]))
-        results = [HandResult(tuple(r["points"]), r["shooter"]) for r in json.loads(m["results"])]
+        results = [HandResult.from_json(r) for r in json.loads(m["results"])]
         match = Match(
             rules, results, totals=list(json.loads(m["totals"])), hand=state, hand_number=hand_no
         )
@@ -526,9 +526,7 @@ class Store:
             .where(matches.c.id == match_id)
             .values(
                 totals=json.dumps(game.totals),
-                results=json.dumps(
-                    [{"points": list(r.points), "shooter": r.shooter} for r in game.results]
-                ),
+                results=json.dumps([r.to_json() for r in game.results]),
                 hand_number=game.hand_no,
                 hand_record=json.dumps(game.hand_record()),
                 auto_finished=game.auto_finished,

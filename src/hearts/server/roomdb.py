@@ -81,7 +81,7 @@ def game_json(game: Game) -> str:
     return json.dumps(
         {
             "totals": game.totals,
-            "results": [{"points": list(r.points), "shooter": r.shooter} for r in game.results],
+            "results": [r.to_json() for r in game.results],
             "hand_number": game.hand_no,
             "hand_record": game.hand_record(),
             "auto_finished": game.auto_finished,
@@ -92,7 +92,7 @@ def game_json(game: Game) -> str:
 def game_from_json(text: str, rules: Rules, deal_key: int, humans: list[int]) -> Game:
     data = json.loads(text)
     state, hand_no = Game.hand_from_record(data["hand_record"])
-    results = [HandResult(tuple(r["points"]), r["shooter"]) for r in data["results"]]
+    results = [HandResult.from_json(r) for r in data["results"]]
     match = Match(rules, results, totals=list(data["totals"]), hand=state, hand_number=hand_no)
     return Game(
         match=match,
