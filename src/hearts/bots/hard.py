@@ -311,7 +311,12 @@ class HardBot:
     ``habit`` joined with ``+``, ``everywhere`` or ``never``;
     :data:`DEFAULT_QUEEN_RUNS`); ``moon_pass`` (moon defence takes the seat that
     passed only low side cards to this one for a runner from the first trick, while
-    no other seat has a point: :func:`hearts.bots.moon.moon_passer`).
+    no other seat has a point: :func:`hearts.bots.moon.moon_passer`); ``remember``
+    (places of the queen rule, as ``queen_runs`` names them, opened for a hand when
+    the match's earlier hands, :attr:`PlayerView.earlier`, show the others playing
+    like the playout policy: fewer than ``remember_share`` of their plays unlike it,
+    over at least ``remember_from``, :func:`hearts.bots.memory.unlike_share`;
+    :data:`DEFAULT_REMEMBER`).
     """
 
     name = "hard"
