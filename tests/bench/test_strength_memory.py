@@ -1,0 +1,44 @@
+"""bench/strength.py --memory: each table remembers the hands it played before, as
+a match does, and the run says where that memory opened Khó's remembered places."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "bench"))
+
+import strength  # bench/ is not an installed package
+
+from hearts.bots.medium import MediumBot
+from hearts.view import PlayerView
+
+
+def test_each_table_remembers_the_hands_it_played(tmp_path: Path, monkeypatch: Any) -> None:
+    seen: list[int] = []  # how many earlier hands each of the hero's views held
+
+    class Remembering(MediumBot):
+        def choose_play(self, view: PlayerView) -> int:
+            seen.append(len(view.earlier))
+            return super().choose_play(view)
+
+    plain = strength.get_bot
+    monkeypatch.setattr(
+        strength,
+        "get_bot",
+        lambda kind, **o: Remembering() if kind == "remembering" else plain(kind, **o),
+    )
+    strength._MEMORY.clear()
+    hero = ("remembering", {})
+    sec = strength.run_section(hero, ("medium", {}), 3, 1, "t", first=4, memory=2)
+    assert sec["first"] == 4 and sec["deals"] == 3
+    # Deal 4 is each table's first (nothing remembered), then one hand, then two.
+    assert sorted(set(seen)) == [0, 1, 2]
+    assert seen[0] == 0 and seen[-1] == 2
+    # Against Vừa, whose play is the policy's habit, Khó would open its places.
+    assert sec["memory_opened"][0] == 0 and sec["memory_opened"][2] == 4
+    out = tmp_path / "s.json"
+    out.write_text(json.dumps(sec))
+    assert json.loads(out.read_text())["memory_opened"] == sec["memory_opened"]
