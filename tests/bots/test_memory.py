@@ -47,11 +47,13 @@ def test_a_memory_leaves_the_view_seed_alone() -> None:
     plain = state.view(0, hand_number=5)
     habit = _next_view((_hand("medium", 1),))
     assert habit.earlier and habit.key() == plain.key()
-    assert HardBot(iterations=200).weigh_pass(habit) == HardBot(iterations=200).weigh_pass(plain)
+    off = HardBot(iterations=200, remember="")
+    assert off.weigh_pass(habit) == off.weigh_pass(plain)
 
 
 def test_remember_opens_the_pass_rule_only_after_players_of_habit() -> None:
     def values(view: PlayerView, **options: str) -> dict[int, float]:
+        options.setdefault("remember", "")
         return HardBot(iterations=200, pass_iterations=600, **options).weigh_pass(view).value
 
     habit = _next_view(tuple(_hand("medium", k) for k in range(1, 4)))
@@ -62,3 +64,14 @@ def test_remember_opens_the_pass_rule_only_after_players_of_habit() -> None:
     assert values(careless, remember="pass") == values(careless)
     first = _next_view(())  # the match's first hand: nothing remembered yet
     assert values(first, remember="pass") == values(first)
+
+
+def test_khó_remembers_by_default_and_opens_the_rule_everywhere() -> None:
+    def weigh(view: PlayerView, **options: str) -> dict[int, float]:
+        return HardBot(iterations=200, pass_iterations=600, **options).weigh_pass(view).value
+
+    habit = _next_view(tuple(_hand("medium", k) for k in range(1, 4)))
+    assert weigh(habit) == weigh(habit, remember="", queen_runs="everywhere")
+    assert weigh(habit) != weigh(habit, remember="")
+    careless = _next_view(tuple(_hand("easy", k) for k in range(1, 4)))
+    assert weigh(careless) == weigh(careless, remember="")

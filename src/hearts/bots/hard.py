@@ -127,7 +127,14 @@ QUEEN_RUNS_PLACES = ("never", "habit", "play", "pass", "pass-mix", "adapt", "eve
 #: (at least :data:`DEFAULT_REMEMBER_FROM`) were unlike the playout policy's
 #: (:func:`hearts.bots.memory.unlike_share`: over one hand, Vừa median 0.05, at
 #: most 0.18; the yardstick and Khó median 0.23-0.24, at least 0.08-0.13).
-DEFAULT_REMEMBER = ""
+#: ``everywhere``: the rule's gain against players of habit without its cost against
+#: players who search.  With the last three hands remembered (``bench/strength.py
+#: --memory 3``): against 3 × Vừa 0.771 of the gap to the face-up oracle over 800
+#: deals (without a memory 0.677; paired −0.42 [−0.81, −0.01] points a hand);
+#: against 3 × the yardstick it opened in 14 of 800 hands, −0.03 [−0.18, +0.08]
+#: over 200 deals (bench/strength_results.md, session 30).  Without a memory (a
+#: match's first hand, or a caller that gives none) Khó plays as before.
+DEFAULT_REMEMBER = "everywhere"
 DEFAULT_REMEMBER_SHARE = 0.12
 DEFAULT_REMEMBER_FROM = 20
 
