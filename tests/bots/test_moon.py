@@ -11,7 +11,7 @@ from positions_helper import craft
 from hearts.bots import kernel, kernel_ref
 from hearts.bots.base import get_bot
 from hearts.bots.hard import HardBot, search_position
-from hearts.bots.moon import live_moon, moon_passer, moon_sampler, runs_for_the_moon
+from hearts.bots.moon import live_moon, moon_sampler, runs_for_the_moon
 from hearts.bots.playout import QUEEN_RUNS, rollout
 from hearts.bots.sampling import DealSampler, MixtureSampler, deal_tables
 from hearts.cards import parse_card
@@ -215,64 +215,3 @@ def test_the_pass_search_lets_a_queen_run_in_both_engines() -> None:
         assert max(mixed.deals.values()) < max(weigh.deals.values())  # half the deals
         mixes += mixed.value != weigh.value
     assert changed and mixes
-
-
-# East keeps a moon hand (A♥ K♥ Q♥ J♥ T♥) and passes South its lowest side cards.
-MOON_DEAL = (
-    "2C 3C 4C 5C 6C 7C 8C 5D 6D 7D 8D 2S 3S",  # South
-    "9D TD JD QD KD AD 2H 3H 4H 5H 6H JC QC",  # West
-    "KC AC 4S 8S 9S TS JS QS KS AS 7H 8H 9H",  # North
-    "AH KH QH JH TH 2D 3D 4D 5S 6S 7S 9C TC",  # East
-)
-MOON_PASSES = ("8C 7D 8D", "QD KD AD", "AS KS QS", "2D 3D 4D")
-
-
-def _moon_pass_state(plays: str = "", direction: str = "left") -> HandState:
-    state = HandState(Rules(), [_cards(h) for h in MOON_DEAL], direction)
-    if direction != "none":
-        for seat, cards in enumerate(MOON_PASSES):
-            state.pass_cards(seat, _cards(cards))
-    for card in plays.split():
-        state.play(parse_card(card))
-    return state
-
-
-def test_a_pass_of_low_side_cards_marks_its_passer() -> None:
-    state = _moon_pass_state()
-    assert moon_passer(state.view(0)) == 3  # East's 2♦ 3♦ 4♦
-    assert moon_passer(state.view(1)) == 0  # South's 8♣ 7♦ 8♦: low side cards too
-    assert moon_passer(state.view(2)) == -1  # Q♦ K♦ A♦: high cards
-    assert moon_passer(state.view(3)) == -1  # A♠ K♠ Q♠: the spades that hurt
-    assert moon_passer(_moon_pass_state(direction="none").view(0)) == -1  # no pass
-
-
-def test_the_moon_passer_holds_the_high_hearts_until_another_seat_scores() -> None:
-    view = _moon_pass_state().view(0)
-    base = DealSampler(view)
-    assert moon_sampler(view, base) is base  # no point taken: no live moon
-    sampler = moon_sampler(view, base, suspect=3)
-    assert isinstance(sampler, MixtureSampler)
-    with_tops = sum(d[3] & TOPS == TOPS for d in _draws(sampler))
-    uniform = sum(d[3] & TOPS == TOPS for d in (base.draw(random.Random(w)) for w in range(400)))
-    assert with_tops > 200 > 4 * uniform
-    # East took a heart on 7♠: still the only seat with a point, still a runner.
-    alone = _moon_pass_state("2C QC AC 9C  4S 7S 2S 2H").view(0)
-    assert isinstance(moon_sampler(alone, DealSampler(alone), suspect=3), MixtureSampler)
-    # North took it on 8♠ instead: the moon is dead.
-    dead = _moon_pass_state("2C QC AC 9C  8S 5S 2S 2H").view(0)
-    assert not isinstance(moon_sampler(dead, DealSampler(dead), suspect=3), MixtureSampler)
-
-
-def test_hard_moon_pass_changes_the_search_only_after_a_moon_pass() -> None:
-    def values(view: PlayerView, **options: bool) -> dict[int, float]:
-        return HardBot(iterations=300, **options).weigh_play(view).value
-
-    # South to follow North's 4♠ with 2♠ or 3♠, East having passed 2♦ 3♦ 4♦.
-    marked = _moon_pass_state("2C QC AC 9C  4S 7S")
-    view = marked.view(0)
-    assert view.turn == 0 and moon_passer(view) == 3
-    assert values(view, moon_pass=True) != values(view)
-    # North took a heart: no moon for East, and the option changes nothing.
-    dead = _moon_pass_state("2C QC AC 9C  8S 5S 2S 2H  KC TC 3C JC")
-    late = dead.view(dead.turn)
-    assert values(late, moon_pass=True) == values(late)

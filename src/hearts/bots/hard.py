@@ -34,7 +34,7 @@ from hearts.bots.endgame import exact_choice
 from hearts.bots.kernel_ref import MOON_CODES, Judge, Passing, Position, pass_scores
 from hearts.bots.medium import pass_cards as medium_pass
 from hearts.bots.memory import unlike_share
-from hearts.bots.moon import moon_passer, moon_sampler
+from hearts.bots.moon import moon_sampler
 from hearts.bots.playout import QUEEN_RUNS, rollout
 from hearts.bots.sampling import (
     DealSampler,
@@ -316,9 +316,7 @@ class HardBot:
     ``queen_runs`` (where, in the playouts, a seat alone with Q♠ runs for the
     moon, the others not chasing it yet: ``play``, ``pass``, ``pass-mix``, ``adapt``,
     ``habit`` joined with ``+``, ``everywhere`` or ``never``;
-    :data:`DEFAULT_QUEEN_RUNS`); ``moon_pass`` (moon defence takes the seat that
-    passed only low side cards to this one for a runner from the first trick, while
-    no other seat has a point: :func:`hearts.bots.moon.moon_passer`); ``remember``
+    :data:`DEFAULT_QUEEN_RUNS`); ``remember``
     (places of the queen rule, as ``queen_runs`` names them, opened for a hand when
     the match's earlier hands, :attr:`PlayerView.earlier`, show the others playing
     like the playout policy: fewer than ``remember_share`` of their plays unlike it,
@@ -361,7 +359,6 @@ class HardBot:
         moon_queen: bool = False,
         look_tricks: int = 0,
         queen_runs: str = DEFAULT_QUEEN_RUNS,
-        moon_pass: bool = False,
         remember: str = DEFAULT_REMEMBER,
         remember_share: float = DEFAULT_REMEMBER_SHARE,
         remember_from: int = DEFAULT_REMEMBER_FROM,
@@ -391,7 +388,6 @@ class HardBot:
         self.mismatch = float(mismatch)
         self.moon = moon
         self.moon_queen = bool(moon_queen)
-        self.moon_pass = bool(moon_pass)
         self.shoot = float(shoot)
         if engine not in ("compiled", "reference"):
             raise ValueError(f"unknown engine {engine!r}")
@@ -594,8 +590,7 @@ class HardBot:
             base = WeightedSampler(view, QUEEN_SPADES, queen_doubts(view, self.infer))
         else:
             base = DealSampler(view)
-        suspect = moon_passer(view) if self.moon_pass else -1
-        sampler = moon_sampler(view, base, self.moon_queen, suspect) if self.moon else base
+        sampler = moon_sampler(view, base, self.moon_queen) if self.moon else base
         budget = self.play_playouts(view) if total is None else total
         deadline = None
         if self.budget_ms is not None:

@@ -10,12 +10,6 @@ its own and the search sees no reason to spend a point stopping it.  While a
 moon is live, Khó's sampler (:func:`moon_sampler`) gives part of its deals to
 those in which the runner holds the highest hearts still out; there the
 playouts (whose defenders block a runner) show what letting it through costs.
-
-A pass can say the same before any point is taken: a player keeping a moon hand
-passes its lowest side cards (:func:`hearts.bots.medium._moon_pass`), where one
-passing to be safe hands over its high and dangerous ones.  Khó's ``moon_pass``
-option treats the seat that passed it such cards (:func:`moon_passer`) as a
-runner from the start, while no other seat has a point.
 """
 
 from __future__ import annotations
@@ -28,20 +22,13 @@ from hearts.bots.sampling import (
     WeightedSampler,
     sampler_parts,
 )
-from hearts.cards import HEARTS_MASK, QUEEN_SPADES, SPADES, SUIT_MASKS
+from hearts.cards import HEARTS_MASK
 from hearts.view import PlayerView
 
 #: The share of the deals in which a live runner holds the high hearts.
 RUNNER_SHARE = 0.5
 #: How many of the highest hearts still out the runner is given there.
 RUNNER_HEARTS = 2
-#: A received pass looks kept back from a moon hand when no card in it ranks above
-#: this (8: ten) and none is a heart or a spade from Q♠ up.  Among Vừa's passes
-#: (18,000 seats' hands at 4 × Vừa) such a pass came from a seat that then shot the
-#: moon in 38% of hands, against 1.7% for the others; 73% of those who shot passed so.
-MOON_PASS_RANK = 8
-
-_HIGH_SPADES = SUIT_MASKS[SPADES] & ~((1 << QUEEN_SPADES) - 1)
 
 
 def live_moon(view: PlayerView, queen: bool = False) -> int:
@@ -65,30 +52,6 @@ def live_moon(view: PlayerView, queen: bool = False) -> int:
     return runner
 
 
-def moon_passer(view: PlayerView) -> int:
-    """The seat whose pass to ``view``'s seat looks kept back from a moon hand
-    (-1: none, or no pass yet): only low side cards (:data:`MOON_PASS_RANK`).
-
-    >>> from hearts.cards import mask_of, parse_cards
-    >>> from hearts.hand import HandState
-    >>> from hearts.rules import Rules
-    >>> deal = [sum(1 << c for c in range(13 * s, 13 * s + 13)) for s in range(4)]
-    >>> state = HandState(Rules(), deal, "left")
-    >>> for seat, cards in enumerate(["2C 3C 4C", "2D 3D 4D", "2S 3S 4S", "AH KH QH"]):
-    ...     state.pass_cards(seat, mask_of(parse_cards(cards.split())))
-    >>> moon_passer(state.view(1)), moon_passer(state.view(0))
-    (0, -1)
-    """
-    got = view.received
-    if not got or view.pass_from < 0:
-        return -1
-    if got & (HEARTS_MASK | _HIGH_SPADES):
-        return -1
-    if any(c % 13 > MOON_PASS_RANK for c in range(52) if got >> c & 1):
-        return -1
-    return view.pass_from
-
-
 def _led_a_heart(view: PlayerView, seat: int) -> bool:
     """Whether ``seat`` led a heart in this hand (the trick in progress included):
     with Q♠ already taken, the mark of a seat running for the moon."""
@@ -97,22 +60,13 @@ def _led_a_heart(view: PlayerView, seat: int) -> bool:
 
 
 def moon_sampler(
-    view: PlayerView,
-    base: DealSampler | WeightedSampler,
-    queen: bool = False,
-    suspect: int = -1,
+    view: PlayerView, base: DealSampler | WeightedSampler, queen: bool = False
 ) -> DealSampler | WeightedSampler | MixtureSampler:
     """``base``, or while a moon is live (:func:`live_moon`, ``queen`` as there)
     a mixture: ``base`` on (1 - RUNNER_SHARE) of the deals, and deals in which
     the runner holds the highest hearts still out (as many of the RUNNER_HEARTS
-    as fit what the view allows) on the rest.  ``suspect``: a seat taken for a
-    runner while no other seat has a point (e.g. :func:`moon_passer`)."""
+    as fit what the view allows) on the rest."""
     runner = live_moon(view, queen)
-    if runner < 0 and suspect >= 0 and suspect != view.seat:
-        taken = [view.rules.penalty(mask) for mask in view.taken()]
-        others_scored = any(p for s, p in enumerate(taken) if s != suspect)
-        if not others_scored and view.unseen() & HEARTS_MASK:
-            runner = suspect
     if runner < 0:
         return base
     known = view.known()
