@@ -117,7 +117,8 @@ DEFAULT_ADAPT_HIDE = 4
 #: players who do not chase a seat alone with Q♠).  But against the frozen yardstick,
 #: which does chase, the rule costs: ``everywhere`` and ``play`` +0.69 [+0.02, +1.35]
 #: points a hand over 200 deals, ``pass`` +0.38 [-0.28, +1.02] over 103
-#: (bench/strength_results.md, sessions 28 and 29).  Off.
+#: (bench/strength_results.md, sessions 28 and 29).  Off, but opened everywhere by
+#: the match's memory once it shows players of habit (:data:`DEFAULT_REMEMBER`).
 DEFAULT_QUEEN_RUNS = "never"
 QUEEN_RUNS_PLACES = ("never", "habit", "play", "pass", "pass-mix", "adapt", "everywhere")
 
@@ -129,10 +130,11 @@ QUEEN_RUNS_PLACES = ("never", "habit", "play", "pass", "pass-mix", "adapt", "eve
 #: most 0.18; the yardstick and Khó median 0.23-0.24, at least 0.08-0.13).
 #: ``everywhere``: the rule's gain against players of habit without its cost against
 #: players who search.  With the last three hands remembered (``bench/strength.py
-#: --memory 3``): against 3 × Vừa 0.771 of the gap to the face-up oracle over 800
-#: deals (without a memory 0.677; paired −0.42 [−0.81, −0.01] points a hand);
+#: --memory 3``): against 3 × Vừa 0.776 of the gap to the face-up oracle over 800
+#: deals (without a memory 0.677; paired −0.44 [−0.82, −0.05] points a hand);
 #: against 3 × the yardstick it opened in 14 of 800 hands, −0.03 [−0.18, +0.08]
-#: over 200 deals (bench/strength_results.md, session 30).  Without a memory (a
+#: over 200 deals, and the yardstick vs 3 × Khó stays 1.08 [1.00, 1.18]
+#: (bench/strength_results.md, session 30).  Without a memory (a
 #: match's first hand, or a caller that gives none) Khó plays as before.
 DEFAULT_REMEMBER = "everywhere"
 DEFAULT_REMEMBER_SHARE = 0.12
