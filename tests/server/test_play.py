@@ -23,18 +23,28 @@ from hearts.server.db import Store, hands
 from hearts.server.game import Game
 
 
-def stored_hand(db_url: str, token: str) -> HandState:
-    """The hand on the table as the server stored it (all four hands)."""
+def stored_game(db_url: str, token: str) -> tuple[Game, list[str]]:
+    """The match as the server stored it (all four hands), and the records of its
+    finished hands in the hands table."""
     store = Store(db_url)
     try:
         pid = store.player_id(token)
         assert pid is not None
         with store.read() as conn:
             game = store.load(conn, pid).game
+            records = conn.execute(
+                sa.select(hands.c.record).where(hands.c.player_id == pid).order_by(hands.c.number)
+            ).scalars()
+            done = list(records)
         assert game is not None
-        return game.hand
+        return game, done
     finally:
         store.close()
+
+
+def stored_hand(db_url: str, token: str) -> HandState:
+    """The hand on the table as the server stored it (all four hands)."""
+    return stored_game(db_url, token)[0].hand
 
 
 def hidden_cards(hand: HandState) -> set[str]:
@@ -199,18 +209,8 @@ def test_the_computers_remember_the_earlier_hands_after_a_restart(
     token = south.token
     first.__exit__(None, None, None)
     new_south(app_client(), token=token)  # a new server on the same database
-    store = Store(db_url)
-    try:
-        pid = store.player_id(token)
-        assert pid is not None
-        with store.read() as conn:
-            game = store.load(conn, pid).game
-            record = conn.execute(
-                sa.select(hands.c.record).where(hands.c.player_id == pid, hands.c.number == 1)
-            ).scalar_one()
-    finally:
-        store.close()
-    assert game is not None and game.hand_no == 2
+    game, (record,) = stored_game(db_url, token)
+    assert game.hand_no == 2
     done, _ = read_record(json.loads(record))
     plays = tuple((done.seat_of_play(i), c) for i, c in enumerate(done.plays))
     assert len(plays) == 52
