@@ -334,14 +334,9 @@ def _habit_remembered(
     """Whether Khó in ``seat`` with this memory judges the others players of habit
     (``HardBot(remember=...)`` then opens its places)."""
     from hearts.bots.hard import DEFAULT_REMEMBER_FROM, DEFAULT_REMEMBER_SHARE
-    from hearts.bots.memory import unlike_in_hand
+    from hearts.bots.memory import unlike_share_in
 
-    counts = [
-        unlike_in_hand(p, seat, rules.players, rules.qs_breaks_hearts, rules.lead_card)
-        for p in earlier
-    ]
-    made = sum(m for _, m in counts)
-    share = sum(u for u, _ in counts) / made if made else 0.0
+    share, made = unlike_share_in(earlier, seat, rules)
     least = opts.get("remember_from", DEFAULT_REMEMBER_FROM)
     return made >= least and share < opts.get("remember_share", DEFAULT_REMEMBER_SHARE)
 

@@ -15,13 +15,12 @@ where the evidence of the hand itself (``adapt``) cannot yet be had.
 from __future__ import annotations
 
 import math
+from collections.abc import Iterable
 from functools import lru_cache
 
 from hearts.bots.kernel_ref import Position, likeness
+from hearts.rules import Rules
 from hearts.view import PlayerView
-
-#: Earlier hands, as a view holds them.
-Earlier = tuple[tuple[tuple[int, int], ...], ...]
 
 
 @lru_cache(maxsize=4096)
@@ -66,11 +65,17 @@ def unlike_share(view: PlayerView, flags: int = 0) -> tuple[float, int]:
     """Over the match's earlier hands (``view.earlier``), the share of the other
     seats' plays unlike the playout policy's, and how many plays that counts
     (0: no memory yet)."""
-    rules = view.rules
+    return unlike_share_in(view.earlier, view.seat, view.rules, flags)
+
+
+def unlike_share_in(
+    earlier: Iterable[tuple[tuple[int, int], ...]], seat: int, rules: Rules, flags: int = 0
+) -> tuple[float, int]:
+    """:func:`unlike_share` over the hands ``earlier``, as ``seat`` sees them."""
     unlike = made = 0
-    for plays in view.earlier:
+    for plays in earlier:
         u, m = unlike_in_hand(
-            plays, view.seat, view.n, rules.qs_breaks_hearts, rules.lead_card, flags
+            plays, seat, rules.players, rules.qs_breaks_hearts, rules.lead_card, flags
         )
         unlike += u
         made += m
