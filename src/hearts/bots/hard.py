@@ -35,7 +35,7 @@ from hearts.bots.kernel_ref import MOON_CODES, Judge, Passing, Position, pass_sc
 from hearts.bots.medium import pass_cards as medium_pass
 from hearts.bots.memory import unlike_share
 from hearts.bots.moon import moon_sampler
-from hearts.bots.playout import QUEEN_RUNS, rollout
+from hearts.bots.playout import QUEEN_RUNS, lone_chaser, rollout
 from hearts.bots.sampling import (
     DealSampler,
     DealTables,
@@ -364,7 +364,11 @@ class HardBot:
         remember: str = DEFAULT_REMEMBER,
         remember_share: float = DEFAULT_REMEMBER_SHARE,
         remember_from: int = DEFAULT_REMEMBER_FROM,
+        lone_chase: str = "never",
     ) -> None:
+        if lone_chase not in ("never", "always", "searchers"):
+            raise ValueError(f"unknown lone_chase {lone_chase!r}")
+        self.lone_chase = lone_chase
         self.queen_runs = queen_runs
         self._queen_runs = _queen_places(queen_runs, "queen_runs")
         self.remember = remember
@@ -617,6 +621,8 @@ class HardBot:
         places = self._places(view)
         if "play" in places or ("habit" in places and habit):
             pos = pos._replace(voids=pos.voids | QUEEN_RUNS)
+        if self.lone_chase == "always" or (self.lone_chase == "searchers" and not habit):
+            pos = pos._replace(voids=lone_chaser(pos.voids, view.seat))
 
         def batch(w0: int, w1: int, alive: list[int]) -> None:
             if compiled:

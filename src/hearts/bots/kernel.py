@@ -25,7 +25,7 @@ import numba
 import numpy as np
 
 from hearts.bots.kernel_ref import MAX_DEALS, MIX_SWAPS, Judge, Passing, Position
-from hearts.bots.playout import QUEEN_RUNS
+from hearts.bots.playout import LONE_CHASE, LONE_SHIFT, QUEEN_RUNS
 from hearts.bots.sampling import DealTables
 from hearts.bots.splitmix import GOLDEN, HIDE_SALT, MIX1, MIX2
 
@@ -253,6 +253,8 @@ def _choose(
     chase = runner < _QUEEN_ALONE  # the others block the runner
     if not chase:
         runner -= _QUEEN_ALONE
+    elif voids & LONE_CHASE and seat != (voids >> LONE_SHIFT) & 7:
+        chase = False  # only the searching seat blocks (playout.LONE_CHASE)
     if pos == 0:
         if played == 0:
             c = lead_card

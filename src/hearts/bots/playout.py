@@ -18,6 +18,18 @@ from hearts.cards import QUEEN_SPADES
 #: alone with Q♠ runs for the moon (:func:`_runner`).  Khó sets it as its option
 #: ``queen_runs`` says (:class:`hearts.bots.hard.HardBot`; off by default).
 QUEEN_RUNS = 1 << 4
+#: Another switch of the ``voids`` word: set, only the seat written at
+#: :data:`LONE_SHIFT` (the searching seat) chases a runner; the others play on as
+#: if no moon were under way.  Players who search each count on the others to
+#: stop a moon, and none does (:class:`hearts.bots.hard.HardBot`'s ``lone_chase``).
+LONE_CHASE = 1 << 5
+#: Where the chasing seat is written in ``voids`` with :data:`LONE_CHASE` (3 bits).
+LONE_SHIFT = 6
+
+
+def lone_chaser(voids: int, seat: int) -> int:
+    """``voids`` with :data:`LONE_CHASE` set and ``seat`` the one that chases."""
+    return (voids & ~(7 << LONE_SHIFT)) | LONE_CHASE | (seat << LONE_SHIFT)
 
 _QS = QUEEN_SPADES
 _QS_BIT = 1 << _QS
@@ -103,6 +115,7 @@ def rollout(
         h = hands[seat]
         if not h:
             return jd
+        chasing = chase and (not voids & LONE_CHASE or seat == voids >> LONE_SHIFT & 7)
         if noisy and noise.random() < eps:  # type: ignore[union-attr]
             if pos == 0:
                 if played == 0:
@@ -135,7 +148,7 @@ def rollout(
                     c = (side or legal).bit_length() - 1
                 elif (
                     runner >= 0
-                    and chase
+                    and chasing
                     and legal & _HEARTS
                     and not others & _HEARTS & ~((2 << (legal.bit_length() - 1)) - 1)
                 ):
@@ -176,7 +189,7 @@ def rollout(
         else:
             follow = h & _SUIT[led]
             if follow:
-                if runner >= 0 and chase and runner != seat and (tp or led == 3):
+                if runner >= 0 and chasing and runner != seat and (tp or led == 3):
                     # Stop the moon: take a point trick the runner would win.
                     ahead = (seat - runner) % n  # runner already played if < pos
                     t = follow.bit_length() - 1
@@ -219,7 +232,7 @@ def rollout(
                     and safe
                     and (
                         runner == seat
-                        or (chase and (win == runner or ((runner - seat) % n < n - pos)))
+                        or (chasing and (win == runner or ((runner - seat) % n < n - pos)))
                     )
                 ):
                     # Never feed a runner (nor ourselves a point while running).
