@@ -12,7 +12,7 @@ from hearts.bots import kernel, kernel_ref
 from hearts.bots.base import get_bot
 from hearts.bots.hard import HardBot, search_position
 from hearts.bots.moon import live_moon, moon_sampler, runs_for_the_moon
-from hearts.bots.playout import QUEEN_RUNS, rollout
+from hearts.bots.playout import QUEEN_RUNS, lone_chaser, rollout
 from hearts.bots.sampling import DealSampler, MixtureSampler, deal_tables
 from hearts.cards import parse_card
 from hearts.hand import HandState
@@ -137,6 +137,46 @@ def test_in_the_playouts_a_seat_alone_with_the_queen_runs_unchased() -> None:
     assert played[0] == parse_card("JH")
     played = _first_trick_played(hands, [parse_card("AD")], 1, [0, 15, 0, 0])
     assert played[0] in (parse_card("5C"), parse_card("8S"))
+
+
+def test_with_lone_chase_only_the_searching_seat_blocks_a_runner() -> None:
+    # West (seat 1) alone took 15 points and leads A♦; North (seat 2), void in
+    # diamonds, keeps its hearts off West's trick while it chases (everyone does
+    # by default; with LONE_CHASE only the seat written there) and throws its
+    # highest heart when it does not.  West runs either way.
+    hands = [_cards("2C 3S 3D 5D 7D 2H"), _cards("AD KD QD JD"), _cards("5C 9H TH JH 8S"),
+             _cards("4C 2S 2D 4D 6D")]  # fmt: skip
+    safe = {parse_card("5C"), parse_card("8S")}
+    lead = [parse_card("AD")]
+    assert _first_trick_played(hands, lead, 1, [0, 15, 0, 0], 0)[0] in safe
+    assert _first_trick_played(hands, lead, 1, [0, 15, 0, 0], lone_chaser(0, 2))[0] in safe
+    assert _first_trick_played(hands, lead, 1, [0, 15, 0, 0], lone_chaser(0, 0))[0] == parse_card(
+        "JH"
+    )
+    for chaser in (0, 2):
+        assert _first_trick_played(hands, [], 1, [0, 15, 0, 0], lone_chaser(0, chaser))[0] == (
+            parse_card("AD")
+        )
+
+
+def test_khó_chases_alone_against_players_who_search() -> None:
+    # South (Khó) to play while West runs: lone_chase="searchers" searches as
+    # "never" once the others are judged players of habit (adapt=1.0: every
+    # seat counts as one) and as "always" while they are not (adapt=0); the rule
+    # changes what the search finds, and both engines find the same.
+    view = _view()
+    weigh = {
+        (lone, adapt): HardBot(iterations=200, lone_chase=lone, adapt=adapt).weigh_play(view)
+        for lone in ("searchers", "always", "never")
+        for adapt in (0.0, 1.0)
+    }
+    assert weigh["searchers", 1.0] == weigh["never", 1.0]
+    assert weigh["searchers", 0.0] == weigh["always", 0.0]
+    assert weigh["always", 0.0].value != weigh["never", 0.0].value
+    slow = HardBot(iterations=200, lone_chase="always", adapt=0.0, engine="reference")
+    assert slow.weigh_play(view) == weigh["always", 0.0]
+    with pytest.raises(ValueError, match="lone_chase"):
+        HardBot(lone_chase="sometimes")
 
 
 def test_khó_lets_a_seat_alone_with_the_queen_run_against_players_of_habit_only() -> None:
