@@ -31,6 +31,7 @@ def lone_chaser(voids: int, seat: int) -> int:
     """``voids`` with :data:`LONE_CHASE` set and ``seat`` the one that chases."""
     return (voids & ~(7 << LONE_SHIFT)) | LONE_CHASE | (seat << LONE_SHIFT)
 
+
 _QS = QUEEN_SPADES
 _QS_BIT = 1 << _QS
 _JD = 22  # J♦
