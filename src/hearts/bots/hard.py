@@ -323,7 +323,9 @@ class HardBot:
     the match's earlier hands, :attr:`PlayerView.earlier`, show the others playing
     like the playout policy: fewer than ``remember_share`` of their plays unlike it,
     over at least ``remember_from``, :func:`hearts.bots.memory.unlike_share`;
-    :data:`DEFAULT_REMEMBER`).
+    :data:`DEFAULT_REMEMBER`); ``lone_chase`` (in the play search's playouts
+    only this seat chases a runner: ``always``, ``searchers``, unless the others
+    are judged players of habit, or ``never``: the default).
     """
 
     name = "hard"
