@@ -159,17 +159,23 @@ def test_with_lone_chase_only_the_searching_seat_blocks_a_runner() -> None:
         )
 
 
+def _weighs_by_gate(view: PlayerView, option: str, values: tuple[str, ...]) -> dict:
+    """Khó's weighing of ``view`` under each value of ``option``, with the others
+    judged players of habit (adapt=1.0: every seat counts as one) or not (0)."""
+    return {
+        (value, adapt): HardBot(iterations=200, adapt=adapt, **{option: value}).weigh_play(view)
+        for value in values
+        for adapt in (0.0, 1.0)
+    }
+
+
 def test_khó_chases_alone_against_players_who_search() -> None:
     # South (Khó) to play while West runs: lone_chase="searchers" searches as
     # "never" once the others are judged players of habit (adapt=1.0: every
     # seat counts as one) and as "always" while they are not (adapt=0); the rule
     # changes what the search finds, and both engines find the same.
     view = _view()
-    weigh = {
-        (lone, adapt): HardBot(iterations=200, lone_chase=lone, adapt=adapt).weigh_play(view)
-        for lone in ("searchers", "always", "never")
-        for adapt in (0.0, 1.0)
-    }
+    weigh = _weighs_by_gate(view, "lone_chase", ("searchers", "always", "never"))
     assert weigh["searchers", 1.0] == weigh["never", 1.0]
     assert weigh["searchers", 0.0] == weigh["always", 0.0]
     assert weigh["always", 0.0].value != weigh["never", 0.0].value
@@ -186,11 +192,7 @@ def test_khó_lets_a_seat_alone_with_the_queen_run_against_players_of_habit_only
     # changes what the search finds.
     view = _view("2C AC 3C 4C  AS QS 2S 3S  AD 9D 2D")
     assert view.turn == 0 and view.points_taken() == [0, 13, 0, 0]
-    weigh = {
-        (runs, adapt): HardBot(iterations=200, queen_runs=runs, adapt=adapt).weigh_play(view)
-        for runs in ("habit", "play", "never")
-        for adapt in (0.0, 1.0)
-    }
+    weigh = _weighs_by_gate(view, "queen_runs", ("habit", "play", "never"))
     assert weigh["habit", 0.0] == weigh["never", 0.0]
     assert weigh["habit", 1.0] == weigh["play", 1.0]
     assert weigh["play", 1.0].value != weigh["never", 1.0].value
