@@ -1,6 +1,7 @@
 """Moons conceded per 100 hands against moon-hungry opponents (issue 12, lever 0).
 
     python3 bench/moons.py [--hands N] [--first K] [--hero hard hard-2026-11 ...] [--jobs K]
+    python3 bench/moons.py --load A.json B.json@40 ... [--as 'hard:iterations=500=hard']
 
 Each hero sits with three copies of a moon-hungry player: Khó whose search adds
 ``--shoot`` points to the value of a moon of its own and who passes as Vừa does
@@ -73,11 +74,25 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--hungry-iterations", type=int, default=5000)
     p.add_argument("--jobs", type=int, default=1)
     p.add_argument("--out", default=None, help="write raw results as JSON")
-    p.add_argument("--load", default=None, help="report a saved JSON (none run)")
+    p.add_argument(
+        "--load",
+        nargs="+",
+        default=None,
+        help="report saved JSONs joined deal by deal (none run); FILE@K: its first deal is K "
+        "(files made before 0c7057c do not say theirs)",
+    )
+    p.add_argument(
+        "--as",
+        dest="aliases",
+        nargs="*",
+        default=[],
+        help="NAME=HERO: report the saved hero NAME as HERO (the same bot under two spellings)",
+    )
     args = p.parse_args(argv)
     if args.load:
-        saved = json.loads(Path(args.load).read_text())
-        report(saved["heroes"], saved["hungry"], {}, saved.get("first"))
+        aliases = dict(a.rsplit("=", 1) for a in args.aliases)
+        joined, hungry = join(args.load, aliases)
+        report(joined, hungry, {})
         return 0
     # Pinned: the hungry players of every saved run (bench/results), not Khó's default.
     hungry = {
@@ -90,6 +105,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.hero_iterations is not None:
         hero_opts["iterations"] = args.hero_iterations
     raw: dict[str, Any] = {hero: {"rows": [], "seconds": 0.0} for hero in args.hero}
+    by_deal: dict[str, dict[int, list[float]]] = {hero: {} for hero in args.hero}
     # Deal by deal, every hero in turn: a run stopped early still compares them.
     tasks = [
         (i, hero, hero_opts, hungry)
@@ -98,8 +114,9 @@ def main(argv: list[str] | None = None) -> int:
     ]
     start = time.time()
     results: Any = _run_all(tasks, args.jobs)
-    for done, ((_, row), (_, hero, _, _)) in enumerate(zip(results, tasks, strict=True), 1):
+    for done, ((index, row), (_, hero, _, _)) in enumerate(zip(results, tasks, strict=True), 1):
         raw[hero]["rows"].append(row)
+        by_deal[hero][index] = row
         raw[hero]["seconds"] = time.time() - start
         if args.out:
             # The first deal's index, so a file made with --first says its range.
@@ -107,8 +124,47 @@ def main(argv: list[str] | None = None) -> int:
             Path(args.out).write_text(json.dumps(saved))
         print(f"\r{done}/{len(tasks)} in {time.time() - start:.0f} s", end="", file=sys.stderr)
     print(file=sys.stderr)
-    report(raw, hungry, hero_opts, args.first)
+    report(by_deal, hungry, hero_opts)
     return 0
+
+
+def join(
+    files: list[str], aliases: dict[str, str]
+) -> tuple[dict[str, dict[int, list[float]]], dict[str, Any]]:
+    """Saved runs' rows by hero and deal index.  A deal played twice by one hero
+    must have the same row (the bots are deterministic), else the files do not
+    belong together; so must the moon-hungry players."""
+    joined: dict[str, dict[int, list[float]]] = {}
+    hungry: dict[str, Any] | None = None
+    for spec in files:
+        name, at, first = spec.partition("@")
+        saved = json.loads(Path(name).read_text())
+        start = int(first) if at else saved.get("first")
+        if start is None:
+            raise SystemExit(f"{name} does not say its first deal: give it as {name}@K")
+        # Files made before the pin do not say adapt_hide: it was Khó's default then.
+        theirs = {"adapt_hide": HUNGRY_ADAPT_HIDE, **saved["hungry"]}
+        if hungry is not None and theirs != hungry:
+            raise SystemExit(f"{name}: other moon-hungry players {theirs} than {hungry}")
+        hungry = theirs
+        for hero, data in saved["heroes"].items():
+            rows = joined.setdefault(aliases.get(hero, hero), {})
+            for i, row in enumerate(data["rows"], start):
+                if rows.setdefault(i, row) != row:
+                    raise SystemExit(f"{name}: {hero} played deal {i} otherwise before")
+    assert hungry is not None
+    return joined, hungry
+
+
+def _span(deals: list[int]) -> str:
+    """Deal indices as ranges: ``0–39, 80–119``."""
+    runs: list[list[int]] = []
+    for d in deals:
+        if runs and d == runs[-1][1] + 1:
+            runs[-1][1] = d
+        else:
+            runs.append([d, d])
+    return ", ".join(f"{lo}–{hi}" for lo, hi in runs)
 
 
 def _run_all(tasks: list[Any], jobs: int) -> Any:
@@ -121,20 +177,22 @@ def _run_all(tasks: list[Any], jobs: int) -> Any:
 
 
 def report(
-    raw: dict[str, Any],
+    by_deal: dict[str, dict[int, list[float]]],
     hungry: dict[str, Any],
     hero_opts: dict[str, Any],
-    first_deal: int | None = None,
 ) -> None:
+    """Each hero over the deals it played; every other hero paired with the first
+    on the deals both played."""
     n = RULES.players
     hide = f", adapt_hide={hungry['adapt_hide']}" if "adapt_hide" in hungry else ""
     print(f"moon-hungry opponents: Khó with shoot={hungry['shoot']:g}, Vừa's pass, "
           f"{hungry['iterations']} playouts{hide}; {n} rotations a deal")  # fmt: skip
-    first = next(iter(raw))
-    for hero, data in raw.items():
-        rows = [(r[0], r) for r in data["rows"]]
-        if not rows:
+    first = next(iter(by_deal))
+    for hero, played in by_deal.items():
+        if not played:
             continue
+        deals = sorted(played)
+        rows = [(played[i][0], played[i]) for i in deals]
 
         def per100(d: Any, k: int) -> float:
             return 100.0 * statistics.fmean(r[k] for _, r in d) / n
@@ -142,22 +200,21 @@ def report(
         def pts(d: Any, k: int) -> float:
             return statistics.fmean(r[k] for _, r in d) / n
 
-        span = "" if first_deal is None else f" ({first_deal}–{first_deal + len(rows) - 1})"
-        print(f"\n== {hero} {hero_opts or ''} vs 3 x moon-hungry, {len(rows)} deals{span}")
+        print(
+            f"\n== {hero} {hero_opts or ''} vs 3 x moon-hungry, {len(rows)} deals ({_span(deals)})"
+        )
         print(f"   moons conceded / 100 hands: {fmt(bootstrap(rows, lambda d: per100(d, 0)))}")
         print(f"   moons shot / 100 hands:     {fmt(bootstrap(rows, lambda d: per100(d, 1)))}")
         print(f"   hero points/hand:           {fmt(bootstrap(rows, lambda d: pts(d, 2)))}")
         print(f"   opponents points/hand:      {fmt(bootstrap(rows, lambda d: pts(d, 3)))}")
-        if hero != first:
-            base = raw[first]["rows"]
-            k = min(len(base), len(rows))
-            paired = [
-                (a[0] - b[0], a[2] - b[2]) for (_, a), b in zip(rows[:k], base[:k], strict=True)
-            ]
+        base = by_deal[first]
+        both = [i for i in deals if i in base]
+        if hero != first and both:
+            paired = [(played[i][0] - base[i][0], played[i][2] - base[i][2]) for i in both]
             diff = bootstrap(paired, lambda d: 100.0 * statistics.fmean(x for x, _ in d) / n)
             gain = bootstrap(paired, lambda d: statistics.fmean(y for _, y in d) / n)
-            print(f"   vs {first} on the same {k} deals: conceded / 100 hands {fmt(diff)}, "
-                  f"points/hand {fmt(gain)}")  # fmt: skip
+            print(f"   vs {first} on the same {len(both)} deals ({_span(both)}): "
+                  f"conceded / 100 hands {fmt(diff)}, points/hand {fmt(gain)}")  # fmt: skip
 
 
 if __name__ == "__main__":

@@ -29,3 +29,41 @@ def test_a_run_from_a_later_deal_saves_and_reports_its_range(
     assert "1 deals (7–7)" in capsys.readouterr().out
     assert moons.main(["--load", str(out)]) == 0
     assert "1 deals (7–7)" in capsys.readouterr().out
+
+
+def _saved(path: Path, heroes: dict[str, list[list[float]]], first: int | None) -> str:
+    hungry = {"shoot": 40.0, "passing": "medium", "iterations": 5000}
+    data: dict[str, object] = {"hungry": hungry, "heroes": {}}
+    if first is not None:
+        data["first"] = first
+    data["heroes"] = {h: {"rows": rows, "seconds": 0.0} for h, rows in heroes.items()}
+    path.write_text(json.dumps(data))
+    return str(path)
+
+
+def test_saved_runs_join_deal_by_deal_and_pair_on_the_deals_both_played(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # A: deals 0–1 and (a file that does not say its first deal) 2; B: deals 1–2.
+    a01 = _saved(tmp_path / "a.json", {"A": [[1, 0, 30, 20], [0, 0, 20, 24]]}, 0)
+    a2 = _saved(tmp_path / "a2.json", {"A": [[2, 0, 60, 10]]}, None)
+    b = _saved(
+        tmp_path / "b.json", {"Bee": [[0, 0, 10, 28], [0, 0, 12, 40]], "A": [[0, 0, 20, 24]]}, 1
+    )
+    assert moons.main(["--load", a01, f"{a2}@2", b, "--as", "Bee=B"]) == 0
+    out = capsys.readouterr().out
+    assert "== A  vs 3 x moon-hungry, 3 deals (0–2)" in out
+    assert "== B  vs 3 x moon-hungry, 2 deals (1–2)" in out
+    # B − A on deals 1 and 2: conceded (0 − 0, 0 − 2) / 2 deals / 4 hands × 100 = −25;
+    # points ((10 − 20) + (12 − 60)) / 2 / 4 = −7.25.
+    assert "vs A on the same 2 deals (1–2): conceded / 100 hands -25.00" in out
+    assert "points/hand -7.25" in out
+
+
+def test_saved_runs_that_disagree_on_a_deal_do_not_join(tmp_path: Path) -> None:
+    a = _saved(tmp_path / "a.json", {"A": [[1, 0, 30, 20]]}, 0)
+    other = _saved(tmp_path / "b.json", {"A": [[0, 0, 26, 26]]}, 0)
+    with pytest.raises(SystemExit, match="played deal 0 otherwise"):
+        moons.main(["--load", a, other])
+    with pytest.raises(SystemExit, match="first deal"):
+        moons.main(["--load", _saved(tmp_path / "c.json", {"A": [[0, 0, 26, 26]]}, None)])
