@@ -232,7 +232,7 @@ def play_deal(
     if os_state is not None:
         assert osr.hand_points(os_state) == points, "OpenSpiel disagrees on the points"
     if earlier is not None:
-        earlier.append(tuple((state.seat_of_play(i), c) for i, c in enumerate(state.plays)))
+        earlier.append(state.seat_plays())
     return points
 
 

@@ -420,6 +420,11 @@ class HandState:
         leader = self.leader_of_trick(trick_no)
         return (leader + pos) % self.n
 
+    def seat_plays(self) -> tuple[tuple[int, int], ...]:
+        """Every play so far as (seat, card), in order: the form of
+        :attr:`PlayerView.plays` and of a match's memory of its hands."""
+        return tuple((self.seat_of_play(i), c) for i, c in enumerate(self.plays))
+
     def leader_of_trick(self, trick_no: int) -> int:
         if trick_no == 0:
             return self.holder_at_start(self.rules.lead_card)

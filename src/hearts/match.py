@@ -157,7 +157,7 @@ class Match:
         if moon is None:
             moon = self.rules.moon_choice(self.totals, hand.penalties(), hand.jd_taker())
         points = hand.points(moon)
-        plays = tuple((hand.seat_of_play(i), c) for i, c in enumerate(hand.plays))
+        plays = hand.seat_plays()
         result = HandResult(tuple(points), shooter, plays)
         self.results.append(result)
         self.totals = [t + p for t, p in zip(self.totals, points, strict=True)]

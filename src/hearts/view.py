@@ -52,7 +52,7 @@ class PlayerView:
         earlier: tuple[tuple[tuple[int, int], ...], ...] = (),
     ) -> PlayerView:
         n = state.n
-        plays = tuple((state.seat_of_play(i), c) for i, c in enumerate(state.plays))
+        plays = state.seat_plays()
         if state.phase == "pass":
             legal = 0 if state.passes[seat] else state.hands[seat]
         elif state.phase == "play" and state.turn == seat:

@@ -20,7 +20,7 @@ def _hand(level: str, number: int) -> tuple[tuple[int, int], ...]:
     """The plays of one hand of four ``level`` bots on a seeded deal."""
     state = HandState.deal(RULES, number, random.Random(number))
     play_hand([get_bot(level) for _ in range(4)], state, number)
-    return tuple((state.seat_of_play(i), c) for i, c in enumerate(state.plays))
+    return state.seat_plays()
 
 
 def _next_view(earlier: tuple[tuple[tuple[int, int], ...], ...]) -> PlayerView:

@@ -260,7 +260,7 @@ def test_later_views_remember_every_play_of_the_earlier_hands() -> None:
     assert all(match.view(s).earlier == () for s in range(4))  # the first hand
     random_pass(hand, random.Random(4))
     play_out(hand)
-    plays = tuple((hand.seat_of_play(i), c) for i, c in enumerate(hand.plays))
+    plays = hand.seat_plays()
     result = match.finish_hand()
     assert result.plays == plays and len(plays) == 52
     assert match.view(0).earlier == ()  # the finished hand is still the one on the table

@@ -212,7 +212,7 @@ def test_the_computers_remember_the_earlier_hands_after_a_restart(
     game, (record,) = stored_game(db_url, token)
     assert game.hand_no == 2
     done, _ = read_record(json.loads(record))
-    plays = tuple((done.seat_of_play(i), c) for i, c in enumerate(done.plays))
+    plays = done.seat_plays()
     assert len(plays) == 52
     assert all(game.match.view(seat).earlier == (plays,) for seat in range(4))
     job = game.computer_job()  # a computer's play: the views it gets hold it too
