@@ -88,12 +88,19 @@ def main(argv: list[str] | None = None) -> int:
         default=[],
         help="NAME=HERO: report the saved hero NAME as HERO (the same bot under two spellings)",
     )
+    p.add_argument(
+        "--pair-with", default=None, help="the hero the others are paired with (the first's)"
+    )
     args = p.parse_args(argv)
     if args.load:
         aliases = dict(a.rsplit("=", 1) for a in args.aliases)
         joined, hungry = join(args.load, aliases)
-        report(joined, hungry, {})
+        if args.pair_with is not None and args.pair_with not in joined:
+            raise SystemExit(f"no hero {args.pair_with!r} in the files: {', '.join(joined)}")
+        report(joined, hungry, {}, args.pair_with)
         return 0
+    if args.pair_with is not None and args.pair_with not in args.hero:
+        raise SystemExit(f"--pair-with {args.pair_with!r} is not one of the heroes")
     # Pinned: the hungry players of every saved run (bench/results), not Khó's default.
     hungry = {
         "shoot": args.shoot,
@@ -124,7 +131,7 @@ def main(argv: list[str] | None = None) -> int:
             Path(args.out).write_text(json.dumps(saved))
         print(f"\r{done}/{len(tasks)} in {time.time() - start:.0f} s", end="", file=sys.stderr)
     print(file=sys.stderr)
-    report(by_deal, hungry, hero_opts)
+    report(by_deal, hungry, hero_opts, args.pair_with)
     return 0
 
 
@@ -180,14 +187,15 @@ def report(
     by_deal: dict[str, dict[int, list[float]]],
     hungry: dict[str, Any],
     hero_opts: dict[str, Any],
+    pair_with: str | None = None,
 ) -> None:
-    """Each hero over the deals it played; every other hero paired with the first
-    on the deals both played."""
+    """Each hero over the deals it played; every other hero paired with
+    ``pair_with`` (the first if None) on the deals both played."""
     n = RULES.players
     hide = f", adapt_hide={hungry['adapt_hide']}" if "adapt_hide" in hungry else ""
     print(f"moon-hungry opponents: Khó with shoot={hungry['shoot']:g}, Vừa's pass, "
           f"{hungry['iterations']} playouts{hide}; {n} rotations a deal")  # fmt: skip
-    first = next(iter(by_deal))
+    first = pair_with or next(iter(by_deal))
     for hero, played in by_deal.items():
         if not played:
             continue

@@ -58,6 +58,8 @@ def test_saved_runs_join_deal_by_deal_and_pair_on_the_deals_both_played(
     # points ((10 − 20) + (12 − 60)) / 2 / 4 = −7.25.
     assert "vs A on the same 2 deals (1–2): conceded / 100 hands -25.00" in out
     assert "points/hand -7.25" in out
+    assert moons.main(["--load", a01, f"{a2}@2", b, "--as", "Bee=B", "--pair-with", "B"]) == 0
+    assert "vs B on the same 2 deals (1–2): conceded / 100 hands 25.00" in capsys.readouterr().out
 
 
 def test_saved_runs_that_disagree_on_a_deal_do_not_join(tmp_path: Path) -> None:
