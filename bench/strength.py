@@ -424,10 +424,16 @@ def join(a: dict[str, Any], b: dict[str, Any]) -> dict[str, Any]:
     same = ("hero", "hero_options", "opponent", "opponent_options", "rules")
     if any(a[k] != b[k] for k in same):
         raise SystemExit(f"--load: sections of {a['hero']} vs {a['opponent']} differ")
-    times = {k: list(v) for k, v in a["times"].items()}
-    for k, v in b["times"].items():
+    if "first" in a and "first" in b and b["first"] != a["first"] + a["deals"]:
+        raise SystemExit(
+            f"--load: deals from {b['first']} do not follow {a['first']}–"
+            f"{a['first'] + a['deals'] - 1} (give a run before its sequels)"
+        )
+    # Saved results may have no decision times (bench/results drops them).
+    times = {k: list(v) for k, v in a.get("times", {}).items()}
+    for k, v in b.get("times", {}).items():
         times.setdefault(k, []).extend(v)
-    return {
+    out = {
         **a,
         "deals": a["deals"] + b["deals"],
         "hands": a["hands"] + b["hands"],
@@ -436,6 +442,38 @@ def join(a: dict[str, Any], b: dict[str, Any]) -> dict[str, Any]:
         "times": times,
         "seconds": a["seconds"] + b["seconds"],
     }
+    if "memory_opened" in a and "memory_opened" in b:
+        out["memory_opened"] = [*a["memory_opened"], *b["memory_opened"]]
+    return out
+
+
+def by_deal(sec: dict[str, Any]) -> dict[int, tuple[float, float]]:
+    """A section's (hero, opponents) points a hand by deal index."""
+    first = sec.get("first", 0)
+    return {first + i: (row[0], row[1]) for i, row in enumerate(sec["per_deal"])}
+
+
+def report_pairs(sections: dict[str, dict[str, Any]], base: dict[str, dict[str, Any]]) -> None:
+    """Each section beside the same section of ``base`` (another Khó, say) on the
+    deals both played: the change of the hero's points a hand and of its margin
+    (hero minus opponents), with 95% bootstrap intervals over deals."""
+    for name, sec in sections.items():
+        if name not in base:
+            continue
+        mine, theirs = by_deal(sec), by_deal(base[name])
+        both = sorted(set(mine) & set(theirs))
+        if not both:
+            continue
+        pairs = [
+            (mine[i][0] - theirs[i][0], (mine[i][0] - mine[i][1]) - (theirs[i][0] - theirs[i][1]))
+            for i in both
+        ]
+        other = base[name]
+        print(f"\n== {name}: {sec['hero_options'] or ''} against {other['hero_options'] or ''}")
+        print(f"   on the same {len(both)} deals ({both[0]}–{both[-1]}), "
+              f"{sum(1 for x, y in pairs if x or y)} of them played otherwise")  # fmt: skip
+        print(f"   hero points/hand: {fmt(bootstrap(pairs, _hero))}")
+        print(f"   margin (hero - opponents): {fmt(bootstrap(pairs, _opp))}")
 
 
 def _progress(label: str, done: int, total: int, start: float) -> None:
@@ -538,7 +576,7 @@ def report(sections: dict[str, dict[str, Any]]) -> None:
         print(f"   fraction of the Vừa-to-oracle gap Khó closes: {fmt(bootstrap(paired, closed))}")
     times: dict[str, list[float]] = defaultdict(list)
     for sec in sections.values():
-        for k, v in sec["times"].items():
+        for k, v in sec.get("times", {}).items():
             times[k].extend(v)
     print("\n== decision times (s), decisions with 2+ choices; wall clock, and the")
     print("   process CPU time (what the decision costs without other load)")
@@ -591,6 +629,12 @@ def main(argv: list[str] | None = None) -> int:
         help="report saved JSON results too (--only alone: none run); a section in several "
         "files is joined in their order (a run and its sequels, --first)",
     )
+    p.add_argument(
+        "--pair-with",
+        nargs="*",
+        default=[],
+        help="saved JSON results (joined as --load's) to set each section beside, deal by deal",
+    )
     args = p.parse_args(argv)
     deals = 12 if args.quick and args.hands == 200 else args.hands
     hard_opts: dict[str, Any] = {}
@@ -600,10 +644,8 @@ def main(argv: list[str] | None = None) -> int:
         hard_opts["iterations"] = 1000
     hard_opts.update(parse_options(args.hard))
     opp_opts = parse_options(args.opp_hard)
-    sections: dict[str, dict[str, Any]] = {}
-    for path in args.load:
-        for name, sec in json.loads(Path(path).read_text()).items():
-            sections[name] = join(sections[name], sec) if name in sections else sec
+    sections = load(args.load)
+    base = load(args.pair_with)
     if args.only is not None:
         want = args.only
     elif args.load:
@@ -649,7 +691,17 @@ def main(argv: list[str] | None = None) -> int:
         )  # fmt: skip
         save(sections[name])
     report(sections)
+    report_pairs(sections, base)
     return 0
+
+
+def load(paths: list[str]) -> dict[str, dict[str, Any]]:
+    """Saved results by section, a section in several files joined in their order."""
+    sections: dict[str, dict[str, Any]] = {}
+    for path in paths:
+        for name, sec in json.loads(Path(path).read_text()).items():
+            sections[name] = join(sections[name], sec) if name in sections else sec
+    return sections
 
 
 if __name__ == "__main__":
