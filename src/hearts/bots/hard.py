@@ -327,7 +327,11 @@ class HardBot:
     only this seat chases a runner: ``always``, ``searchers``, unless the others
     are judged players of habit, or ``never``: the default); ``pass_stopper``
     (the pass searched keeps one of the seat's A♥, K♥, Q♥, a stopper against a
-    moon, when some candidate does: :func:`keep_a_stopper`; off by default).
+    moon, when some candidate does: :func:`keep_a_stopper`; off by default);
+    ``block_hide`` (the ``hide`` of a play while one other seat alone has taken
+    points, its moon open, and the others are not judged players of habit: looks
+    that do not see the cards imagine the other defenders blocking no better than
+    players who search do; None, the default: ``hide``).
     """
 
     name = "hard"
@@ -370,8 +374,10 @@ class HardBot:
         remember_from: int = DEFAULT_REMEMBER_FROM,
         lone_chase: str = "never",
         pass_stopper: bool = False,
+        block_hide: int | None = None,
     ) -> None:
         self.pass_stopper = bool(pass_stopper)
+        self.block_hide = None if block_hide is None else _checked_hide(block_hide)
         if lone_chase not in ("never", "always", "searchers"):
             raise ValueError(f"unknown lone_chase {lone_chase!r}")
         self.lone_chase = lone_chase
@@ -628,6 +634,8 @@ class HardBot:
         habit = bool(self.adapt) and self._plays_like_the_policy(view, tables, seed)
         if habit:
             hide = self.adapt_hide
+        elif self.block_hide is not None and _other_moon_open(view):
+            hide = self.block_hide
         places = self._places(view)
         if "play" in places or ("habit" in places and habit):
             pos = pos._replace(voids=pos.voids | QUEEN_RUNS)
@@ -736,6 +744,12 @@ class HardBot:
 
 
 WorldPlayout = Callable[[list[int], int, random.Random | None, float], float]
+
+
+def _other_moon_open(view: PlayerView) -> bool:
+    """Whether one other seat alone has taken points so far (its moon still open)."""
+    scorers = [s for s, mask in enumerate(view.taken()) if view.rules.penalty(mask)]
+    return len(scorers) == 1 and scorers[0] != view.seat
 
 
 def _checked_hide(hide: int) -> int:
