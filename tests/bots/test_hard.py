@@ -294,26 +294,3 @@ def test_adapt_hides_the_looks_once_the_others_play_like_the_policy(seed: int) -
     # unlike plays number at most the plays: a margin of all of them asks too much
     assert values(view, adapt=1.01, adapt_margin=0.01 * others) == hidden
     assert values(view, adapt=1.01, adapt_margin=1.01 * others) == face_up
-
-
-def _pass_view(south: str, seed: int = 0) -> PlayerView:
-    """A pass-right view for South holding ``south``; the other hands random."""
-    rules = Rules()
-    mine = [parse_card(c) for c in south.split()]
-    rest = [c for c in range(52) if c not in mine]
-    random.Random(seed).shuffle(rest)
-    deal = [sum(1 << c for c in mine)] + [sum(1 << c for c in rest[i::3]) for i in range(3)]
-    return HandState(rules, deal, "right").view(0, hand_number=2)
-
-
-def test_pass_stopper_keeps_a_high_heart_that_the_plain_pass_gives_away() -> None:
-    # The plain search passes Q♥, the hand's only high heart, with Q♠ and K♣.
-    view = _pass_view("6C TC KC 3D 7D TD JD AD 6S 7S 9S QS QH")
-    queen_of_hearts = 1 << parse_card("QH")
-    assert HardBot().choose_pass(view) & queen_of_hearts
-    kept = HardBot(pass_stopper=True).choose_pass(view)
-    assert not kept & queen_of_hearts and kept.bit_count() == 3 and kept & ~view.hand == 0
-    # A hand with two high hearts may give one of them.
-    two = _pass_view("3C 4C JC 3D JD JS QS KS AS 5H 7H KH AH")
-    stoppers = (1 << parse_card("KH")) | (1 << parse_card("AH"))
-    assert HardBot(pass_stopper=True).choose_pass(two) & stoppers != stoppers

@@ -325,11 +325,9 @@ class HardBot:
     over at least ``remember_from``, :func:`hearts.bots.memory.unlike_share`;
     :data:`DEFAULT_REMEMBER`); ``lone_chase`` (in the play search's playouts
     only this seat chases a runner: ``always``, ``searchers``, unless the others
-    are judged players of habit, or ``never``: the default); ``pass_stopper``
-    (the pass searched keeps one of the seat's A♥, K♥, Q♥, a stopper against a
-    moon, when some candidate does: :func:`keep_a_stopper`; off by default);
-    ``block_hide`` (the ``hide`` of a play while one other seat alone has taken
-    points, its moon open, and the others are not judged players of habit: looks
+    are judged players of habit, or ``never``: the default); ``block_hide``
+    (the ``hide`` of a play while one other seat alone has taken points, its
+    moon open, and the others are not judged players of habit: looks
     that do not see the cards imagine the other defenders blocking no better than
     players who search do; None, the default: ``hide``).
     """
@@ -373,10 +371,8 @@ class HardBot:
         remember_share: float = DEFAULT_REMEMBER_SHARE,
         remember_from: int = DEFAULT_REMEMBER_FROM,
         lone_chase: str = "never",
-        pass_stopper: bool = False,
         block_hide: int | None = None,
     ) -> None:
-        self.pass_stopper = bool(pass_stopper)
         self.block_hide = None if block_hide is None else _checked_hide(block_hide)
         if lone_chase not in ("never", "always", "searchers"):
             raise ValueError(f"unknown lone_chase {lone_chase!r}")
@@ -439,12 +435,8 @@ class HardBot:
         )
         if self.passing != "search":
             return base
-        cands = self._pass_candidates(view, base)
+        cands = pass_candidates(view.hand, rules.pass_count, base, jd=rules.jd_bonus)
         return cands[self._search_pass(view, cands, offset)]
-
-    def _pass_candidates(self, view: PlayerView, base: int) -> list[int]:
-        cands = pass_candidates(view.hand, view.rules.pass_count, base, jd=view.rules.jd_bonus)
-        return keep_a_stopper(view.hand, cands) if self.pass_stopper else cands
 
     def _search_pass(self, view: PlayerView, cands: list[int], offset: int) -> int:
         return self._rank_pass(view, cands, offset, None)[0][0]
@@ -457,7 +449,7 @@ class HardBot:
         base = medium_pass(
             view.hand, rules.pass_count, offset, view.n, True, rules.jd_bonus, rules.deck
         )
-        cands = self._pass_candidates(view, base)
+        cands = pass_candidates(view.hand, rules.pass_count, base, jd=rules.jd_bonus)
         tally = [0.0] * len(cands)
         order, sums, counts = self._rank_pass(view, cands, offset, tally)
         choice = cands[order[0]] if self.passing == "search" else base
@@ -1019,26 +1011,6 @@ def pass_candidates(
         if len(out) >= keep:
             break
     return out
-
-
-#: A♥, K♥, Q♥: the hearts that stop a moon late in a hand.
-STOPPERS = 0b111 << 49
-
-
-def keep_a_stopper(hand: int, cands: list[int]) -> list[int]:
-    """The passes of ``cands`` that leave ``hand`` one of its A♥, K♥, Q♥ (all of
-    them if none does, or the hand has none): a seat that gives away all its
-    high hearts cannot stop a moon, least of all the receiver's.
-
-    >>> from hearts.cards import mask_of, parse_cards
-    >>> hand = mask_of(parse_cards("AH 2H 3C 4C 5C QS KS 2D 3D 4D 5D 6D 7D".split()))
-    >>> passes = [mask_of(parse_cards(p.split())) for p in ("AH QS KS", "QS KS 2H")]
-    >>> keep_a_stopper(hand, passes) == passes[1:]
-    True
-    """
-    held = hand & STOPPERS
-    kept = [c for c in cands if held & ~c]
-    return kept if held and kept else cands
 
 
 def queen_doubts(view: PlayerView, factor: float) -> dict[int, float]:
