@@ -294,3 +294,29 @@ def test_adapt_hides_the_looks_once_the_others_play_like_the_policy(seed: int) -
     # unlike plays number at most the plays: a margin of all of them asks too much
     assert values(view, adapt=1.01, adapt_margin=0.01 * others) == hidden
     assert values(view, adapt=1.01, adapt_margin=1.01 * others) == face_up
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_block_hide_hides_the_looks_while_another_seat_alone_has_points(seed: int) -> None:
+    # block_hide: while one other seat alone has taken points the search is the one
+    # of hide=block_hide; before any point, or once two seats have, face up; and
+    # not against players of habit (adapt_hide's place).
+    def values(view: PlayerView, **options: Any) -> dict[int, float]:
+        return HardBot(iterations=200, **{"adapt": 0, **options}).weigh_play(view).value
+
+    def other_alone(v: PlayerView) -> bool:
+        p = _points(v)
+        return sum(1 for x in p if x) == 1 and p[v.seat] == 0
+
+    alone = _play_until(seed, other_alone)
+    assert values(alone, block_hide=4) == values(alone, hide=4)
+    assert values(alone, block_hide=4) != values(alone)  # hiding changes the search
+    habit = values(alone, block_hide=14, adapt=1.01, adapt_from=0)
+    assert habit == values(alone, adapt=1.01, adapt_from=0)
+
+    early = _play_until(seed, lambda v: sum(_points(v)) == 0 and len(v.plays) >= 4)
+    assert values(early, block_hide=4) == values(early)
+    shared = _play_until(seed, lambda v: sum(1 for x in _points(v) if x) >= 2)
+    assert values(shared, block_hide=4) == values(shared)
+    mine = _play_until(seed, lambda v: 0 < _points(v)[v.seat] == sum(_points(v)))
+    assert values(mine, block_hide=4) == values(mine)
