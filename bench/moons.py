@@ -29,7 +29,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from options import parse_options
-from strength import RULES, Seat, bootstrap, deal_for, fmt, play_deal
+from strength import RULES, Seat, bootstrap, deal_for, fmt, play_deal, span
 
 MOON = 26
 #: The hungry players' ``adapt_hide``: Khó's default when the saved runs were made.
@@ -112,7 +112,6 @@ def main(argv: list[str] | None = None) -> int:
     if args.hero_iterations is not None:
         hero_opts["iterations"] = args.hero_iterations
     raw: dict[str, Any] = {hero: {"rows": [], "seconds": 0.0} for hero in args.hero}
-    by_deal: dict[str, dict[int, list[float]]] = {hero: {} for hero in args.hero}
     # Deal by deal, every hero in turn: a run stopped early still compares them.
     tasks = [
         (i, hero, hero_opts, hungry)
@@ -121,9 +120,8 @@ def main(argv: list[str] | None = None) -> int:
     ]
     start = time.time()
     results: Any = _run_all(tasks, args.jobs)
-    for done, ((index, row), (_, hero, _, _)) in enumerate(zip(results, tasks, strict=True), 1):
+    for done, ((_, row), (_, hero, _, _)) in enumerate(zip(results, tasks, strict=True), 1):
         raw[hero]["rows"].append(row)
-        by_deal[hero][index] = row
         raw[hero]["seconds"] = time.time() - start
         if args.out:
             # The first deal's index, so a file made with --first says its range.
@@ -131,6 +129,8 @@ def main(argv: list[str] | None = None) -> int:
             Path(args.out).write_text(json.dumps(saved))
         print(f"\r{done}/{len(tasks)} in {time.time() - start:.0f} s", end="", file=sys.stderr)
     print(file=sys.stderr)
+    # Each hero's rows are its deals in order from --first (imap keeps the order).
+    by_deal = {hero: dict(enumerate(data["rows"], args.first)) for hero, data in raw.items()}
     report(by_deal, hungry, hero_opts, args.pair_with)
     return 0
 
@@ -161,17 +161,6 @@ def join(
                     raise SystemExit(f"{name}: {hero} played deal {i} otherwise before")
     assert hungry is not None
     return joined, hungry
-
-
-def _span(deals: list[int]) -> str:
-    """Deal indices as ranges: ``0–39, 80–119``."""
-    runs: list[list[int]] = []
-    for d in deals:
-        if runs and d == runs[-1][1] + 1:
-            runs[-1][1] = d
-        else:
-            runs.append([d, d])
-    return ", ".join(f"{lo}–{hi}" for lo, hi in runs)
 
 
 def _run_all(tasks: list[Any], jobs: int) -> Any:
@@ -209,7 +198,7 @@ def report(
             return statistics.fmean(r[k] for _, r in d) / n
 
         print(
-            f"\n== {hero} {hero_opts or ''} vs 3 x moon-hungry, {len(rows)} deals ({_span(deals)})"
+            f"\n== {hero} {hero_opts or ''} vs 3 x moon-hungry, {len(rows)} deals ({span(deals)})"
         )
         print(f"   moons conceded / 100 hands: {fmt(bootstrap(rows, lambda d: per100(d, 0)))}")
         print(f"   moons shot / 100 hands:     {fmt(bootstrap(rows, lambda d: per100(d, 1)))}")
@@ -221,7 +210,7 @@ def report(
             paired = [(played[i][0] - base[i][0], played[i][2] - base[i][2]) for i in both]
             diff = bootstrap(paired, lambda d: 100.0 * statistics.fmean(x for x, _ in d) / n)
             gain = bootstrap(paired, lambda d: statistics.fmean(y for _, y in d) / n)
-            print(f"   vs {first} on the same {len(both)} deals ({_span(both)}): "
+            print(f"   vs {first} on the same {len(both)} deals ({span(both)}): "
                   f"conceded / 100 hands {fmt(diff)}, points/hand {fmt(gain)}")  # fmt: skip
 
 

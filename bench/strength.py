@@ -447,6 +447,17 @@ def join(a: dict[str, Any], b: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
+def span(deals: list[int]) -> str:
+    """Deal indices as ranges: ``0–39, 80–119``."""
+    runs: list[list[int]] = []
+    for d in deals:
+        if runs and d == runs[-1][1] + 1:
+            runs[-1][1] = d
+        else:
+            runs.append([d, d])
+    return ", ".join(f"{lo}–{hi}" for lo, hi in runs)
+
+
 def by_deal(sec: dict[str, Any]) -> dict[int, tuple[float, float]]:
     """A section's (hero, opponents) points a hand by deal index."""
     first = sec.get("first", 0)
@@ -470,7 +481,7 @@ def report_pairs(sections: dict[str, dict[str, Any]], base: dict[str, dict[str, 
         ]
         other = base[name]
         print(f"\n== {name}: {sec['hero_options'] or ''} against {other['hero_options'] or ''}")
-        print(f"   on the same {len(both)} deals ({both[0]}–{both[-1]}), "
+        print(f"   on the same {len(both)} deals ({span(both)}), "
               f"{sum(1 for x, y in pairs if x or y)} of them played otherwise")  # fmt: skip
         print(f"   hero points/hand: {fmt(bootstrap(pairs, _hero))}")
         print(f"   margin (hero - opponents): {fmt(bootstrap(pairs, _opp))}")
