@@ -34,6 +34,9 @@ from strength import RULES, Seat, bootstrap, deal_for, fmt, play_deal, span
 MOON = 26
 #: The hungry players' ``adapt_hide``: Khó's default when the saved runs were made.
 HUNGRY_ADAPT_HIDE = 14
+#: Their ``block_hide``: off, as when the saved runs were made (Khó's default since
+#: session 34 is 4).
+HUNGRY_BLOCK_HIDE = None
 
 
 def _run(args: tuple[int, str, dict[str, Any], dict[str, Any]]) -> tuple[int, list[float]]:
@@ -107,6 +110,7 @@ def main(argv: list[str] | None = None) -> int:
         "passing": "medium",
         "iterations": args.hungry_iterations,
         "adapt_hide": HUNGRY_ADAPT_HIDE,
+        "block_hide": HUNGRY_BLOCK_HIDE,
     }
     hero_opts: dict[str, Any] = {}
     if args.hero_iterations is not None:
@@ -149,8 +153,10 @@ def join(
         start = int(first) if at else saved.get("first")
         if start is None:
             raise SystemExit(f"{name} does not say its first deal: give it as {name}@K")
-        # Files made before the pin do not say adapt_hide: it was Khó's default then.
-        theirs = {"adapt_hide": HUNGRY_ADAPT_HIDE, **saved["hungry"]}
+        # Files made before the pins do not say adapt_hide or block_hide: they were
+        # Khó's defaults then.
+        pinned = {"adapt_hide": HUNGRY_ADAPT_HIDE, "block_hide": HUNGRY_BLOCK_HIDE}
+        theirs = {**pinned, **saved["hungry"]}
         if hungry is not None and theirs != hungry:
             raise SystemExit(f"{name}: other moon-hungry players {theirs} than {hungry}")
         hungry = theirs
@@ -181,7 +187,7 @@ def report(
     """Each hero over the deals it played; every other hero paired with
     ``pair_with`` (the first if None) on the deals both played."""
     n = RULES.players
-    hide = f", adapt_hide={hungry['adapt_hide']}" if "adapt_hide" in hungry else ""
+    hide = "".join(f", {k}={hungry[k]}" for k in ("adapt_hide", "block_hide") if k in hungry)
     print(f"moon-hungry opponents: Khó with shoot={hungry['shoot']:g}, Vừa's pass, "
           f"{hungry['iterations']} playouts{hide}; {n} rotations a deal")  # fmt: skip
     first = pair_with or next(iter(by_deal))

@@ -480,11 +480,18 @@ def report_pairs(sections: dict[str, dict[str, Any]], base: dict[str, dict[str, 
             for i in both
         ]
         other = base[name]
-        print(f"\n== {name}: {sec['hero_options'] or ''} against {other['hero_options'] or ''}")
+        print(f"\n== {name}: {_who(sec)}\n   against {_who(other)}")
         print(f"   on the same {len(both)} deals ({span(both)}), "
               f"{sum(1 for x, y in pairs if x or y)} of them played otherwise")  # fmt: skip
         print(f"   hero points/hand: {fmt(bootstrap(pairs, _hero))}")
         print(f"   margin (hero - opponents): {fmt(bootstrap(pairs, _opp))}")
+
+
+def _who(sec: dict[str, Any]) -> str:
+    """A section's players and their options, as the pair report names them."""
+    hero = f"{sec['hero']} {sec.get('hero_options') or ''}".rstrip()
+    opponent = f"{sec['opponent']} {sec.get('opponent_options') or ''}".rstrip()
+    return f"{hero} vs {opponent}"
 
 
 def _progress(label: str, done: int, total: int, start: float) -> None:
