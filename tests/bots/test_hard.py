@@ -10,7 +10,13 @@ from typing import Any
 import pytest
 
 from hearts.bots.base import get_bot
-from hearts.bots.hard import DEFAULT_ADAPT_HIDE, HardBot, candidates, halving_batches
+from hearts.bots.hard import (
+    DEFAULT_ADAPT_HIDE,
+    DEFAULT_BLOCK_HIDE,
+    HardBot,
+    candidates,
+    halving_batches,
+)
 from hearts.cards import cards_of, parse_card
 from hearts.hand import HandState
 from hearts.rules import Rules
@@ -257,8 +263,10 @@ def _points(view: PlayerView) -> list[int]:
 def test_the_looks_hide_while_the_own_moon_is_open_and_see_once_it_is_shut(seed: int) -> None:
     # moon_hide: while no other seat has taken a point the search is the one of
     # hide=moon_hide; once another has, the one of the face-up looks (hide=0).
+    # (block_hide, off here, has its own test.)
     def values(view: PlayerView, **options: Any) -> dict[int, float]:
-        return HardBot(iterations=200, **{"adapt": 0, **options}).weigh_play(view).value
+        options = {"adapt": 0, "block_hide": None, **options}
+        return HardBot(iterations=200, **options).weigh_play(view).value
 
     early = _play_until(seed, lambda v: sum(_points(v)) == 0 and len(v.plays) >= 4)
     assert values(early, moon_hide=14) == values(early, hide=14)
@@ -282,7 +290,8 @@ def test_adapt_hides_the_looks_once_the_others_play_like_the_policy(seed: int) -
     # adapt: after adapt_from plays of the others, the looks hide (adapt_hide)
     # when the others play unlike the policy less often than the threshold.
     def values(view: PlayerView, **options: Any) -> dict[int, float]:
-        return HardBot(iterations=200, **{"adapt": 0, **options}).weigh_play(view).value
+        options = {"adapt": 0, "block_hide": None, **options}
+        return HardBot(iterations=200, **options).weigh_play(view).value
 
     view = _play_until(seed, lambda v: len(v.plays) >= 12)
     others = sum(1 for s, _ in view.plays if s != view.seat)
@@ -300,9 +309,11 @@ def test_adapt_hides_the_looks_once_the_others_play_like_the_policy(seed: int) -
 def test_block_hide_hides_the_looks_while_another_seat_alone_has_points(seed: int) -> None:
     # block_hide: while one other seat alone has taken points the search is the one
     # of hide=block_hide; before any point, or once two seats have, face up; and
-    # not against players of habit (adapt_hide's place).
+    # not against players of habit (adapt_hide's place).  The default is
+    # DEFAULT_BLOCK_HIDE; None switches it off.
     def values(view: PlayerView, **options: Any) -> dict[int, float]:
-        return HardBot(iterations=200, **{"adapt": 0, **options}).weigh_play(view).value
+        options = {"adapt": 0, "block_hide": None, **options}
+        return HardBot(iterations=200, **options).weigh_play(view).value
 
     def other_alone(v: PlayerView) -> bool:
         p = _points(v)
@@ -320,3 +331,5 @@ def test_block_hide_hides_the_looks_while_another_seat_alone_has_points(seed: in
     assert values(shared, block_hide=4) == values(shared)
     mine = _play_until(seed, lambda v: 0 < _points(v)[v.seat] == sum(_points(v)))
     assert values(mine, block_hide=4) == values(mine)
+    default = HardBot(iterations=200, adapt=0).weigh_play(alone).value
+    assert default == values(alone, block_hide=DEFAULT_BLOCK_HIDE)

@@ -40,8 +40,11 @@ from hearts.rules import Rules
 #: Q♠ running in the playouts (not the default, sessions 28–29): fdbfc25abad4dc12
 #: with ``queen_runs="play"``, 53844689568eab5f with ``"habit"``, 79dd8a96cd476565 with
 #: ``"pass"``, 0cab0741bc0789de with ``"pass-mix"``, 2137ba9e43d688dd with
-#: ``"everywhere"`` (dd91584's rule, where it ran in every playout).
-RECORDED = (6820, "a6dab96c3a473675")
+#: ``"everywhere"`` (dd91584's rule, where it ran in every playout);
+#: 741e90b4066b5ce1 when the looks began to hide while one other seat alone has
+#: points (``block_hide=4``, session 34; with ``block_hide=None`` Khó gives
+#: a6dab96c3a473675 again).
+RECORDED = (6820, "741e90b4066b5ce1")
 
 
 def _digest() -> tuple[int, str]:

@@ -34,7 +34,7 @@ from hearts.bots.endgame import exact_choice
 from hearts.bots.kernel_ref import MOON_CODES, Judge, Passing, Position, pass_scores
 from hearts.bots.medium import pass_cards as medium_pass
 from hearts.bots.memory import unlike_share
-from hearts.bots.moon import moon_sampler
+from hearts.bots.moon import moon_sampler, scorers
 from hearts.bots.playout import QUEEN_RUNS, lone_chaser, rollout
 from hearts.bots.sampling import (
     DealSampler,
@@ -144,6 +144,19 @@ DEFAULT_REMEMBER_FROM = 20
 #: compiled kernel.  100,000 (0.2 s) was not shown to pass better: −0.21 points a
 #: hand [−0.81, +0.38] over 120 deals (bench/strength_results.md).
 DEFAULT_PASS_ITERATIONS = 1500
+
+#: The ``hide`` of the play search's looks while one other seat alone has taken
+#: points (its moon open) and the others are not judged players of habit: looks that
+#: do not see the cards imagine the other defenders blocking no better than players
+#: who search do, so Khó spends its own point to stop the runner sooner.  Against
+#: three moon-hungry Khó over 378 deals: 10.78 moons conceded per 100 hands, the
+#: yardstick 12.76, paired −1.98 [−3.90, −0.20]; face up (before): 11.90.  Against the
+#: yardstick 0.839 over 400 deals (face up 0.829; paired +0.09 [−0.09, +0.27] in
+#: margin), the yardstick against it 1.16 over 200 (face up 1.08; the yardstick's
+#: margin +0.50 [+0.06, +0.94]); against Vừa unchanged (−0.07 [−0.16, +0.02] points
+#: a hand over 800 deals) (bench/strength_results.md, sessions 33–34).  None: ``hide``
+#: throughout.
+DEFAULT_BLOCK_HIDE: int | None = 4
 
 Utility = Callable[[list[int], int], float]
 
@@ -329,7 +342,7 @@ class HardBot:
     (the ``hide`` of a play while one other seat alone has taken points, its
     moon open, and the others are not judged players of habit: looks
     that do not see the cards imagine the other defenders blocking no better than
-    players who search do; None, the default: ``hide``).
+    players who search do; :data:`DEFAULT_BLOCK_HIDE`; None: ``hide``).
     """
 
     name = "hard"
@@ -371,7 +384,7 @@ class HardBot:
         remember_share: float = DEFAULT_REMEMBER_SHARE,
         remember_from: int = DEFAULT_REMEMBER_FROM,
         lone_chase: str = "never",
-        block_hide: int | None = None,
+        block_hide: int | None = DEFAULT_BLOCK_HIDE,
     ) -> None:
         self.block_hide = None if block_hide is None else _checked_hide(block_hide)
         if lone_chase not in ("never", "always", "searchers"):
@@ -740,8 +753,8 @@ WorldPlayout = Callable[[list[int], int, random.Random | None, float], float]
 
 def _other_moon_open(view: PlayerView) -> bool:
     """Whether one other seat alone has taken points so far (its moon still open)."""
-    scorers = [s for s, mask in enumerate(view.taken()) if view.rules.penalty(mask)]
-    return len(scorers) == 1 and scorers[0] != view.seat
+    seats = scorers(view)
+    return len(seats) == 1 and seats[0] != view.seat
 
 
 def _checked_hide(hide: int) -> int:

@@ -31,21 +31,24 @@ RUNNER_SHARE = 0.5
 RUNNER_HEARTS = 2
 
 
+def scorers(view: PlayerView) -> list[int]:
+    """The seats that have taken points so far in this hand, in seat order."""
+    return [s for s, mask in enumerate(view.taken()) if view.rules.penalty(mask)]
+
+
 def live_moon(view: PlayerView, queen: bool = False) -> int:
     """The other seat running for the moon (-1: none): it alone took points,
     enough to be running, and hearts it still needs are out of ``view``'s hand.
     ``queen``: Q♠ alone (13, 14 with a heart) is enough, as when a seat that
     controls a long suit has had Q♠ thrown on it."""
-    taken = [view.rules.penalty(mask) for mask in view.taken()]
-    scorers = [s for s, p in enumerate(taken) if p]
-    if len(scorers) != 1:
+    seats = scorers(view)
+    if len(seats) != 1:
         return -1
-    runner = scorers[0]
+    runner = seats[0]
     if runner == view.seat:
         return -1
-    if not runs_for_the_moon(taken[runner]) and not (
-        taken[runner] >= 13 and (queen or _led_a_heart(view, runner))
-    ):
+    taken = view.rules.penalty(view.taken()[runner])
+    if not runs_for_the_moon(taken) and not (taken >= 13 and (queen or _led_a_heart(view, runner))):
         return -1
     if not view.unseen() & HEARTS_MASK:
         return -1
