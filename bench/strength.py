@@ -644,8 +644,9 @@ def main(argv: list[str] | None = None) -> int:
         "--load",
         nargs="*",
         default=[],
-        help="report saved JSON results too (--only alone: none run); a section in several "
-        "files is joined in their order (a run and its sequels, --first)",
+        help="report saved JSON results too; to run nothing, give a bare --only (--only "
+        "NAME runs NAME as well); a section in several files is joined in their order (a "
+        "run and its sequels, --first)",
     )
     p.add_argument(
         "--pair-with",
