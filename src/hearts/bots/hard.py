@@ -34,7 +34,7 @@ from hearts.bots.endgame import exact_choice
 from hearts.bots.kernel_ref import MOON_CODES, Judge, Passing, Position, pass_scores
 from hearts.bots.medium import pass_cards as medium_pass
 from hearts.bots.memory import unlike_share
-from hearts.bots.moon import moon_sampler, scorers
+from hearts.bots.moon import moon_sampler, penalties, scorers
 from hearts.bots.playout import QUEEN_RUNS, lone_chaser, rollout
 from hearts.bots.sampling import (
     DealSampler,
@@ -683,7 +683,7 @@ class HardBot:
         ``moon_hide_from`` of them: its own moon still open."""
         if self.moon_hide == self.hide:
             return False
-        taken = [view.rules.penalty(mask) for mask in view.taken()]
+        taken = penalties(view)
         mine = taken[view.seat]
         return mine >= self.moon_hide_from and sum(taken) == mine
 
@@ -753,7 +753,7 @@ WorldPlayout = Callable[[list[int], int, random.Random | None, float], float]
 
 def _other_moon_open(view: PlayerView) -> bool:
     """Whether one other seat alone has taken points so far (its moon still open)."""
-    seats = scorers(view)
+    seats = scorers(penalties(view))
     return len(seats) == 1 and seats[0] != view.seat
 
 

@@ -31,9 +31,15 @@ RUNNER_SHARE = 0.5
 RUNNER_HEARTS = 2
 
 
-def scorers(view: PlayerView) -> list[int]:
-    """The seats that have taken points so far in this hand, in seat order."""
-    return [s for s, mask in enumerate(view.taken()) if view.rules.penalty(mask)]
+def penalties(view: PlayerView) -> list[int]:
+    """Per seat, the hearts and Q♠ it has taken so far in this hand (what a moon
+    counts: :meth:`Rules.penalty`)."""
+    return [view.rules.penalty(mask) for mask in view.taken()]
+
+
+def scorers(taken: list[int]) -> list[int]:
+    """The seats with points in ``taken`` (:func:`penalties`), in seat order."""
+    return [s for s, p in enumerate(taken) if p]
 
 
 def live_moon(view: PlayerView, queen: bool = False) -> int:
@@ -41,14 +47,16 @@ def live_moon(view: PlayerView, queen: bool = False) -> int:
     enough to be running, and hearts it still needs are out of ``view``'s hand.
     ``queen``: Q♠ alone (13, 14 with a heart) is enough, as when a seat that
     controls a long suit has had Q♠ thrown on it."""
-    seats = scorers(view)
+    taken = penalties(view)
+    seats = scorers(taken)
     if len(seats) != 1:
         return -1
     runner = seats[0]
     if runner == view.seat:
         return -1
-    taken = view.rules.penalty(view.taken()[runner])
-    if not runs_for_the_moon(taken) and not (taken >= 13 and (queen or _led_a_heart(view, runner))):
+    if not runs_for_the_moon(taken[runner]) and not (
+        taken[runner] >= 13 and (queen or _led_a_heart(view, runner))
+    ):
         return -1
     if not view.unseen() & HEARTS_MASK:
         return -1
