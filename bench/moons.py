@@ -32,11 +32,10 @@ from options import parse_options
 from strength import RULES, Seat, bootstrap, deal_for, fmt, play_deal, span
 
 MOON = 26
-#: The hungry players' ``adapt_hide``: Khó's default when the saved runs were made.
-HUNGRY_ADAPT_HIDE = 14
-#: Their ``block_hide``: off, as when the saved runs were made (Khó's default since
-#: session 34 is 4).
-HUNGRY_BLOCK_HIDE = None
+#: The hungry players' options that Khó's default has changed since the saved runs
+#: were made, pinned to their values then (files made before a pin do not say it):
+#: ``adapt_hide`` 14 (4 since session 26), ``block_hide`` off (4 since session 34).
+HUNGRY_PINNED: dict[str, Any] = {"adapt_hide": 14, "block_hide": None}
 
 
 def _run(args: tuple[int, str, dict[str, Any], dict[str, Any]]) -> tuple[int, list[float]]:
@@ -109,8 +108,7 @@ def main(argv: list[str] | None = None) -> int:
         "shoot": args.shoot,
         "passing": "medium",
         "iterations": args.hungry_iterations,
-        "adapt_hide": HUNGRY_ADAPT_HIDE,
-        "block_hide": HUNGRY_BLOCK_HIDE,
+        **HUNGRY_PINNED,
     }
     hero_opts: dict[str, Any] = {}
     if args.hero_iterations is not None:
@@ -153,10 +151,7 @@ def join(
         start = int(first) if at else saved.get("first")
         if start is None:
             raise SystemExit(f"{name} does not say its first deal: give it as {name}@K")
-        # Files made before the pins do not say adapt_hide or block_hide: they were
-        # Khó's defaults then.
-        pinned = {"adapt_hide": HUNGRY_ADAPT_HIDE, "block_hide": HUNGRY_BLOCK_HIDE}
-        theirs = {**pinned, **saved["hungry"]}
+        theirs = {**HUNGRY_PINNED, **saved["hungry"]}
         if hungry is not None and theirs != hungry:
             raise SystemExit(f"{name}: other moon-hungry players {theirs} than {hungry}")
         hungry = theirs
@@ -187,7 +182,7 @@ def report(
     """Each hero over the deals it played; every other hero paired with
     ``pair_with`` (the first if None) on the deals both played."""
     n = RULES.players
-    hide = "".join(f", {k}={hungry[k]}" for k in ("adapt_hide", "block_hide") if k in hungry)
+    hide = "".join(f", {k}={hungry[k]}" for k in HUNGRY_PINNED if k in hungry)
     print(f"moon-hungry opponents: Khó with shoot={hungry['shoot']:g}, Vừa's pass, "
           f"{hungry['iterations']} playouts{hide}; {n} rotations a deal")  # fmt: skip
     first = pair_with or next(iter(by_deal))

@@ -488,10 +488,11 @@ def report_pairs(sections: dict[str, dict[str, Any]], base: dict[str, dict[str, 
 
 
 def _who(sec: dict[str, Any]) -> str:
-    """A section's players and their options, as the pair report names them."""
+    """A section's players and their options: ``hero {...} vs 3 x opponent {...}``."""
+    n = Rules.from_json(sec.get("rules", {})).players
     hero = f"{sec['hero']} {sec.get('hero_options') or ''}".rstrip()
     opponent = f"{sec['opponent']} {sec.get('opponent_options') or ''}".rstrip()
-    return f"{hero} vs {opponent}"
+    return f"{hero} vs {n - 1} x {opponent}"
 
 
 def _progress(label: str, done: int, total: int, start: float) -> None:
@@ -554,10 +555,7 @@ def report(sections: dict[str, dict[str, Any]]) -> None:
         s = summarize(sec)
         rules = Rules.from_json(sec.get("rules", {}))
         n = rules.players
-        print(
-            f"\n== {name}: {sec['hero']} {sec['hero_options'] or ''} vs {n - 1} x "
-            f"{sec['opponent']} {sec['opponent_options'] or ''}"
-        )
+        print(f"\n== {name}: {_who(sec)}")
         if rules != RULES:
             print(f"   rules: {json.dumps(rules.to_json())}")
         print(
