@@ -6,7 +6,8 @@ state of a hand is :class:`hearts.hand.HandState`, what one seat knows is
 """
 
 from hearts.cards import card_name, cards_of, mask_of, parse_card
-from hearts.hand import HandState, IllegalAction
+from hearts.hand import HandState
+from hearts.legal import IllegalAction
 from hearts.match import Match
 from hearts.rules import Rules
 from hearts.view import PlayerView

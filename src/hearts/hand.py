@@ -18,25 +18,18 @@ through :meth:`HandState.view` (see :mod:`hearts.view`).
 from __future__ import annotations
 
 import random
-from typing import TYPE_CHECKING
 
 from hearts.cards import (
-    HEARTS_MASK,
     JD_BIT,
-    QS_BIT,
     QUEEN_SPADES,
     SUIT_MASKS,
-    card_name,
     cards_of,
 )
+from hearts.legal import CLEAN_ON_FIRST_TRICK, NOT_HEARTS, IllegalAction, why_illegal
 from hearts.rules import Rules
-
-if TYPE_CHECKING:
-    from hearts.view import PlayerView
+from hearts.view import PlayerView
 
 PASS, PLAY, DONE = "pass", "play", "done"
-_NO_POINTS_FIRST_TRICK = ~(HEARTS_MASK | QS_BIT)
-_NOT_HEARTS = ~HEARTS_MASK
 _BITS = tuple(1 << c for c in range(52))
 _DECK_CARDS = {p: tuple(cards_of(Rules(players=p).deck)) for p in range(3, 8)}
 # For each position i of a Fisher-Yates pass: (i, i + 1, bits drawn), as random.shuffle.
@@ -59,72 +52,6 @@ def _shuffle(cards: list[int], rng: random.Random) -> None:
         while j >= n:  # rejection sampling, exactly as Random._randbelow
             j = getrandbits(k)
         cards[i], cards[j] = cards[j], cards[i]
-
-
-class IllegalAction(Exception):
-    """An action the rules forbid.  The state is left exactly as it was.
-
-    ``code`` is machine-readable (``not_in_hand``, ``not_your_turn``,
-    ``must_follow_suit``, ``hearts_not_broken``, ``first_trick_points``,
-    ``must_lead_lead_card``, ``bad_pass``, ``wrong_phase``); the message names the rule.
-    """
-
-    def __init__(self, code: str, message: str) -> None:
-        super().__init__(message)
-        self.code = code
-        self.message = message
-
-
-def legal_cards(rules: Rules, hand: int, led: int, first_trick: bool, broken: bool) -> int:
-    """The cards of ``hand`` the rules allow now: ``led`` is the card led to the trick
-    in progress (-1 when this seat leads), ``first_trick`` whether no trick is
-    finished yet, ``broken`` whether hearts are broken.
-
-    :meth:`HandState.legal_mask` inlines the same rules (the search's hot path).
-    """
-    if led >= 0:
-        follow = hand & SUIT_MASKS[led // 13]
-        if follow:
-            return follow
-        if first_trick:
-            clean = hand & _NO_POINTS_FIRST_TRICK
-            if clean:
-                return clean
-        return hand
-    if first_trick:
-        return 1 << rules.lead_card
-    if not broken:
-        clean = hand & _NOT_HEARTS
-        if clean:
-            return clean
-    return hand
-
-
-def why_illegal(
-    rules: Rules, hand: int, led: int, first_trick: bool, broken: bool, card: int
-) -> IllegalAction | None:
-    """The rule ``card`` breaks if a seat holding ``hand`` played it now (None if
-    legal); the arguments as for :func:`legal_cards`.  The one home of the rules'
-    explanations: :meth:`HandState.why_illegal` and :meth:`PlayerView.why_illegal`
-    both ask here."""
-    if not 0 <= card < 52:
-        return IllegalAction("not_in_hand", f"{card!r} is not a card")
-    bit = 1 << card
-    if not hand & bit:
-        return IllegalAction("not_in_hand", f"{card_name(card)} is not in the hand")
-    if legal_cards(rules, hand, led, first_trick, broken) & bit:
-        return None
-    if led >= 0:
-        if hand & SUIT_MASKS[led // 13]:
-            return IllegalAction("must_follow_suit", f"must follow suit: {card_name(led)} was led")
-        return IllegalAction(
-            "first_trick_points",
-            "no heart and no Q♠ on the first trick while other cards remain",
-        )
-    if first_trick:
-        lead = card_name(rules.lead_card)
-        return IllegalAction("must_lead_lead_card", f"the first trick is led with {lead}")
-    return IllegalAction("hearts_not_broken", "hearts may not be led before hearts are broken")
 
 
 class HandState:
@@ -275,14 +202,14 @@ class HandState:
             if follow:
                 return follow
             if len(self.plays) < self.n:
-                clean = hand & _NO_POINTS_FIRST_TRICK
+                clean = hand & CLEAN_ON_FIRST_TRICK
                 if clean:
                     return clean
             return hand
         if not self.plays:
             return 1 << self.rules.lead_card
         if not self.broken:
-            clean = hand & _NOT_HEARTS
+            clean = hand & NOT_HEARTS
             if clean:
                 return clean
         return hand
@@ -477,11 +404,40 @@ class HandState:
             return self.raw_points()
         return self.rules.score(self.penalties(), self.jd_taker(), moon)
 
-    def view(self, seat: int, **match_info: object) -> PlayerView:
-        """What ``seat`` may know of this hand, and nothing more."""
-        from hearts.view import PlayerView
-
-        return PlayerView.of(self, seat, **match_info)  # type: ignore[arg-type]
+    def view(
+        self,
+        seat: int,
+        hand_number: int = 1,
+        totals: tuple[int, ...] | None = None,
+        earlier: tuple[tuple[tuple[int, int], ...], ...] = (),
+    ) -> PlayerView:
+        """What ``seat`` may know of this hand, and nothing more: ``hand_number``,
+        ``totals`` (before this hand) and ``earlier`` (the match's earlier hands'
+        plays) are the match's, which the hand does not hold."""
+        if self.phase == PASS:
+            legal = 0 if self.passes[seat] else self.hands[seat]
+        elif self.phase == PLAY and self.turn == seat:
+            legal = self.legal_mask()
+        else:
+            legal = 0
+        return PlayerView(
+            rules=self.rules,
+            seat=seat,
+            hand_number=hand_number,
+            phase=self.phase,
+            direction=self.direction,
+            hand=self.hands[seat],
+            passed=self.passes[seat],
+            received=self.received(seat),
+            plays=self.seat_plays(),
+            turn=self.turn if self.phase == PLAY else -1,
+            legal=legal,
+            broken=self.broken,
+            counts=tuple(h.bit_count() for h in self.hands),
+            totals=tuple(totals) if totals is not None else (0,) * self.n,
+            target=self.rules.target,
+            earlier=tuple(earlier),
+        )
 
     def __repr__(self) -> str:
         return f"<HandState {self.phase} turn={self.turn} plays={len(self.plays)}>"

@@ -22,7 +22,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from hearts.cards import card_name, cards_of, lowest, names, parse_card  # noqa: F401
-from hearts.hand import HandState, IllegalAction
+from hearts.hand import HandState
+from hearts.legal import IllegalAction
 from hearts.rules import Rules, RulesError
 
 FORMAT = "hearts-hand/1"

@@ -3,20 +3,18 @@
 A :class:`PlayerView` holds the seat's own hand, the cards it passed and received
 (and to/from whom), every card played with its seat, scores, whose turn it is and
 its legal cards — nothing else.  Bots and the server learn about a seat only
-through it: the same view, whatever the hidden cards, is the same object.
+through it: the same view, whatever the hidden cards, is the same object.  The full
+state makes it (:meth:`hearts.hand.HandState.view`); this module never sees that state.
 """
 
 from __future__ import annotations
 
 import hashlib
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 from hearts.cards import FULL_DECK, HEARTS_MASK, QS_BIT, SUIT_MASKS
+from hearts.legal import IllegalAction, why_illegal
 from hearts.rules import Rules
-
-if TYPE_CHECKING:
-    from hearts.hand import HandState, IllegalAction
 
 
 @dataclass(frozen=True, slots=True)
@@ -41,42 +39,6 @@ class PlayerView:
     #: in :meth:`key`: a bot's randomness is the same with or without it, so what a
     #: memory changes is only what the bot makes of it.
     earlier: tuple[tuple[tuple[int, int], ...], ...] = ()
-
-    @classmethod
-    def of(
-        cls,
-        state: HandState,
-        seat: int,
-        hand_number: int = 1,
-        totals: tuple[int, ...] | None = None,
-        earlier: tuple[tuple[tuple[int, int], ...], ...] = (),
-    ) -> PlayerView:
-        n = state.n
-        plays = state.seat_plays()
-        if state.phase == "pass":
-            legal = 0 if state.passes[seat] else state.hands[seat]
-        elif state.phase == "play" and state.turn == seat:
-            legal = state.legal_mask()
-        else:
-            legal = 0
-        return cls(
-            rules=state.rules,
-            seat=seat,
-            hand_number=hand_number,
-            phase=state.phase,
-            direction=state.direction,
-            hand=state.hands[seat],
-            passed=state.passes[seat],
-            received=state.received(seat),
-            plays=plays,
-            turn=state.turn if state.phase == "play" else -1,
-            legal=legal,
-            broken=state.broken,
-            counts=tuple(h.bit_count() for h in state.hands),
-            totals=tuple(totals) if totals is not None else (0,) * n,
-            target=state.rules.target,
-            earlier=tuple(earlier),
-        )
 
     # -- derived knowledge --------------------------------------------------------
     @property
@@ -203,8 +165,6 @@ class PlayerView:
 
     def why_illegal(self, card: int) -> IllegalAction | None:
         """The rule ``card`` breaks if this seat played it now (None if legal)."""
-        from hearts.hand import IllegalAction, why_illegal
-
         if self.phase != "play":
             return IllegalAction("wrong_phase", f"cards are not played in the {self.phase} phase")
         if self.turn != self.seat:

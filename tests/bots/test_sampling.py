@@ -10,7 +10,8 @@ import pytest
 
 from hearts.bots.sampling import DealSampler, NoConsistentDeal
 from hearts.cards import QUEEN_SPADES, cards_of
-from hearts.hand import HandState, legal_cards
+from hearts.hand import HandState
+from hearts.legal import legal_cards
 from hearts.rules import Rules
 from hearts.view import PlayerView
 

@@ -9,7 +9,8 @@ import pytest
 from engine_positions import E, N, S, W, c, hand_of, m, play, play_out, snapshot
 
 from hearts.cards import cards_of, mask_of
-from hearts.hand import HandState, IllegalAction
+from hearts.hand import HandState
+from hearts.legal import IllegalAction
 from hearts.rules import Rules
 
 ROUND_ROBIN = (

@@ -1,4 +1,4 @@
-"""The rules' explanation has one home (``hearts.hand.why_illegal``): the state's
+"""The rules' explanation has one home (``hearts.legal.why_illegal``): the state's
 fast legal mask, the state's reasons and a seat's view all agree with it."""
 
 from __future__ import annotations
@@ -9,7 +9,8 @@ from engine_positions import c, hand_of, play, random_hand, random_rules
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from hearts.hand import HandState, legal_cards
+from hearts.hand import HandState
+from hearts.legal import legal_cards
 from hearts.rules import Rules
 
 

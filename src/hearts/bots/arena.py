@@ -98,7 +98,7 @@ def play_hand(
     the hand's points after moon scoring (``state.shooter()`` tells who shot).
 
     Each bot sees only ``state.view(seat, hand_number=..., totals=...)``.  An illegal
-    choice raises :class:`~hearts.hand.IllegalAction`.
+    choice raises :class:`~hearts.legal.IllegalAction`.
     """
     n = state.n
     tot = tuple(totals) if totals is not None else (0,) * n
