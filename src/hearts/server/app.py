@@ -23,19 +23,22 @@ from fastapi import Depends, FastAPI, Request
 from fastapi.responses import Response
 
 from hearts.rules import Rules
-from hearts.server import achievements, history, retention, review, roomapi
-from hearts.server.compress import Page, gzip_static
 from hearts.server.config import Config
-from hearts.server.db import Loaded, Store
-from hearts.server.errors import ApiError, bearer_token, error_response, install_error_handlers
-from hearts.server.game import Game, rules_from_api
-from hearts.server.lang import Language
-from hearts.server.live import Live
-from hearts.server.middleware import BodyLimit, HeadAsGet
-from hearts.server.ratelimit import RATE_LIMITED_RESPONSE, limit_new_players
-from hearts.server.ratelimit import install as install_rate_limit
-from hearts.server.rooms import Rooms
-from hearts.server.schema import (
+from hearts.server.i18n.lang import Language
+from hearts.server.rooms import api as roomapi
+from hearts.server.rooms.live import Live
+from hearts.server.rooms.service import Rooms
+from hearts.server.solo import achievements, history, review
+from hearts.server.solo.tables import Tables, bot_pool
+from hearts.server.store import retention
+from hearts.server.store.db import Loaded, Store
+from hearts.server.table.game import Game, rules_from_api
+from hearts.server.web.compress import Page, gzip_static
+from hearts.server.web.errors import ApiError, bearer_token, error_response, install_error_handlers
+from hearts.server.web.middleware import BodyLimit, HeadAsGet
+from hearts.server.web.ratelimit import RATE_LIMITED_RESPONSE, limit_new_players
+from hearts.server.web.ratelimit import install as install_rate_limit
+from hearts.server.web.schema import (
     ERROR_RESPONSES,
     Achievements,
     Analysis,
@@ -53,14 +56,13 @@ from hearts.server.schema import (
     VersionBody,
     integer_bounds,
 )
-from hearts.server.security import (
+from hearts.server.web.security import (
     IMMUTABLE,
     CachedStaticFiles,
     SecurityHeaders,
     static_version,
     versioned_page,
 )
-from hearts.server.tables import Tables, bot_pool
 
 STATIC_DIR = Path(__file__).parent / "static"
 BODY_LIMIT = 16 * 1024
@@ -189,7 +191,7 @@ def create_app(
         response_model=Token,
         responses=ERROR_RESPONSES | RATE_LIMITED_RESPONSE,
         tags=["api"],
-        dependencies=[Depends(limit_new_players)],  # per address: ratelimit.py
+        dependencies=[Depends(limit_new_players)],  # per address: web/ratelimit.py
     )
     async def new_player(response: Response) -> dict[str, str]:
         """A new browser identity: an opaque token (no match yet; its row is made on

@@ -32,8 +32,8 @@ from hearts.hand import HandState
 from hearts.match import HandResult
 from hearts.record import read_record
 from hearts.rules import Rules, RulesError
-from hearts.server import lang, messages_en
-from hearts.server.db import Loaded, Store, achievements, hands, matches, players
+from hearts.server.i18n import lang, messages_en
+from hearts.server.store.db import Loaded, Store, achievements, hands, matches, players
 
 SOUTH = 0
 HEARTS = 13  # every table keeps all thirteen hearts

@@ -17,11 +17,13 @@ from typing import Any, TypeVar
 import anyio.to_thread
 
 from hearts.rules import Rules
-from hearts.server import achievements, analysis, analysisdb, coach, history, lang
-from hearts.server.db import Loaded, PlayerGone, Stale, Store, token_hash
-from hearts.server.errors import ApiError
-from hearts.server.game import Game, GameError, Job, decide, warm_up
-from hearts.server.tokens import Tokens
+from hearts.server.i18n import lang
+from hearts.server.solo import achievements, analysis, coach, history
+from hearts.server.solo import analysis_store as analysisdb
+from hearts.server.store.db import Loaded, PlayerGone, Stale, Store, token_hash
+from hearts.server.store.tokens import Tokens
+from hearts.server.table.game import Game, GameError, Job, decide, warm_up
+from hearts.server.web.errors import ApiError
 
 log = logging.getLogger("hearts.server")
 
@@ -106,7 +108,7 @@ class Tables:
             weakref.WeakValueDictionary()
         )
         # Phân tích: the analyses this process runs, by (match id, hand): (player,
-        # run, task).  Their rows (analysisdb.py) are what every process answers.
+        # run, task).  Their rows (analysis_store.py) are what every process answers.
         self.analyses = analysisdb.AnalysisStore(store)
         self._analysing: dict[tuple[int, int], tuple[int, int, asyncio.Task[None]]] = {}
         self.analysis_iterations = analysis.ITERATIONS
@@ -402,7 +404,7 @@ class Tables:
         return self.act(player_id, version, undo)
 
     # -- Phân tích --------------------------------------------------------------
-    # The analyses live in the database (analysisdb.py): any process answers a poll;
+    # The analyses live in the database (analysis_store.py): any process answers a poll;
     # the process that accepted the request runs the search and writes to the row.
     def _on_table(self, player_id: int) -> tuple[int | None, int, list[tuple[int, ...]]]:
         """(match id, number of the hand on the table, the match's finished hands'

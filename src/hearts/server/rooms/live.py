@@ -27,12 +27,12 @@ import sqlalchemy as sa
 from sqlalchemy.engine import Connection
 from starlette.websockets import WebSocket
 
-from hearts.server.db import room_seats, rooms
-from hearts.server.errors import ApiError
-from hearts.server.lang import Lang, current, using
-from hearts.server.roomdb import Room, now
-from hearts.server.rooms import Rooms
-from hearts.server.roomview import presence, room_text
+from hearts.server.i18n.lang import Lang, current, using
+from hearts.server.rooms.service import Rooms
+from hearts.server.rooms.store import Room, now
+from hearts.server.rooms.view import presence, room_text
+from hearts.server.store.db import room_seats, rooms
+from hearts.server.web.errors import ApiError
 
 log = logging.getLogger("hearts.server")
 

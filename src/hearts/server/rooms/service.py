@@ -35,13 +35,13 @@ import sqlalchemy as sa
 from hearts.cards import card_name
 from hearts.hand import DONE, PASS, PLAY
 from hearts.rules import Rules
-from hearts.server import lang, messages_en
-from hearts.server.db import Stale, Store
-from hearts.server.errors import ApiError
-from hearts.server.game import LEVELS, Game, Job, decide
-from hearts.server.roomdb import Room, RoomStore, Seat, now
-from hearts.server.roomview import CONNECTED_SECONDS, room_text, room_view
-from hearts.server.tables import LIGHT_LEVELS, Tables
+from hearts.server.i18n import lang, messages_en
+from hearts.server.rooms.store import Room, RoomStore, Seat, now
+from hearts.server.rooms.view import CONNECTED_SECONDS, room_text, room_view
+from hearts.server.solo.tables import LIGHT_LEVELS, Tables
+from hearts.server.store.db import Stale, Store
+from hearts.server.table.game import LEVELS, Game, Job, decide
+from hearts.server.web.errors import ApiError
 
 log = logging.getLogger("hearts.server")
 

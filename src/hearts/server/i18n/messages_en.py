@@ -1,4 +1,4 @@
-"""The server's words in English, for a request that asks for it (hearts.server.lang):
+"""The server's words in English, for a request that asks for it (hearts.server.i18n.lang):
 the error messages by code, the rules' refusals, the few messages written where they
 are raised (by their Vietnamese text), the seat names and the cards read aloud."""
 
@@ -101,7 +101,7 @@ def computer(n: int) -> str:
     return f"Computer {n}"
 
 
-#: The achievements' names and conditions (hearts.server.achievements), by id.
+#: The achievements' names and conditions (hearts.server.solo.achievements), by id.
 ACHIEVEMENTS: dict[str, tuple[str, str]] = {
     "moon": ("Shoot the moon", "Take all 13 hearts and the queen of spades in one hand"),
     "moon_stopper": (

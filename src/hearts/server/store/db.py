@@ -11,9 +11,9 @@ Tables:
 - ``matches``: every match a player started: rules, totals, hand results, the
   hand on the table as a ``hearts-hand/1`` record, and how it ended.
 - ``hands``: every finished hand as a complete ``hearts-hand/1`` record.
-- ``achievements``: the goals a player unlocked (``achievements.py``), once each.
+- ``achievements``: the goals a player unlocked (``solo/achievements.py``), once each.
 - ``analyses``: Phân tích of a finished hand, its progress and findings
-  (``analysisdb.py``), so that every server process answers the same.
+  (``solo/analysis_store.py``), so that every server process answers the same.
 - ``meta``: ``schema`` (the schema's number, for servers older than the migrations)
   and ``token_secret`` (the key that signs the tokens, see ``tokens.py``).
 
@@ -39,9 +39,9 @@ from sqlalchemy.engine import Connection, Engine
 
 from hearts.match import HandResult, Match
 from hearts.rules import Rules
-from hearts.server import migrate
-from hearts.server.game import Game
-from hearts.server.tokens import new_secret
+from hearts.server.store import migrate
+from hearts.server.store.tokens import new_secret
+from hearts.server.table.game import Game
 
 metadata = sa.MetaData()
 
@@ -125,7 +125,7 @@ achievements = sa.Table(
     sa.Column("hand", sa.Integer, nullable=True),
 )
 
-# -- rooms (play with friends, issue 9; the service is rooms.py, the SQL roomdb.py) --
+# -- rooms (play with friends, issue 9; the service is rooms/service.py, the SQL rooms/store.py) --
 rooms = sa.Table(
     "rooms",
     metadata,
@@ -162,7 +162,7 @@ room_seats = sa.Table(
 )
 
 
-# -- Phân tích (issue 11; the SQL is analysisdb.py): analyses any process answers --
+# -- Phân tích (issue 11; the SQL is solo/analysis_store.py): analyses any process answers --
 analyses = sa.Table(
     "analyses",
     metadata,

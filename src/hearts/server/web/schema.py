@@ -156,7 +156,7 @@ class HandInfo(BaseModel):
 
 
 class Unlock(BaseModel):
-    """An achievement (server/achievements.py): its stable id, Vietnamese name,
+    """An achievement (solo/achievements.py): its stable id, Vietnamese name,
     one-line condition and icon."""
 
     id: str

@@ -2,7 +2,7 @@
 State that South may see (docs/api.md).
 
 Nothing here touches the database or the network: :class:`Game` is loaded from
-and saved to rows by :mod:`hearts.server.db`, and a computer's decision is made by
+and saved to rows by :mod:`hearts.server.store.db`, and a computer's decision is made by
 :func:`decide` in a worker, given only that seat's :class:`~hearts.view.PlayerView`.
 """
 
@@ -36,8 +36,8 @@ from hearts.hand import DONE, PASS, PLAY, HandState
 from hearts.match import HandResult, Match
 from hearts.record import read_record, write_record
 from hearts.rules import Rules
-from hearts.server import lang, messages_en
-from hearts.server.messages import error_message, illegal_reason, pass_message, rule_message
+from hearts.server.i18n import lang, messages_en
+from hearts.server.i18n.messages import error_message, illegal_reason, pass_message, rule_message
 from hearts.view import PlayerView
 
 log = logging.getLogger("hearts.server")

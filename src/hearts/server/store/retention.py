@@ -28,8 +28,8 @@ import anyio.to_thread
 import sqlalchemy as sa
 from sqlalchemy.engine import Connection
 
-from hearts.server import migrate
-from hearts.server.db import (
+from hearts.server.store import migrate
+from hearts.server.store.db import (
     Store,
     achievements,
     analyses,

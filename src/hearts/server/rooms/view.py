@@ -15,9 +15,9 @@ from pydantic_core import to_json
 
 from hearts.hand import HandState
 from hearts.match import HandResult, Match
-from hearts.server import lang, messages_en
-from hearts.server.game import Game
-from hearts.server.roomdb import Room, now
+from hearts.server.i18n import lang, messages_en
+from hearts.server.rooms.store import Room, now
+from hearts.server.table.game import Game
 
 #: A seat is shown connected this long after its last socket refresh or call.
 CONNECTED_SECONDS = 30.0

@@ -13,7 +13,7 @@ from typing import Any
 
 from hearts.bots.hard import HardBot, Weighing
 from hearts.cards import HEARTS, QS_BIT, QUEEN_SPADES, SPADES, SUIT_MASKS, card_name, cards_of
-from hearts.server import lang
+from hearts.server.i18n import lang
 from hearts.view import PlayerView
 
 _SYMBOLS = "♣♦♠♥"

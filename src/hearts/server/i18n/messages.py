@@ -16,7 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from hearts.cards import card_name_vi, suit_name_vi
-from hearts.server import lang, messages_en
+from hearts.server.i18n import lang, messages_en
 from hearts.view import PlayerView
 
 #: code -> (HTTP status, message).  409: the game is not in a state for this action;

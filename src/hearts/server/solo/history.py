@@ -13,8 +13,8 @@ from typing import Any
 import sqlalchemy as sa
 
 from hearts.rules import Rules, RulesError
-from hearts.server.db import Store, hands, matches, players
-from hearts.server.game import rules_json
+from hearts.server.store.db import Store, hands, matches, players
+from hearts.server.table.game import rules_json
 
 
 def hand_record(store: Store, player_id: int, number: int) -> dict[str, Any] | None:

@@ -35,7 +35,7 @@ import uvicorn.config
 from uvicorn.protocols.http.h11_impl import H11Protocol
 from uvicorn.server import ServerState
 
-from hearts.server.messages import error_message, error_status
+from hearts.server.i18n.messages import error_message, error_status
 
 REQUEST_DEADLINE = 10.0  # seconds for a request to arrive whole
 KEEP_ALIVE = 5  # seconds an idle kept-alive connection stays open (uvicorn's default)
@@ -47,7 +47,7 @@ FILES_RESERVE = 128
 MAX_CONNECTIONS = 10_000  # memory, not files, bounds a bigger server
 LOG_INTERVAL = 60.0
 
-log = logging.getLogger("hearts.server.protocol")
+log = logging.getLogger("hearts.server.web.connections")
 
 
 def open_file_limit() -> int:

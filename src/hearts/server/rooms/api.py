@@ -14,15 +14,15 @@ from fastapi.responses import JSONResponse, Response
 from pydantic import BaseModel, ConfigDict, Field, StrictStr, ValidationError
 
 from hearts.server.config import Config
-from hearts.server.errors import ApiError, bearer_token
-from hearts.server.game import GameError, rules_from_api
-from hearts.server.live import Live, Watcher
-from hearts.server.messages import error_message, error_status
-from hearts.server.ratelimit import RateLimited, TokenBuckets, client_address
-from hearts.server.rooms import RoomError, Rooms
-from hearts.server.schema import ERROR_RESPONSES, MoonBody, PassBody, PlayBody, Version
-from hearts.server.security import HEADERS
-from hearts.server.tables import Tables
+from hearts.server.i18n.messages import error_message, error_status
+from hearts.server.rooms.live import Live, Watcher
+from hearts.server.rooms.service import RoomError, Rooms
+from hearts.server.solo.tables import Tables
+from hearts.server.table.game import GameError, rules_from_api
+from hearts.server.web.errors import ApiError, bearer_token
+from hearts.server.web.ratelimit import RateLimited, TokenBuckets, client_address
+from hearts.server.web.schema import ERROR_RESPONSES, MoonBody, PassBody, PlayBody, Version
+from hearts.server.web.security import HEADERS
 
 log = logging.getLogger("hearts.server")
 
@@ -31,7 +31,7 @@ POLL_SECONDS = 25.0
 #: How long a new socket may take to send its token.
 HELLO_SECONDS = 10.0
 NO_STORE = {"Cache-Control": "no-store"}
-#: A Room is sent as rooms.py made its JSON text (no response model to check it again).
+#: A Room is sent as service.py made its JSON text (no response model to check it again).
 ROOM_RESPONSES: dict[int | str, dict[str, Any]] = {
     **ERROR_RESPONSES,
     200: {"description": "the Room as this token sees it (docs/api.md, Rooms)"},
@@ -64,7 +64,7 @@ class RemoveBody(RoomVersionBody):
 @dataclass(frozen=True)
 class SeatAction:
     """A seat's action, the same over REST (``POST /api/rooms/{code}/<name>``) and over
-    the room's WebSocket (``{"type": <name>, ...}``): its body and its call of rooms.py."""
+    the room's WebSocket (``{"type": <name>, ...}``): its body and its call of service.py."""
 
     body: type[BaseModel]
     run: Callable[[Rooms, str, int, Any], Awaitable[str]]
@@ -113,7 +113,7 @@ def install(app: FastAPI, tables: Tables, rooms: Rooms, live: Live, config: Conf
         return JSONResponse(body, status_code=error_status(exc.code), headers=headers)
 
     def answer(room: str) -> Response:
-        """A Room, as rooms.py made its JSON (shared with the pushes of its version)."""
+        """A Room, as service.py made its JSON (shared with the pushes of its version)."""
         return Response(room, media_type="application/json", headers=NO_STORE)
 
     tags: list[str | Enum] = ["rooms"]

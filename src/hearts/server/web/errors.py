@@ -11,9 +11,9 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, Response
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
-from hearts.server.game import GameError
-from hearts.server.messages import error_message, error_status, localized
-from hearts.server.security import HEADERS
+from hearts.server.i18n.messages import error_message, error_status, localized
+from hearts.server.table.game import GameError
+from hearts.server.web.security import HEADERS
 
 log = logging.getLogger("hearts.server")
 

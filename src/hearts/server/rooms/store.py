@@ -2,7 +2,7 @@
 version check, and find the rooms whose next server move is due.
 
 The tables are ``db.rooms`` and ``db.room_seats`` (migration 0006).  Every method
-runs in a thread, on the :class:`~hearts.server.db.Store`'s engine.
+runs in a thread, on the :class:`~hearts.server.store.db.Store`'s engine.
 """
 
 from __future__ import annotations
@@ -19,8 +19,8 @@ from sqlalchemy.engine import Connection
 
 from hearts.match import HandResult, Match
 from hearts.rules import Rules
-from hearts.server.db import Stale, Store, room_seats, rooms
-from hearts.server.game import Game
+from hearts.server.store.db import Stale, Store, room_seats, rooms
+from hearts.server.table.game import Game
 
 
 @dataclass
@@ -49,7 +49,7 @@ class Room:
     auto_plays: list[dict[str, Any]] = field(default_factory=list)
     due_at: float | None = None
     #: each seat's table State as JSON text, built once for this version and language
-    #: (roomview.py)
+    #: (view.py)
     tables: dict[tuple[int, str], str] = field(default_factory=dict, compare=False, repr=False)
 
     def seat_of(self, player_id: int) -> int | None:

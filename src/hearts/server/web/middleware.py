@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from hearts.server.errors import error_response
+from hearts.server.web.errors import error_response
 
 
 class BodyLimit:

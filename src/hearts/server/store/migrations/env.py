@@ -1,12 +1,12 @@
-"""Alembic's environment for the server's schema (``hearts.server.db.metadata``).
+"""Alembic's environment for the server's schema (``hearts.server.store.db.metadata``).
 
-The server runs the migrations itself at start (``hearts.server.migrate``): it hands
+The server runs the migrations itself at start (``hearts.server.store.migrate``): it hands
 its connection over in ``config.attributes["connection"]``.  A developer makes the
 next revision from a database at the current head, after changing ``metadata``::
 
     from alembic import command
-    from hearts.server import migrate
-    from hearts.server.db import Store
+    from hearts.server.store import migrate
+    from hearts.server.store.db import Store
 
     store = Store("sqlite:///dev.db")  # at head
     with store.engine.connect() as conn:
@@ -23,7 +23,7 @@ from __future__ import annotations
 from alembic import context
 from sqlalchemy.engine import Connection
 
-from hearts.server.db import make_engine, metadata
+from hearts.server.store.db import make_engine, metadata
 
 
 def _run(connection: Connection) -> None:

@@ -26,8 +26,8 @@ from fastapi import FastAPI, Request
 from fastapi.responses import JSONResponse
 
 from hearts.server.config import Config, Network
-from hearts.server.errors import error_response
-from hearts.server.schema import ErrorBody
+from hearts.server.web.errors import error_response
+from hearts.server.web.schema import ErrorBody
 
 #: OpenAPI: the answer of a refused ``POST /api/players``.
 RATE_LIMITED_RESPONSE: dict[int | str, dict[str, Any]] = {

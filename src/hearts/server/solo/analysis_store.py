@@ -28,8 +28,8 @@ from typing import Any
 import sqlalchemy as sa
 from sqlalchemy.engine import RowMapping
 
-from hearts.server.analysis import Analysis
-from hearts.server.db import Store, analyses
+from hearts.server.solo.analysis import Analysis
+from hearts.server.store.db import Store, analyses
 
 #: Seconds between the running process's heartbeats.
 HEARTBEAT = 2.0
