@@ -196,7 +196,8 @@ def test_a_take_back_and_the_same_card_bring_the_same_replies(level: str) -> Non
     """Đi lại (hearts.server.table.game): taking back South's card restores the hand
     exactly, and the computers, deciding from their views alone, answer the same
     card again with the same cards."""
-    from hearts.server.table.game import Game, decide
+    from hearts.server.table.computers import decide
+    from hearts.server.table.game import Game
 
     def replies(game: Game) -> list[int]:
         hand = game.hand

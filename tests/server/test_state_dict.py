@@ -11,7 +11,8 @@ from pydantic_core import to_json
 
 from hearts.rules import Rules
 from hearts.server.i18n.lang import using
-from hearts.server.table.game import Game, Job, decide
+from hearts.server.table.computers import decide
+from hearts.server.table.game import Game, Job
 from hearts.server.web.schema import State
 
 

@@ -133,8 +133,8 @@ def serve(args: argparse.Namespace) -> int:
     os.environ.update(config.to_env())
 
     from hearts.server.app import create_app  # after the environment is set
-    from hearts.server.solo.tables import bot_pool
     from hearts.server.store.db import Store
+    from hearts.server.table.computers import bot_pool
 
     # Listen before the bot workers start: a port in use then stops nothing half-made
     # (workers killed while they start print tracebacks at exit).

@@ -105,17 +105,7 @@ def install(app: FastAPI, tables: Tables, rooms: Rooms, live: Live, config: Conf
             raise RateLimited(wait, "join_limited")
 
     Player = Annotated[int, Depends(player)]
-
-    @app.exception_handler(RoomError)
-    async def _stale(_request: Request, exc: RoomError) -> JSONResponse:
-        body = {"error": {"code": exc.code, "message": exc.message}, "room": exc.room}
-        headers = {"Cache-Control": "no-store", **HEADERS}
-        return JSONResponse(body, status_code=error_status(exc.code), headers=headers)
-
-    def answer(room: str) -> Response:
-        """A Room, as service.py made its JSON (shared with the pushes of its version)."""
-        return Response(room, media_type="application/json", headers=NO_STORE)
-
+    app.exception_handler(RoomError)(_stale)
     tags: list[str | Enum] = ["rooms"]
 
     @app.post("/api/rooms", responses=ROOM_RESPONSES, tags=tags, dependencies=[Depends(limit)])
@@ -174,6 +164,12 @@ def install(app: FastAPI, tables: Tables, rooms: Rooms, live: Live, config: Conf
         """Long-poll: the Room once its version is past ``after`` (or after ~25 s)."""
         return answer(await live.wait(code, pid, after, POLL_SECONDS))
 
+    _install_socket(app, tables, rooms, live)
+
+
+def _install_socket(app: FastAPI, tables: Tables, rooms: Rooms, live: Live) -> None:
+    """A room's WebSocket: the seat's actions in, the Room pushed out after each change."""
+
     @app.websocket("/api/rooms/{code}/ws")
     async def socket(websocket: WebSocket, code: str) -> None:
         await websocket.accept()
@@ -195,53 +191,65 @@ def install(app: FastAPI, tables: Tables, rooms: Rooms, live: Live, config: Conf
         try:
             while True:
                 text = await websocket.receive_text()
-                reply, shown = await on_message(code, pid, text)
+                reply, shown = await _on_message(rooms, code, pid, text)
                 await live.reply(watcher, reply, shown)
         except WebSocketDisconnect:
             pass
         finally:
             await live.disconnect(code, watcher)
 
-    async def on_message(code: str, pid: int, text: str) -> tuple[str, str | None]:
-        """The answer to one message of a seat's socket (and the Room text it carries:
-        that version's push need not send it again)."""
+
+async def _on_message(rooms: Rooms, code: str, pid: int, text: str) -> tuple[str, str | None]:
+    """The answer to one message of a seat's socket (and the Room text it carries:
+    that version's push need not send it again)."""
+    try:
+        message = json.loads(text) if len(text) <= MESSAGE_LIMIT else None
+    except ValueError:
+        message = None
+    if not isinstance(message, dict):
+        what = "too_large" if len(text) > MESSAGE_LIMIT else "bad_request"
+        return _dumps({"type": "error", "error": _error(what)}), None
+    kind = message.get("type")
+    if kind == "ping":
+        return '{"type": "pong"}', None
+    ask = message.get("id")
+    known = ask is None or isinstance(ask, int) or (isinstance(ask, str) and len(ask) <= 64)
+    if not known:
+        ask = None  # not echoed back
+    action = SEAT_ACTIONS.get(kind) if isinstance(kind, str) else None
+    refused: dict[str, Any]
+    try:
+        if action is None or not known:
+            raise ApiError("bad_request")
+        fields = {k: v for k, v in message.items() if k not in ("type", "id")}
         try:
-            message = json.loads(text) if len(text) <= MESSAGE_LIMIT else None
-        except ValueError:
-            message = None
-        if not isinstance(message, dict):
-            what = "too_large" if len(text) > MESSAGE_LIMIT else "bad_request"
-            return _dumps({"type": "error", "error": _error(what)}), None
-        kind = message.get("type")
-        if kind == "ping":
-            return '{"type": "pong"}', None
-        ask = message.get("id")
-        known = ask is None or isinstance(ask, int) or (isinstance(ask, str) and len(ask) <= 64)
-        if not known:
-            ask = None  # not echoed back
-        action = SEAT_ACTIONS.get(kind) if isinstance(kind, str) else None
-        refused: dict[str, Any]
-        try:
-            if action is None or not known:
-                raise ApiError("bad_request")
-            fields = {k: v for k, v in message.items() if k not in ("type", "id")}
-            try:
-                body = action.body.model_validate(fields)
-            except ValidationError:
-                raise ApiError("bad_request") from None
-            room = await action.run(rooms, code, pid, body)
-        except RoomError as exc:
-            refused = {"error": {"code": exc.code, "message": exc.message}, "room": exc.room}
-        except (ApiError, GameError) as exc:
-            refused = {"error": {"code": exc.code, "message": exc.message}}
-        except Exception:
-            log.exception("room %s: a socket's action failed", code)
-            refused = {"error": _error("internal")}
-        else:
-            head = _dumps({"type": "answer", "id": ask, "status": 200})
-            return f"{head[:-1]}, {_ROOM_KEY}{room}}}", room
-        status = error_status(refused["error"]["code"])
-        return _dumps({"type": "answer", "id": ask, "status": status, **refused}), None
+            body = action.body.model_validate(fields)
+        except ValidationError:
+            raise ApiError("bad_request") from None
+        room = await action.run(rooms, code, pid, body)
+    except RoomError as exc:
+        refused = {"error": {"code": exc.code, "message": exc.message}, "room": exc.room}
+    except (ApiError, GameError) as exc:
+        refused = {"error": {"code": exc.code, "message": exc.message}}
+    except Exception:
+        log.exception("room %s: a socket's action failed", code)
+        refused = {"error": _error("internal")}
+    else:
+        head = _dumps({"type": "answer", "id": ask, "status": 200})
+        return f"{head[:-1]}, {_ROOM_KEY}{room}}}", room
+    status = error_status(refused["error"]["code"])
+    return _dumps({"type": "answer", "id": ask, "status": status, **refused}), None
+
+
+async def _stale(_request: Request, exc: RoomError) -> JSONResponse:
+    body = {"error": {"code": exc.code, "message": exc.message}, "room": exc.room}
+    headers = {"Cache-Control": "no-store", **HEADERS}
+    return JSONResponse(body, status_code=error_status(exc.code), headers=headers)
+
+
+def answer(room: str) -> Response:
+    """A Room, as service.py made its JSON (shared with the pushes of its version)."""
+    return Response(room, media_type="application/json", headers=NO_STORE)
 
 
 _ROOM_KEY = '"room": '

@@ -32,15 +32,16 @@ from typing import Any, NoReturn
 import anyio.to_thread
 import sqlalchemy as sa
 
+from hearts.bots.base import LEVELS
 from hearts.cards import card_name
 from hearts.hand import DONE, PASS, PLAY
 from hearts.rules import Rules
 from hearts.server.i18n import lang, messages_en
 from hearts.server.rooms.store import Room, RoomStore, Seat, now
 from hearts.server.rooms.view import CONNECTED_SECONDS, room_text, room_view
-from hearts.server.solo.tables import LIGHT_LEVELS, Tables
 from hearts.server.store.db import Stale, Store
-from hearts.server.table.game import LEVELS, Game, Job, decide
+from hearts.server.table.computers import Choices, Computers, Heavy, decide, decide_here
+from hearts.server.table.game import Game, Job
 from hearts.server.web.errors import ApiError
 
 log = logging.getLogger("hearts.server")
@@ -97,24 +98,21 @@ def guest_name(seat: int) -> str:
     return messages_en.guest(seat + 1) if lang.english() else f"Khách {seat + 1}"
 
 
-class _Heavy(Exception):
-    """The move needs Khó: roll back and think outside the transaction."""
-
-    def __init__(self, job: Job, level: str) -> None:
-        super().__init__("heavy")
-        self.job = job
-        self.level = level
-        self.version = -1  # the room's version the job was made at
-
-
 class Rooms:
     """The rooms of one server process."""
 
     def __init__(
-        self, tables: Tables, pace: float, on_change: Callable[[str, Room | None], None]
+        self,
+        store: Store,
+        computers: Computers,
+        seed: int | None,
+        pace: float,
+        on_change: Callable[[str, Room | None], None],
     ) -> None:
-        self.tables = tables
-        self.store: Store = tables.store
+        self.store = store
+        self.computers = computers
+        #: the deals' seed (the server's: reproducible deals in tests)
+        self.seed = seed
         self.db = RoomStore(self.store)
         self.pace = pace
         #: called after every committed change (live.py pushes the new Room)
@@ -434,7 +432,7 @@ class Rooms:
             for s in room.seats:
                 if s.kind == "empty":
                     s.kind = "computer"
-            game = Game.new(room.rules, 1, self.tables.seed, room.id)
+            game = Game.new(room.rules, 1, self.seed, room.id)
             game.choosers = frozenset(room.humans)
             room.game = game
             room.phase = "playing"
@@ -515,13 +513,13 @@ class Rooms:
                 raise ApiError("match_over")
             if room.game is None:
                 raise ApiError("wrong_phase")
-            room.game.next_hand(self.tables.seed)
+            room.game.next_hand(self.seed)
             room.auto_plays = []
 
         return await self._commit(code, version, player_id, deal)
 
     # -- the server's moves --------------------------------------------------------
-    def _move(self, room: Room, choices: list[int] | None) -> None:
+    def _move(self, room: Room, choices: Choices) -> None:
         """The server's next move on ``room`` (due now): the computers' pass or card,
         or Vừa's decision for the humans the table waits on, or the next deal."""
         game = room.game
@@ -559,20 +557,18 @@ class Rooms:
             game.match.finish_hand()  # as a computer shooter would choose
             room.seats[shooter].auto = True
             return
-        game.next_hand(self.tables.seed)
+        game.next_hand(self.seed)
         room.auto_plays = []
 
-    def _decide(self, room: Room, job: Job, choices: list[int] | None) -> None:
+    def _decide(self, room: Room, job: Job, choices: Choices) -> None:
+        """The computers' move: ``choices`` if the workers made them already, else
+        decided here (a light level) or raising Heavy at the room's version."""
         assert room.game is not None
         if choices is None:
-            if room.level not in LIGHT_LEVELS:
-                raise _Heavy(job, room.level)
-            choices = decide(room.level, job)
+            choices = decide_here(room.level, job, room.version)
         room.game.apply_computer(job, choices)
 
-    def _drive_once(
-        self, code: str, choices: list[int] | None, at: int | None
-    ) -> tuple[bool, Room | None]:
+    def _drive_once(self, code: str, choices: Choices, at: int | None) -> tuple[bool, Room | None]:
         """Make the room's move if it is due (at version ``at`` when given): whether
         it was made, and the room (None when it is gone or moved on)."""
         try:
@@ -590,9 +586,6 @@ class Rooms:
 
         try:
             changed = self._change(code, version, None, move)
-        except _Heavy as heavy:
-            heavy.version = version
-            raise
         except RoomError:
             return False, None  # another process (or a human) moved first
         return True, changed
@@ -604,15 +597,15 @@ class Rooms:
             return
         self._driving.add(code)
         try:
-            choices: list[int] | None = None
+            choices: Choices = None
             at: int | None = None
             for _ in range(3):
                 try:
                     fn = functools.partial(self._drive_once, code, choices, at)
                     moved, room = await anyio.to_thread.run_sync(fn)
-                except _Heavy as heavy:
-                    choices = await self.tables._decide(heavy.level, heavy.job)
-                    at = heavy.version
+                except Heavy as heavy:
+                    choices = await self.computers.decide(heavy.level, heavy.job)
+                    at = heavy.at
                     continue
                 if moved and room is not None:
                     self._after(room)

@@ -1,5 +1,6 @@
-"""The game service: every call's work on the store, the per-player lock, and
-the computers' decisions (Dễ and Vừa in the action's transaction, Khó in workers)."""
+"""The solo table service: every call's work on the store, the per-player lock,
+the computers' turns (:mod:`hearts.server.table.computers`: Dễ and Vừa in the
+action's transaction, Khó in workers), Gợi ý and Phân tích."""
 
 from __future__ import annotations
 
@@ -7,11 +8,10 @@ import asyncio
 import contextlib
 import functools
 import logging
-import multiprocessing
 import time
 import weakref
 from collections.abc import AsyncIterator, Callable
-from concurrent.futures import BrokenExecutor, Executor, ProcessPoolExecutor
+from concurrent.futures import BrokenExecutor, Executor
 from typing import Any, TypeVar
 
 import anyio.to_thread
@@ -22,45 +22,16 @@ from hearts.server.solo import achievements, analysis, coach, history
 from hearts.server.solo import analysis_store as analysisdb
 from hearts.server.store.db import Loaded, PlayerGone, Stale, Store, token_hash
 from hearts.server.store.tokens import Tokens
-from hearts.server.table.game import Game, GameError, Job, decide, warm_up
+from hearts.server.table.computers import Choices, Computers, Heavy, decide_here
+from hearts.server.table.game import Game, GameError, Job
 from hearts.server.web.errors import ApiError
 
 log = logging.getLogger("hearts.server")
 
-#: Levels whose decisions are cheap enough for a thread; others go to the workers.
-LIGHT_LEVELS = frozenset(("easy", "medium"))
 #: How long a token's player id is trusted without asking the database (the
 #: retention may remove a player inactive for a day; its lookup refreshes that).
 ID_CACHE_SECONDS = 300.0
 T = TypeVar("T")
-
-
-def bot_pool(size: int) -> ProcessPoolExecutor:
-    """``size`` processes for the computers' decisions: Khó thinks without holding
-    the server."""
-    pool = ProcessPoolExecutor(
-        max_workers=size,
-        # spawn, not fork: the server has threads by the time workers are (re)made.
-        mp_context=multiprocessing.get_context("spawn"),
-        initializer=warm_up,
-    )
-    # Start (and warm) the workers now, not on Khó's first card.  The first one
-    # compiles Khó's kernel into numba's disk cache (about 15 s, once per install)
-    # before the others start and load it from there (about 2 s).
-    pool.submit(int).result()
-    for _ in range(size - 1):
-        pool.submit(int)
-    return pool
-
-
-class _Heavy(Exception):
-    """The step needs a worker: roll the transaction back and think outside it."""
-
-    def __init__(self, job: Job, level: str, match_id: int | None) -> None:
-        super().__init__(level)
-        self.job = job
-        self.level = level
-        self.match_id = match_id
 
 
 class _MovedOn:
@@ -68,15 +39,6 @@ class _MovedOn:
 
 
 MOVED_ON = _MovedOn()
-Choices = list[int] | None
-
-
-def _decide_or_none(level: str, job: Job) -> list[int] | None:
-    try:
-        return decide(level, job)
-    except Exception:
-        log.exception("a %s bot failed: playing a plain legal card", level)
-        return None
 
 
 class Tables:
@@ -93,8 +55,7 @@ class Tables:
         self.store = store
         self.rules = rules
         self.seed = seed
-        self.executor = executor
-        self.executor_factory = executor_factory
+        self.computers = Computers(executor, executor_factory)
         self._locks: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
         self.tokens = Tokens(store.token_secret)
         self._ids: dict[str, tuple[int, float]] = {}  # token hash -> (player id, until)
@@ -223,10 +184,8 @@ class Tables:
             game = loaded.game
             assert game is not None
             job = game.computer_job()
-            level = loaded.player.level
-            if level not in LIGHT_LEVELS:
-                raise _Heavy(job, level, loaded.player.match_id)  # rolls back: nothing changed
-            game.apply_computer(job, _decide_or_none(level, job))
+            # Khó raises Heavy: the transaction rolls back, nothing changed
+            game.apply_computer(job, decide_here(loaded.player.level, job, loaded.player.match_id))
 
         key = (player_id, version)  # a version of a player names one state
         async with self.lock(player_id):
@@ -238,7 +197,7 @@ class Tables:
                 try:
                     act = functools.partial(self.act, player_id, version, light)
                     return await anyio.to_thread.run_sync(act)
-                except _Heavy as heavy:
+                except Heavy as heavy:
                     shared = asyncio.ensure_future(self._think_and_apply(key, heavy))
                 self._thinking[key] = shared
                 shared.add_done_callback(lambda _done: self._thinking.pop(key, None))
@@ -249,13 +208,13 @@ class Tables:
         raise ApiError("stale", state=state)
 
     async def _think_and_apply(
-        self, key: tuple[int, int], heavy: _Heavy
+        self, key: tuple[int, int], heavy: Heavy
     ) -> tuple[bool, dict[str, Any]]:
         """Khó's decision for the state at ``key``, applied: (whether it was, the State
         after)."""
         player_id, version = key
         job = heavy.job
-        choices = await self._think(player_id, heavy.match_id, version, heavy.level, job)
+        choices = await self._think(player_id, heavy.at, version, heavy.level, job)
         try:
             if isinstance(choices, _MovedOn):
                 raise ApiError(
@@ -287,7 +246,7 @@ class Tables:
         async with self._costly_turn(player_id, match_id, version) as current:
             if not current:
                 return MOVED_ON
-            return await self._decide(level, job)
+            return await self.computers.decide(level, job)
 
     @contextlib.asynccontextmanager
     async def _costly_turn(
@@ -310,24 +269,6 @@ class Tables:
         waited = thinker.locked()
         async with thinker:
             yield waited
-
-    def _renew_workers(self) -> None:
-        """The bot workers died: start new ones (where a factory makes them)."""
-        log.exception("the bot workers died: starting new ones")
-        if self.executor_factory is not None:
-            broken, self.executor = self.executor, self.executor_factory()
-            broken.shutdown(wait=False, cancel_futures=True)
-
-    async def _decide(self, level: str, job: Job) -> Choices:
-        """The decision of the workers (None: play a plain legal card instead)."""
-        try:
-            loop = asyncio.get_running_loop()
-            return await loop.run_in_executor(self.executor, decide, level, job)
-        except BrokenExecutor:
-            self._renew_workers()
-        except Exception:
-            log.exception("a %s bot failed: playing a plain legal card", level)
-        return None
 
     # -- Gợi ý ------------------------------------------------------------------
     async def hint(self, player_id: int, version: int) -> dict[str, Any]:
@@ -381,13 +322,11 @@ class Tables:
         async with self._costly_turn(player_id, match_id, version) as current:
             if not current:
                 return None
-            loop = asyncio.get_running_loop()
             try:
-                found: dict[str, Any] = await loop.run_in_executor(
-                    self.executor, coach.hint, view, names, lang.current()
+                found: dict[str, Any] = await self.computers.work(
+                    coach.hint, view, names, lang.current()
                 )
             except BrokenExecutor:
-                self._renew_workers()
                 raise ApiError("internal") from None
             return found
 
@@ -520,7 +459,6 @@ class Tables:
         slot for costly work (the player's own Khó goes between them), writing the
         progress to the row; stop when the player moves on (a next hand, a new
         match) or the row's run is no longer this one."""
-        loop = asyncio.get_running_loop()
         found, player_id = job.analysis, job.player_id
         beating = asyncio.ensure_future(self._beat(job, asyncio.current_task()))
         try:
@@ -529,8 +467,8 @@ class Tables:
                     await anyio.to_thread.run_sync(self.analyses.cancel, job)
                     return
                 async with self._costly_slot(player_id):
-                    result = await loop.run_in_executor(
-                        self.executor, analysis.weigh, step.view, step.chosen, job.iterations
+                    result = await self.computers.work(
+                        analysis.weigh, step.view, step.chosen, job.iterations
                     )
                 if result is not None:
                     found.found.append(result)
@@ -543,7 +481,6 @@ class Tables:
                 found.status = "done"
                 await anyio.to_thread.run_sync(self.analyses.save, job)
         except BrokenExecutor:
-            self._renew_workers()
             await self._fail(job)
         except Exception:
             log.exception("an analysis failed")

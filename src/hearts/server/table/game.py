@@ -2,8 +2,9 @@
 State that South may see (docs/api.md).
 
 Nothing here touches the database or the network: :class:`Game` is loaded from
-and saved to rows by :mod:`hearts.server.store.db`, and a computer's decision is made by
-:func:`decide` in a worker, given only that seat's :class:`~hearts.view.PlayerView`.
+and saved to rows by :mod:`hearts.server.store.db`, and a computer's decision is made
+in a worker (:mod:`hearts.server.table.computers`), given only that seat's
+:class:`~hearts.view.PlayerView`.
 """
 
 from __future__ import annotations
@@ -12,11 +13,9 @@ import functools
 import itertools
 import logging
 import random
-import threading
 from dataclasses import dataclass
 from typing import Any
 
-from hearts.bots.base import Bot, get_bot
 from hearts.cards import (
     CLUBS,
     DIAMONDS,
@@ -47,7 +46,6 @@ SOUTH = 0
 #: "Bạn" in play order with NAMES_AROUND (the names of seed 001's worked example).
 NAMES = {"S": "Bạn", "W": "Tây", "N": "Bắc", "E": "Đông"}
 NAMES_AROUND = ("An", "Bình", "Chi", "Dũng", "Hà", "Khôi")
-LEVELS = ("easy", "medium", "hard")
 #: The rule keys a player may choose (the hearts-hand/1 rules object), and the targets.
 API_RULES = ("players", "qs_breaks_hearts", "moon", "jd_bonus", "target")
 PLAYERS = range(3, 8)
@@ -449,108 +447,129 @@ class Game:
         The hand comes from South's view only; the rest is the match's public record
         (rules, totals, finished hands' scores, whether the table played a hand out).
         """
-        view = self.south_view()
         rules = self.rules
-        seats = rules.seats
-        n = view.n
+        return {
+            "version": version,
+            "settings": {"level": level, "quick": quick, "take_back": take_back},
+            "rules": rules_json(rules),
+            "seats": list(rules.seats),
+            "names": seat_names(rules),
+            "match": self._match_json(),
+            "hand": self._hand_json(self.south_view(), take_back),
+            "unlocked": [],
+        }
 
-        def by_seat(values: list[int] | tuple[int, ...]) -> dict[str, int]:
-            return dict(zip(seats, values, strict=True))
-
-        def seat_or_none(seat: int) -> str | None:
-            return seats[seat] if seat >= 0 else None
-
+    def _match_json(self) -> dict[str, Any]:
+        seats = self.rules.seats
         winner = self.winner
-        match = {
+        return {
             "hand_number": self.hand_no,
-            "target": rules.target,
-            "totals": by_seat(self.totals),
+            "target": self.rules.target,
+            "totals": _by_seat(seats, self.totals),
             "hands": [
                 {
-                    "points": by_seat(r.points),
-                    "moon": seat_or_none(r.shooter),
+                    "points": _by_seat(seats, r.points),
+                    "moon": _seat_or_none(seats, r.shooter),
                     "moon_scoring": r.moon,
                 }
                 for r in self.results
             ],
             "over": winner >= 0,
-            "winner": seat_or_none(winner),
+            "winner": _seat_or_none(seats, winner),
             "hints": self.hints,
             "take_backs": self.take_backs,
         }
-        pending = self.moon_pending
-        phase = "moon_choice" if pending else view.phase
-        reasons: dict[str, str] = {}
-        turn: str | None = None
-        if phase == PASS:
-            turn = None if view.passed else seats[SOUTH]
-        elif phase == PLAY:
-            turn = seats[view.turn]
-            if view.turn == SOUTH:
-                for c in display_order(view.hand & ~view.legal):
-                    why = illegal_reason(view, c)
-                    if why is not None:
-                        reasons[card_name(c)] = why.message
-        tricks = [
-            {
-                "leader": seats[cards[0][0]],
-                "winner": seats[won_by],
-                "points": rules.card_points(sum(1 << c for _, c in cards)),
-                "cards": [{"seat": seats[s], "card": card_name(c)} for s, c in cards],
-            }
-            for cards, won_by in zip(view.tricks, view.winners(), strict=True)
-        ]
+
+    def _hand_json(self, view: PlayerView, take_back: bool) -> dict[str, Any]:
+        rules = self.rules
+        seats = rules.seats
+        phase = "moon_choice" if self.moon_pending else view.phase
+        turn, reasons = _turn(view, phase, seats)
         trick = [{"seat": seats[s], "card": card_name(c)} for s, c in view.trick]
-        choice: dict[str, Any] | None = None
-        if pending:
-            hand = self.hand
-            pen, jd = hand.penalties(), hand.jd_taker()
-            choice = {}
-            for how in MOON_SCORINGS:
-                points = rules.score(pen, jd, how)
-                after = [t + p for t, p in zip(self.totals, points, strict=True)]
-                choice[how] = {"points": by_seat(points), "totals": by_seat(after)}
         # The score of a finished hand (a moon scored as the shooter chose) is the
         # match's public record, not part of the hand.
         result = self.match.result
-        hand_info = {
+        return {
             # The engine's words for the phase and the direction are the schema's.
             "phase": phase,
             "pass_direction": view.direction,
             "pass_count": rules.pass_count,
-            "pass_to": seat_or_none(view.pass_to),
-            "pass_from": seat_or_none(view.pass_from),
+            "pass_to": _seat_or_none(seats, view.pass_to),
+            "pass_from": _seat_or_none(seats, view.pass_from),
             "passed": _names_sorted(view.passed) if view.passed else None,
             "received": _names_sorted(view.received) if view.received else None,
-            "mark_received": view.pass_to >= 0 and phase == PLAY and len(view.plays) < n,
+            "mark_received": view.pass_to >= 0 and phase == PLAY and len(view.plays) < view.n,
             "cards": _names_sorted(view.hand),
             "legal": _names_sorted(view.legal),
             "illegal_reasons": reasons,
             "turn": turn,
             "trick": trick,
-            "tricks": tricks,
-            "counts": by_seat(view.counts),
-            "taken": by_seat(view.points_taken()),
+            "tricks": _tricks_json(view, rules),
+            "counts": _by_seat(seats, view.counts),
+            "taken": _by_seat(seats, view.points_taken()),
             "hearts_broken": view.broken,
-            "points": by_seat(result.points) if result else None,
-            "moon": seat_or_none(result.shooter) if result else None,
+            "points": _by_seat(seats, result.points) if result else None,
+            "moon": _seat_or_none(seats, result.shooter) if result else None,
             "moon_scoring": result.moon if result else None,
-            "moon_choice": choice,
+            "moon_choice": self._moon_choice(),
             # Whether the table played the last tricks out itself: a public fact of
             # the match (every seat saw the cards go), kept by the game, not the hand.
             "auto_finished": self.auto_finished,
             "can_take_back": take_back and self.take_back_from() is not None,
         }
-        return {
-            "version": version,
-            "settings": {"level": level, "quick": quick, "take_back": take_back},
-            "rules": rules_json(rules),
-            "seats": list(seats),
-            "names": seat_names(rules),
-            "match": match,
-            "hand": hand_info,
-            "unlocked": [],
+
+    def _moon_choice(self) -> dict[str, Any] | None:
+        """The shooter's two ways to score the moon (the points and the totals after
+        each), while South chooses."""
+        if not self.moon_pending:
+            return None
+        rules, seats, hand = self.rules, self.rules.seats, self.hand
+        pen, jd = hand.penalties(), hand.jd_taker()
+        choice = {}
+        for how in MOON_SCORINGS:
+            points = rules.score(pen, jd, how)
+            after = [t + p for t, p in zip(self.totals, points, strict=True)]
+            choice[how] = {"points": _by_seat(seats, points), "totals": _by_seat(seats, after)}
+        return choice
+
+
+def _by_seat(seats: tuple[str, ...], values: list[int] | tuple[int, ...]) -> dict[str, int]:
+    return dict(zip(seats, values, strict=True))
+
+
+def _seat_or_none(seats: tuple[str, ...], seat: int) -> str | None:
+    return seats[seat] if seat >= 0 else None
+
+
+def _turn(
+    view: PlayerView, phase: str, seats: tuple[str, ...]
+) -> tuple[str | None, dict[str, str]]:
+    """Whose turn it is, and why each of South's cards may not be played now."""
+    reasons: dict[str, str] = {}
+    turn: str | None = None
+    if phase == PASS:
+        turn = None if view.passed else seats[SOUTH]
+    elif phase == PLAY:
+        turn = seats[view.turn]
+        if view.turn == SOUTH:
+            for c in display_order(view.hand & ~view.legal):
+                why = illegal_reason(view, c)
+                if why is not None:
+                    reasons[card_name(c)] = why.message
+    return turn, reasons
+
+
+def _tricks_json(view: PlayerView, rules: Rules) -> list[dict[str, Any]]:
+    seats = rules.seats
+    return [
+        {
+            "leader": seats[cards[0][0]],
+            "winner": seats[won_by],
+            "points": rules.card_points(sum(1 << c for _, c in cards)),
+            "cards": [{"seat": seats[s], "card": card_name(c)} for s, c in cards],
         }
+        for cards, won_by in zip(view.tricks, view.winners(), strict=True)
+    ]
 
 
 def _parse(text: str) -> int:
@@ -567,45 +586,10 @@ def _highest_cards(hand: int, k: int) -> int:
     return out
 
 
-# -- the computers' decisions (run in a worker: thread or process) -------------------
-# One bot per level and per worker thread: a bot need not be thread-safe.
-_local = threading.local()
-
-
-def _bot(level: str) -> Bot:
-    bots: dict[str, Bot] | None = getattr(_local, "bots", None)
-    if bots is None:
-        bots = _local.bots = {}
-    bot = bots.get(level)
-    if bot is None:
-        bot = bots[level] = get_bot(level)
-    return bot
-
-
-def decide(level: str, job: Job) -> list[int]:
-    """The computers' choices for ``job``: a pass mask per view, or one card."""
-    bot = _bot(level)
-    if job.kind == "pass":
-        return [int(bot.choose_pass(v)) for v in job.views]
-    return [int(bot.choose_play(job.views[0]))]
-
-
-def warm_up() -> None:
-    """Import the bots in a fresh worker, and compile Khó's search kernel (or load
-    it from numba's disk cache), so its first decision is not slow."""
-    from hearts.bots import kernel
-
-    for level in LEVELS:
-        _bot(level)
-    kernel.warm_up()
-
-
 __all__ = [
-    "LEVELS",
     "NAMES",
     "Game",
     "GameError",
     "Job",
-    "decide",
     "display_order",
 ]
