@@ -1,5 +1,6 @@
 """The page's words: error codes with their HTTP status and short Vietnamese message,
-and why a card may not be played now.
+why a card may not be played now, and the cards read aloud in Vietnamese (the
+engine writes cards in SPEC's notation; only the server speaks Vietnamese).
 
 >>> import random
 >>> from hearts.hand import HandState
@@ -15,9 +16,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from hearts.cards import card_name_vi, suit_name_vi
 from hearts.server.i18n import lang, messages_en
 from hearts.view import PlayerView
+
+#: The suits and ranks read aloud, in the engine's order (clubs, diamonds, spades, hearts).
+SUITS_VI = ("nhép", "rô", "bích", "cơ")
+RANKS_VI = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "Át")
 
 #: code -> (HTTP status, message).  409: the game is not in a state for this action;
 #: 422: a card the rules forbid now; 400: a request that cannot mean anything.
@@ -93,6 +97,16 @@ class Reason:
     message: str
 
 
+def card_name_vi(card: int) -> str:
+    """The card read aloud in Vietnamese, as the page's accessible name.
+
+    >>> from hearts.cards import parse_card
+    >>> card_name_vi(parse_card("QS"))
+    'Q bích'
+    """
+    return f"{RANKS_VI[card % 13]} {SUITS_VI[card // 13]}"
+
+
 def error_status(code: str) -> int:
     return ERRORS.get(code, (400, ""))[0]
 
@@ -117,8 +131,7 @@ def illegal_reason(view: PlayerView, card: int) -> Reason | None:
         return Reason(code, messages_en.must_lead(view.rules.lead_card))
     if code == "must_follow_suit":
         led = view.trick[0][1] // 13
-        # the suit in lower case: it stands mid-sentence ("Phải ra lá bích")
-        return Reason(code, f"Phải ra lá {suit_name_vi(led).lower()}")
+        return Reason(code, f"Phải ra lá {SUITS_VI[led]}")
     if code == "must_lead_lead_card":
         return Reason(code, f"Phải đánh {card_name_vi(view.rules.lead_card)} mở vòng đầu")
     return Reason(code, error_message(code))

@@ -13,11 +13,12 @@ from typing import Any
 
 from hearts.bots.hard import HardBot, Weighing
 from hearts.cards import HEARTS, QS_BIT, QUEEN_SPADES, SPADES, SUIT_MASKS, card_name, cards_of
-from hearts.server.i18n import lang
+from hearts.server.i18n import lang, messages_en
+from hearts.server.i18n.messages import SUITS_VI
 from hearts.view import PlayerView
 
 _SYMBOLS = "♣♦♠♥"
-_SUITS = {"vi": ("nhép", "rô", "bích", "cơ"), "en": ("clubs", "diamonds", "spades", "hearts")}
+_SUITS = {"vi": SUITS_VI, "en": messages_en.SUITS}
 #: The reasons' lines, by language.
 _SAY: dict[str, dict[str, str]] = {
     "vi": {

@@ -12,12 +12,12 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from hearts.cards import card_name, card_name_vi, parse_card
+from hearts.cards import card_name, parse_card
 from hearts.hand import HandState
 from hearts.record import IllegalStep, RecordError, read_record
 from hearts.rules import Rules
 from hearts.server.i18n import lang, messages_en
-from hearts.server.i18n.messages import error_message, localized
+from hearts.server.i18n.messages import card_name_vi, error_message, localized
 from hearts.server.table.game import GameError, display_order, rules_json, seat_names
 
 #: The reasons of a record's bad play, in the page's words (the rule's code).
