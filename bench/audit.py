@@ -56,7 +56,7 @@ from web import Browser, concurrent, pct
 
 from hearts.cards import card_name, cards_of
 from hearts.record import read_record, validate
-from hearts.server.db import token_hash
+from hearts.server.store.db import token_hash
 
 HERE = Path(__file__).resolve().parent
 ALL_CARDS = frozenset(card_name(c) for c in range(52))

@@ -302,7 +302,7 @@ async def main_async(
 # Swaps Khó for the frozen yardstick in the server and in its spawned bot workers
 # (they inherit PYTHONPATH, so each runs this at start-up too).
 YARDSTICK_SITECUSTOMIZE = """
-import hearts.server.game as game
+import hearts.server.table.computers as game
 from yardstick import yardstick
 
 _get_bot = game.get_bot
@@ -317,7 +317,7 @@ game.get_bot = get_bot
 
 # Swaps Khó for Khó with other options (a screen of a cheaper default), the same way.
 VARIANT_SITECUSTOMIZE = """
-import hearts.server.game as game
+import hearts.server.table.computers as game
 
 _get_bot = game.get_bot
 _OPTIONS = {options!r}

@@ -79,20 +79,3 @@ def names(mask: int) -> list[str]:
 
 def parse_cards(texts: Iterable[str]) -> list[int]:
     return [parse_card(t) for t in texts]
-
-
-_VI_SUITS = ("nhép", "rô", "bích", "cơ")
-_VI_RANKS = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "Át")
-
-
-def card_name_vi(card: int) -> str:
-    """The card read aloud in Vietnamese, as the page's accessible name.
-
-    >>> card_name_vi(parse_card("QS"))
-    'Q bích'
-    """
-    return f"{_VI_RANKS[card % 13]} {_VI_SUITS[card // 13]}"
-
-
-def suit_name_vi(suit: int) -> str:
-    return {0: "Nhép", 1: "Rô", 2: "Bích", 3: "Cơ"}[suit]

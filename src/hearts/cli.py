@@ -40,7 +40,7 @@ def _serve(args: argparse.Namespace) -> int:
 
 
 def _prune(args: argparse.Namespace) -> int:
-    from hearts.server.retention import run_cli
+    from hearts.server.store.retention import run_cli
 
     return run_cli(args)
 

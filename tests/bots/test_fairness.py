@@ -116,9 +116,9 @@ def test_hard_at_its_default_budget_is_blind_to_the_hidden_cards() -> None:
 
 
 def test_the_hint_is_blind_to_the_hidden_cards() -> None:
-    """Gợi ý (hearts.server.coach) at the budget players get: its card or pass, the
+    """Gợi ý (hearts.server.solo.coach) at the budget players get: its card or pass, the
     estimates and the reasons stay the same when the hidden cards are re-dealt."""
-    from hearts.server.coach import hint
+    from hearts.server.solo.coach import hint
 
     names = {0: "Bạn", 1: "Tây", 2: "Bắc", 3: "Đông"}
     rng = random.Random(23)
@@ -137,11 +137,11 @@ def test_the_hint_is_blind_to_the_hidden_cards() -> None:
 
 
 def test_the_analysis_is_blind_to_the_hidden_cards() -> None:
-    """Phân tích (hearts.server.analysis) weighs a decision from the deciding seat's
+    """Phân tích (hearts.server.solo.analysis) weighs a decision from the deciding seat's
     view alone: Khó's choice, South's, the costs stay the same when the hidden cards
     are re-dealt (a small budget: the search is the same at any)."""
     from hearts.hand import PASS
-    from hearts.server.analysis import weigh
+    from hearts.server.solo.analysis import weigh
 
     rng = random.Random(29)
     moved = differs = 0
@@ -167,7 +167,7 @@ def test_the_analysis_rebuilds_south_s_own_views_from_the_record() -> None:
     """The views the analysis weighs, rebuilt from a finished hand's record, are
     exactly the views South had at its decisions (nothing more is in them)."""
     from hearts.record import write_record
-    from hearts.server.analysis import decisions
+    from hearts.server.solo.analysis import decisions
 
     players = [get_bot("medium"), get_bot("easy"), get_bot("medium"), get_bot("easy")]
     rng = random.Random(31)
@@ -193,10 +193,11 @@ def test_the_analysis_rebuilds_south_s_own_views_from_the_record() -> None:
 
 @pytest.mark.parametrize("level", ["easy", "medium", "hard"])
 def test_a_take_back_and_the_same_card_bring_the_same_replies(level: str) -> None:
-    """Đi lại (hearts.server.game): taking back South's card restores the hand
+    """Đi lại (hearts.server.table.game): taking back South's card restores the hand
     exactly, and the computers, deciding from their views alone, answer the same
     card again with the same cards."""
-    from hearts.server.game import Game, decide
+    from hearts.server.table.computers import decide
+    from hearts.server.table.game import Game
 
     def replies(game: Game) -> list[int]:
         hand = game.hand

@@ -32,7 +32,7 @@ from table_page import (
 from test_match_end import finish_match_by_api
 from test_screens import tap_areas
 
-from hearts.server.achievements import GOALS
+from hearts.server.solo.achievements import GOALS
 
 pytestmark = pytest.mark.browser
 

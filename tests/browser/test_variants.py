@@ -33,8 +33,8 @@ from hearts.cards import mask_of, parse_card
 from hearts.hand import HandState
 from hearts.match import HandResult, Match
 from hearts.rules import Rules
-from hearts.server.db import Store
-from hearts.server.game import Game
+from hearts.server.store.db import Store
+from hearts.server.table.game import Game
 
 pytestmark = pytest.mark.browser
 

@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from hearts.cards import card_name, cards_of
-from hearts.server.roomdb import Room, RoomStore
+from hearts.server.rooms.store import Room, RoomStore
 
 with warnings.catch_warnings():
     warnings.simplefilter("ignore")

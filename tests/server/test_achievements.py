@@ -24,11 +24,11 @@ from hearts.hand import HandState
 from hearts.match import HandResult
 from hearts.record import read_record
 from hearts.rules import Rules
-from hearts.server import achievements as ach
-from hearts.server import retention
 from hearts.server.app import create_app
-from hearts.server.db import Store, achievements
-from hearts.server.game import Game
+from hearts.server.solo import achievements as ach
+from hearts.server.store import retention
+from hearts.server.store.db import Store, achievements
+from hearts.server.table.game import Game
 
 RELEASE_DB = Path(__file__).parent.parent / "data" / "release-0.1.0.db"
 

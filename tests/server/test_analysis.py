@@ -11,7 +11,7 @@ from concurrent.futures import Future, ThreadPoolExecutor
 from typing import Any
 
 from hearts.cards import card_name, parse_card
-from hearts.server import analysis
+from hearts.server.solo import analysis
 
 SMALL = 48  # playouts: a quick analysis for the tests
 

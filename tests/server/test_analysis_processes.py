@@ -21,7 +21,7 @@ import httpx
 import pytest
 from processes import stop_group
 
-from hearts.server import analysis
+from hearts.server.solo import analysis
 
 START_TIMEOUT = 60.0
 LIVE = 60.0  # liveness bound only

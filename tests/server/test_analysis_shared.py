@@ -10,7 +10,8 @@ from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
 from typing import Any
 
-from hearts.server import analysis, analysisdb
+from hearts.server.solo import analysis
+from hearts.server.solo import analysis_store as analysisdb
 
 SMALL = 48  # playouts: a quick analysis for the tests
 LIVE = 60.0  # seconds: a liveness bound only

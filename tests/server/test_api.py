@@ -14,7 +14,7 @@ import sqlalchemy as sa
 
 from hearts.cards import parse_card
 from hearts.server.app import create_app
-from hearts.server.db import Store, players
+from hearts.server.store.db import Store, players
 
 with warnings.catch_warnings():
     warnings.simplefilter("ignore")

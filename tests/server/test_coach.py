@@ -1,4 +1,4 @@
-"""Gợi ý's reasons in game words (hearts.server.coach): where it applies, the hint
+"""Gợi ý's reasons in game words (hearts.server.solo.coach): where it applies, the hint
 says that South is void in the suit led, that the Q♠ is still out while South holds
 a higher spade, that a moon is threatening; and it ends with the estimates line
 (the best few options' mean points, the Vietnamese way)."""
@@ -12,7 +12,7 @@ from hearts.bots.base import get_bot
 from hearts.cards import QS_BIT, SPADES, SUIT_MASKS, cards_of, parse_card
 from hearts.hand import HandState
 from hearts.rules import Rules
-from hearts.server.coach import hint, label, number
+from hearts.server.solo.coach import hint, label, number
 from hearts.view import PlayerView
 
 NAMES = {0: "Bạn", 1: "Tây", 2: "Bắc", 3: "Đông"}

@@ -8,7 +8,7 @@ import re
 
 from fastapi.testclient import TestClient
 
-from hearts.server.compress import MINIMUM_SIZE
+from hearts.server.web.compress import MINIMUM_SIZE
 
 GZIP = {"Accept-Encoding": "gzip"}
 IDENTITY = {"Accept-Encoding": "identity"}

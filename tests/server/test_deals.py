@@ -13,7 +13,7 @@ from fastapi.testclient import TestClient
 from hearts.match import Match
 from hearts.rules import Rules
 from hearts.server.app import create_app
-from hearts.server.game import Game
+from hearts.server.table.game import Game
 
 
 def first_deals(url: str, new_south: Callable[..., Any], tokens: int) -> list[list[str]]:

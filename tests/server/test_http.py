@@ -27,7 +27,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from live_server import hearts_serve
 
 from hearts.server.app import STATIC_DIR, create_app
-from hearts.server.security import static_version, versioned_page
+from hearts.server.web.security import static_version, versioned_page
 
 SECURITY = {
     "x-content-type-options": "nosniff",
@@ -250,7 +250,7 @@ def test_openapi_says_exactly_which_versions_are_accepted(client: TestClient) ->
 
 
 def test_the_error_codes_are_documented() -> None:
-    from hearts.server.messages import ERRORS
+    from hearts.server.i18n.messages import ERRORS
 
     api = (Path(__file__).resolve().parents[2] / "docs" / "api.md").read_text()
     for code, (status, _message) in ERRORS.items():

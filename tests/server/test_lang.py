@@ -9,7 +9,7 @@ import json
 import re
 from typing import Any
 
-from hearts.server import lang
+from hearts.server.i18n import lang
 
 # a letter only Vietnamese writes (a tone or a hook): none in any English text
 VIETNAMESE = re.compile(

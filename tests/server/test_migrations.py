@@ -22,9 +22,9 @@ from alembic.autogenerate import compare_metadata
 from alembic.runtime.migration import MigrationContext
 from fastapi.testclient import TestClient
 
-from hearts.server import migrate
 from hearts.server.app import create_app
-from hearts.server.db import Store, make_engine, matches, metadata, players
+from hearts.server.store import migrate
+from hearts.server.store.db import Store, make_engine, matches, metadata, players
 
 RELEASE_DB = Path(__file__).parent.parent / "data" / "release-0.1.0.db"
 
@@ -161,7 +161,7 @@ def test_stores_started_at_once_in_threads_all_come_up(fresh_db_url: str) -> Non
 
 OPEN_AT = """
 import sys, time
-from hearts.server.db import Store
+from hearts.server.store.db import Store
 at = float(sys.argv[2])
 time.sleep(max(0.0, at - time.time()))
 Store(sys.argv[1]).close()

@@ -19,8 +19,8 @@ from hearts.match import HandResult, Match
 from hearts.record import read_record
 from hearts.rules import Rules
 from hearts.server.app import create_app
-from hearts.server.db import Store, hands
-from hearts.server.game import Game
+from hearts.server.store.db import Store, hands
+from hearts.server.table.game import Game
 
 
 def stored_game(db_url: str, token: str) -> tuple[Game, list[str]]:

@@ -18,8 +18,8 @@ from fastapi import FastAPI
 
 from hearts.server.app import create_app
 from hearts.server.config import Config
-from hearts.server.messages import ERRORS
-from hearts.server.ratelimit import TokenBuckets, client_address
+from hearts.server.i18n.messages import ERRORS
+from hearts.server.web.ratelimit import TokenBuckets, client_address
 
 PROXY = "10.0.0.1"
 TRUSTED = (ipaddress.ip_network("10.0.0.0/24"), ipaddress.ip_network("::1"))

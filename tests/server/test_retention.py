@@ -16,9 +16,9 @@ import sqlalchemy as sa
 from fastapi.testclient import TestClient
 
 from hearts.cli import main
-from hearts.server import retention
 from hearts.server.app import create_app
-from hearts.server.db import Store, analyses, hands, matches, players, token_hash
+from hearts.server.store import retention
+from hearts.server.store.db import Store, analyses, hands, matches, players, token_hash
 
 NOW = dt.datetime.now(dt.UTC)
 

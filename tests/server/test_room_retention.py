@@ -23,9 +23,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from room_guests import Guest, new_room, settled
 
 from hearts.cli import main
-from hearts.server import retention
 from hearts.server.app import create_app
-from hearts.server.db import Store, players, room_seats, rooms, token_hash
+from hearts.server.store import retention
+from hearts.server.store.db import Store, players, room_seats, rooms, token_hash
 
 NOW = dt.datetime.now(dt.UTC)
 

@@ -29,8 +29,8 @@ from room_guests import CARD, Guest, leaks, new_room, settled, strings
 
 from hearts.server.app import create_app
 from hearts.server.config import Config
-from hearts.server.db import rooms as rooms_table
-from hearts.server.messages import ERRORS
+from hearts.server.i18n.messages import ERRORS
+from hearts.server.store.db import rooms as rooms_table
 
 # this module's server (the ``client`` fixture of conftest.py): its deals, the
 # computers moving at once

@@ -29,12 +29,12 @@ from hearts.cards import mask_of, parse_card
 from hearts.hand import HandState
 from hearts.match import HandResult, Match
 from hearts.rules import Rules
-from hearts.server import live
 from hearts.server.app import create_app
-from hearts.server.db import rooms as rooms_table
-from hearts.server.game import Game
-from hearts.server.messages import ERRORS
-from hearts.server.roomdb import game_json
+from hearts.server.i18n.messages import ERRORS
+from hearts.server.rooms import live
+from hearts.server.rooms.store import game_json
+from hearts.server.store.db import rooms as rooms_table
+from hearts.server.table.game import Game
 
 # this module's server (the ``client`` fixture of conftest.py): its deals, the
 # computers moving at once

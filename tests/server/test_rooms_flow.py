@@ -19,7 +19,7 @@ with warnings.catch_warnings():
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from room_guests import Guest, new_room, settled
 
-from hearts.server.db import rooms as rooms_table
+from hearts.server.store.db import rooms as rooms_table
 
 # this module's server (the ``client`` fixture of conftest.py): its deals, the
 # computers moving at once

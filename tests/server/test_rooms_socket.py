@@ -23,7 +23,7 @@ with warnings.catch_warnings():
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from room_guests import Guest, leaks, new_room, settled
 
-from hearts.server.messages import ERRORS
+from hearts.server.i18n.messages import ERRORS
 
 # this module's server (the ``client`` fixture of conftest.py): its deals, the
 # computers moving at once

@@ -13,10 +13,10 @@ from hearts.cards import cards_of
 from hearts.hand import HandState
 from hearts.record import read_record, write_record
 from hearts.rules import Rules
-from hearts.server.game import Game
-from hearts.server.lang import using
-from hearts.server.roomdb import Room, Seat, now
-from hearts.server.roomview import room_text, room_view, turned_hand
+from hearts.server.i18n.lang import using
+from hearts.server.rooms.store import Room, Seat, now
+from hearts.server.rooms.view import room_text, room_view, turned_hand
+from hearts.server.table.game import Game
 
 FIELDS = ("passes", "hands", "phase", "plays", "trick", "leader", "turn", "taken", "winners")
 MORE = ("broken", "first_leader", "broken_at", "direction")

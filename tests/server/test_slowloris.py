@@ -24,11 +24,11 @@ import pytest
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from live_server import hearts_serve
 
-from hearts.server.protocol import OncePerInterval
+from hearts.server.web.connections import OncePerInterval
 
 NOFILE = 1024
 STALLED = 1100  # more connections than the server may open files
-DEADLINE = 10.0  # seconds a request has to arrive whole (hearts.server.protocol)
+DEADLINE = 10.0  # seconds a request has to arrive whole (hearts.server.web.connections)
 HALF_REQUEST = b"GET /api/state HTTP/1.1\r\nHost: hearts\r\nAuthorization: Bearer "
 
 
@@ -180,7 +180,7 @@ def test_the_server_raises_its_open_file_limit_to_the_hard_one() -> None:
     if hard != resource.RLIM_INFINITY and hard < 2048:
         pytest.skip(f"the hard limit here is {hard}")
     script = (
-        "import resource; from hearts.server.protocol import server_options; "
+        "import resource; from hearts.server.web.connections import server_options; "
         "server_options(); print(*resource.getrlimit(resource.RLIMIT_NOFILE))"
     )
     out = subprocess.run(

@@ -10,9 +10,10 @@ import pytest
 from pydantic_core import to_json
 
 from hearts.rules import Rules
-from hearts.server.game import Game, Job, decide
-from hearts.server.lang import using
-from hearts.server.schema import State
+from hearts.server.i18n.lang import using
+from hearts.server.table.computers import decide
+from hearts.server.table.game import Game, Job
+from hearts.server.web.schema import State
 
 
 def states_of_a_match(players: int) -> list[dict]:

@@ -14,8 +14,8 @@ import sqlalchemy as sa
 from fastapi.testclient import TestClient
 
 from hearts.server.app import create_app
-from hearts.server.db import Store, players, token_hash
-from hearts.server.tokens import Tokens
+from hearts.server.store.db import Store, players, token_hash
+from hearts.server.store.tokens import Tokens
 
 
 def count_players(store: Store) -> int:

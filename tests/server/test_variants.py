@@ -14,8 +14,8 @@ from hearts.hand import HandState
 from hearts.match import HandResult, Match
 from hearts.record import validate
 from hearts.rules import Rules
-from hearts.server.db import Store
-from hearts.server.game import Game
+from hearts.server.store.db import Store
+from hearts.server.table.game import Game
 
 RULE_KEYS = {"players", "qs_breaks_hearts", "moon", "jd_bonus", "target"}
 

@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from hearts.server.db import players, token_hash
+from hearts.server.store.db import players, token_hash
 
 ACTIONS: dict[str, dict[str, Any]] = {
     "/api/pass": {"cards": ["2C", "3C", "4C"]},

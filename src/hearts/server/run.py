@@ -27,7 +27,7 @@ from uvicorn.supervisors import Multiprocess
 
 from hearts.server.addresses import is_loopback, is_wildcard, listening_urls
 from hearts.server.config import Config, ConfigError, default_data_dir
-from hearts.server.protocol import server_options
+from hearts.server.web.connections import server_options
 
 APP_FACTORY = "hearts.server.app:create_app"
 #: seconds the workers of ``--workers N`` have to start before the address is printed
@@ -52,8 +52,8 @@ def _reason(exc: BaseException) -> str:
 
 def _uvicorn_config(app: Any, **options: Any) -> uvicorn.Config:
     # proxy_headers off: the client's address is the TCP peer unless the peer is a
-    # trusted proxy (ratelimit.py, --trusted-proxy), not whatever uvicorn believes.
-    # server_options: the guard against slow and half-sent requests (protocol.py).
+    # trusted proxy (web/ratelimit.py, --trusted-proxy), not whatever uvicorn believes.
+    # server_options: the guard against slow and half-sent requests (web/connections.py).
     return uvicorn.Config(
         app,
         log_level="warning",
@@ -133,8 +133,8 @@ def serve(args: argparse.Namespace) -> int:
     os.environ.update(config.to_env())
 
     from hearts.server.app import create_app  # after the environment is set
-    from hearts.server.db import Store
-    from hearts.server.tables import bot_pool
+    from hearts.server.store.db import Store
+    from hearts.server.table.computers import bot_pool
 
     # Listen before the bot workers start: a port in use then stops nothing half-made
     # (workers killed while they start print tracebacks at exit).

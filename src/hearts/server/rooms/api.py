@@ -1,0 +1,271 @@
+"""The Rooms routes of docs/api.md: REST calls, the long-poll and the WebSocket."""
+
+import asyncio
+import contextlib
+import json
+import logging
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from enum import Enum
+from typing import Annotated, Any
+
+from fastapi import Depends, FastAPI, Query, Request, WebSocket, WebSocketDisconnect
+from fastapi.responses import JSONResponse, Response
+from pydantic import BaseModel, ConfigDict, Field, StrictStr, ValidationError
+
+from hearts.server.config import Config
+from hearts.server.i18n.messages import error_message, error_status
+from hearts.server.rooms.live import Live, Watcher
+from hearts.server.rooms.service import RoomError, Rooms
+from hearts.server.solo.tables import Tables
+from hearts.server.table.game import GameError, rules_from_api
+from hearts.server.web.errors import ApiError, bearer_token
+from hearts.server.web.ratelimit import RateLimited, TokenBuckets, client_address
+from hearts.server.web.schema import ERROR_RESPONSES, MoonBody, PassBody, PlayBody, Version
+from hearts.server.web.security import HEADERS
+
+log = logging.getLogger("hearts.server")
+
+#: How long the long-poll holds a call with no change.
+POLL_SECONDS = 25.0
+#: How long a new socket may take to send its token.
+HELLO_SECONDS = 10.0
+NO_STORE = {"Cache-Control": "no-store"}
+#: A Room is sent as service.py made its JSON text (no response model to check it again).
+ROOM_RESPONSES: dict[int | str, dict[str, Any]] = {
+    **ERROR_RESPONSES,
+    200: {"description": "the Room as this token sees it (docs/api.md, Rooms)"},
+}
+
+
+class _Body(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class NewRoomBody(_Body):
+    rules: Any = Field(None, description="as POST /api/new-match")
+    level: StrictStr = "medium"
+    turn_seconds: int | None = Field(30, description="10-600, or null: không giới hạn")
+    name: Any = Field(None, description="the creator's display name (1-20 characters)")
+
+
+class JoinBody(_Body):
+    name: Any = Field(None, description="a display name (1-20 characters)")
+
+
+class RoomVersionBody(_Body):
+    version: Version
+
+
+class RemoveBody(RoomVersionBody):
+    seat: StrictStr = Field(description="the guest's seat as the creator sees it")
+
+
+@dataclass(frozen=True)
+class SeatAction:
+    """A seat's action, the same over REST (``POST /api/rooms/{code}/<name>``) and over
+    the room's WebSocket (``{"type": <name>, ...}``): its body and its call of service.py."""
+
+    body: type[BaseModel]
+    run: Callable[[Rooms, str, int, Any], Awaitable[str]]
+
+
+SEAT_ACTIONS: dict[str, SeatAction] = {
+    "pass": SeatAction(
+        PassBody, lambda rooms, code, pid, b: rooms.pass_cards(code, pid, b.version, b.cards)
+    ),
+    "play": SeatAction(
+        PlayBody, lambda rooms, code, pid, b: rooms.play(code, pid, b.version, b.card)
+    ),
+    "moon": SeatAction(
+        MoonBody, lambda rooms, code, pid, b: rooms.moon(code, pid, b.version, b.choice)
+    ),
+    "next-hand": SeatAction(
+        RoomVersionBody, lambda rooms, code, pid, b: rooms.next_hand(code, pid, b.version)
+    ),
+}
+#: The longest message a room's socket takes (as a REST body, app.BODY_LIMIT).
+MESSAGE_LIMIT = 16 * 1024
+
+
+def install(app: FastAPI, tables: Tables, rooms: Rooms, live: Live, config: Config) -> None:
+    """The rooms' routes on ``app``."""
+    joins = TokenBuckets(config.new_player_burst, config.new_player_interval)
+
+    async def player(request: Request) -> int:
+        return await tables.player_id(bearer_token(request))
+
+    def limit(request: Request) -> None:
+        """Joining (and making rooms) is limited per address, like new tokens."""
+        peer = request.client.host if request.client else None
+        forwarded = request.headers.getlist("x-forwarded-for")
+        address = client_address(peer, forwarded, config.trusted_proxy)
+        wait = joins.take(address)
+        if wait > 0:
+            raise RateLimited(wait, "join_limited")
+
+    Player = Annotated[int, Depends(player)]
+    app.exception_handler(RoomError)(_stale)
+    tags: list[str | Enum] = ["rooms"]
+
+    @app.post("/api/rooms", responses=ROOM_RESPONSES, tags=tags, dependencies=[Depends(limit)])
+    async def new_room(body: NewRoomBody, pid: Player) -> Response:
+        """A room at these rules; the creator sits at seat 0."""
+        rules = rules_from_api(body.rules, tables.rules)
+        room = await rooms.create(pid, rules, body.level, body.turn_seconds, body.name)
+        return answer(room)
+
+    @app.get("/api/rooms/{code}", responses=ROOM_RESPONSES, tags=tags)
+    async def get_room(code: str, pid: Player) -> Response:
+        """The Room as this token sees it."""
+        return answer(await rooms.look(code, pid))
+
+    limited = [Depends(limit)]
+
+    @app.post("/api/rooms/{code}/join", responses=ROOM_RESPONSES, tags=tags, dependencies=limited)
+    async def join(code: str, body: JoinBody, pid: Player) -> Response:
+        """Sit at the next free seat of the room's lobby."""
+        return answer(await rooms.join(code, pid, body.name))
+
+    @app.post("/api/rooms/{code}/start", responses=ROOM_RESPONSES, tags=tags)
+    async def start(code: str, body: RoomVersionBody, pid: Player) -> Response:
+        """The creator starts the match; computers take the empty seats."""
+        return answer(await rooms.start(code, pid, body.version))
+
+    @app.post("/api/rooms/{code}/remove", responses=ROOM_RESPONSES, tags=tags)
+    async def remove(code: str, body: RemoveBody, pid: Player) -> Response:
+        """The creator removes a guest from the lobby."""
+        return answer(await rooms.remove(code, pid, body.version, body.seat))
+
+    @app.post("/api/rooms/{code}/leave", responses=ROOM_RESPONSES, tags=tags)
+    async def leave(code: str, body: RoomVersionBody, pid: Player) -> Response:
+        """Leave for good: a computer takes the seat (in the lobby it is freed)."""
+        return answer(await rooms.leave(code, pid, body.version))
+
+    # The seat's actions (SEAT_ACTIONS: also the socket's messages)
+    @app.post("/api/rooms/{code}/pass", responses=ROOM_RESPONSES, tags=tags)
+    async def pass_cards(code: str, body: PassBody, pid: Player) -> Response:
+        return answer(await SEAT_ACTIONS["pass"].run(rooms, code, pid, body))
+
+    @app.post("/api/rooms/{code}/play", responses=ROOM_RESPONSES, tags=tags)
+    async def play(code: str, body: PlayBody, pid: Player) -> Response:
+        return answer(await SEAT_ACTIONS["play"].run(rooms, code, pid, body))
+
+    @app.post("/api/rooms/{code}/moon", responses=ROOM_RESPONSES, tags=tags)
+    async def moon(code: str, body: MoonBody, pid: Player) -> Response:
+        return answer(await SEAT_ACTIONS["moon"].run(rooms, code, pid, body))
+
+    @app.post("/api/rooms/{code}/next-hand", responses=ROOM_RESPONSES, tags=tags)
+    async def next_hand(code: str, body: RoomVersionBody, pid: Player) -> Response:
+        return answer(await SEAT_ACTIONS["next-hand"].run(rooms, code, pid, body))
+
+    @app.get("/api/rooms/{code}/events", responses=ROOM_RESPONSES, tags=tags)
+    async def events(code: str, pid: Player, after: Annotated[int, Query(ge=-1)] = -1) -> Response:
+        """Long-poll: the Room once its version is past ``after`` (or after ~25 s)."""
+        return answer(await live.wait(code, pid, after, POLL_SECONDS))
+
+    _install_socket(app, tables, rooms, live)
+
+
+def _install_socket(app: FastAPI, tables: Tables, rooms: Rooms, live: Live) -> None:
+    """A room's WebSocket: the seat's actions in, the Room pushed out after each change."""
+
+    @app.websocket("/api/rooms/{code}/ws")
+    async def socket(websocket: WebSocket, code: str) -> None:
+        await websocket.accept()
+        try:
+            hello = json.loads(await asyncio.wait_for(websocket.receive_text(), HELLO_SECONDS))
+            token = hello.get("token") if isinstance(hello, dict) else None
+            if not isinstance(token, str) or not token or len(token) > 256:
+                raise ApiError("bad_token")
+            pid = await tables.player_id(token)
+            await rooms.look(code, pid)  # room_not_found before anything is kept
+        except ApiError as refused:
+            await _refuse(websocket, refused.code, refused.message)
+            return
+        except (TimeoutError, ValueError, WebSocketDisconnect):
+            await _refuse(websocket, "bad_request", None)
+            return
+        watcher = Watcher(websocket, pid)
+        await live.connect(code, watcher)
+        try:
+            while True:
+                text = await websocket.receive_text()
+                reply, shown = await _on_message(rooms, code, pid, text)
+                await live.reply(watcher, reply, shown)
+        except WebSocketDisconnect:
+            pass
+        finally:
+            await live.disconnect(code, watcher)
+
+
+async def _on_message(rooms: Rooms, code: str, pid: int, text: str) -> tuple[str, str | None]:
+    """The answer to one message of a seat's socket (and the Room text it carries:
+    that version's push need not send it again)."""
+    try:
+        message = json.loads(text) if len(text) <= MESSAGE_LIMIT else None
+    except ValueError:
+        message = None
+    if not isinstance(message, dict):
+        what = "too_large" if len(text) > MESSAGE_LIMIT else "bad_request"
+        return _dumps({"type": "error", "error": _error(what)}), None
+    kind = message.get("type")
+    if kind == "ping":
+        return '{"type": "pong"}', None
+    ask = message.get("id")
+    known = ask is None or isinstance(ask, int) or (isinstance(ask, str) and len(ask) <= 64)
+    if not known:
+        ask = None  # not echoed back
+    action = SEAT_ACTIONS.get(kind) if isinstance(kind, str) else None
+    refused: dict[str, Any]
+    try:
+        if action is None or not known:
+            raise ApiError("bad_request")
+        fields = {k: v for k, v in message.items() if k not in ("type", "id")}
+        try:
+            body = action.body.model_validate(fields)
+        except ValidationError:
+            raise ApiError("bad_request") from None
+        room = await action.run(rooms, code, pid, body)
+    except RoomError as exc:
+        refused = {"error": {"code": exc.code, "message": exc.message}, "room": exc.room}
+    except (ApiError, GameError) as exc:
+        refused = {"error": {"code": exc.code, "message": exc.message}}
+    except Exception:
+        log.exception("room %s: a socket's action failed", code)
+        refused = {"error": _error("internal")}
+    else:
+        head = _dumps({"type": "answer", "id": ask, "status": 200})
+        return f"{head[:-1]}, {_ROOM_KEY}{room}}}", room
+    status = error_status(refused["error"]["code"])
+    return _dumps({"type": "answer", "id": ask, "status": status, **refused}), None
+
+
+async def _stale(_request: Request, exc: RoomError) -> JSONResponse:
+    body = {"error": {"code": exc.code, "message": exc.message}, "room": exc.room}
+    headers = {"Cache-Control": "no-store", **HEADERS}
+    return JSONResponse(body, status_code=error_status(exc.code), headers=headers)
+
+
+def answer(room: str) -> Response:
+    """A Room, as service.py made its JSON (shared with the pushes of its version)."""
+    return Response(room, media_type="application/json", headers=NO_STORE)
+
+
+_ROOM_KEY = '"room": '
+
+
+def _dumps(message: dict[str, Any]) -> str:
+    return json.dumps(message, ensure_ascii=False)
+
+
+def _error(code: str) -> dict[str, str]:
+    return {"code": code, "message": error_message(code)}
+
+
+async def _refuse(websocket: WebSocket, code: str, message: str | None) -> None:
+    body = {"error": {"code": code, "message": message or error_message(code)}}
+    close = {"bad_token": 4403, "room_not_found": 4404}.get(code, 4400)
+    with contextlib.suppress(Exception):
+        await websocket.send_text(json.dumps({"type": "error", **body}, ensure_ascii=False))
+        await websocket.close(close)

@@ -1,0 +1,667 @@
+"""Rooms: play with friends (issue 9, docs/api.md "Rooms").
+
+The room service: create and join a room, start its match, the humans' actions
+(each token acts only for its own seat), and the server's own moves: the
+computers' cards and, after the room's ``turn_seconds``, Vừa's decision for an
+absent human.  Every change writes the room's next version only if it is still
+free in the database (as the single-player actions do), so a double tap, two tabs
+or two server processes never apply anything twice.  Each process keeps the
+latest version of each room it serves in memory: an action at that version reads
+nothing (another process's changes arrive by NOTIFY, see live.py).
+
+The server's next move is kept in the room's row as ``due_at``: the process that
+made the last change sets a timer for it, and every process sweeps the rooms whose
+move is overdue (a process killed mid-hand is thus replaced by any live one).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import functools
+import logging
+import re
+import secrets
+import threading
+import time
+import unicodedata
+from collections import OrderedDict
+from collections.abc import Awaitable, Callable
+from typing import Any, NoReturn
+
+import anyio.to_thread
+import sqlalchemy as sa
+
+from hearts.bots.base import LEVELS
+from hearts.cards import card_name
+from hearts.hand import DONE, PASS, PLAY
+from hearts.rules import Rules
+from hearts.server.i18n import lang, messages_en
+from hearts.server.rooms.store import Room, RoomStore, Seat, now
+from hearts.server.rooms.view import CONNECTED_SECONDS, room_text, room_view
+from hearts.server.store.db import Stale, Store
+from hearts.server.table.computers import Choices, Computers, Heavy, decide, decide_here
+from hearts.server.table.game import Game, Job
+from hearts.server.web.errors import ApiError
+
+log = logging.getLogger("hearts.server")
+
+#: 16 characters of base32: 80 random bits, not guessable.
+CODE_ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZ234567"
+CODE_LENGTH = 16
+CODE_RE = re.compile(f"[{CODE_ALPHABET}]{{{CODE_LENGTH}}}")
+NAME_LIMIT = 20
+TURN_SECONDS = range(10, 601)
+#: Vừa decides for an absent human.
+AUTO_LEVEL = "medium"
+#: How long after its due time another process takes over a room's next move.
+TAKE_OVER_AFTER = 1.5
+#: How often each process looks for overdue rooms.
+SWEEP_EVERY = 1.0
+#: How many rooms a process keeps in memory (the latest version of each).
+CACHE_ROOMS = 5000
+#: How long a room kept in memory is shown without reading it again.
+TRUST_SECONDS = 2.0
+
+
+async def _nothing(_code: str) -> None:
+    return None
+
+
+class RoomError(ApiError):
+    """A refusal that carries the Room as the caller sees it (``stale``)."""
+
+    def __init__(self, code: str, room: dict[str, Any]) -> None:
+        super().__init__(code)
+        self.room = room
+
+
+def new_code() -> str:
+    return "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
+
+
+def clean_name(name: Any, default: str) -> str:
+    """A display name: 1-20 characters once trimmed, no control characters."""
+    if name is None:
+        return default
+    if not isinstance(name, str):
+        raise ApiError("bad_name")
+    text = " ".join(name.split())
+    if not 1 <= len(text) <= NAME_LIMIT or any(
+        unicodedata.category(ch).startswith("C") for ch in text
+    ):
+        raise ApiError("bad_name")
+    return text
+
+
+def guest_name(seat: int) -> str:
+    return messages_en.guest(seat + 1) if lang.english() else f"Khách {seat + 1}"
+
+
+class Rooms:
+    """The rooms of one server process."""
+
+    def __init__(
+        self,
+        store: Store,
+        computers: Computers,
+        seed: int | None,
+        pace: float,
+        on_change: Callable[[str, Room | None], None],
+    ) -> None:
+        self.store = store
+        self.computers = computers
+        #: the deals' seed (the server's: reproducible deals in tests)
+        self.seed = seed
+        self.db = RoomStore(self.store)
+        self.pace = pace
+        #: called after every committed change (live.py pushes the new Room)
+        self.on_change = on_change
+        #: called inside each change's transaction (live.py: PostgreSQL NOTIFY)
+        self.in_transaction: Callable[[Any, str, int], None] = lambda _c, _code, _v: None
+        self._timers: dict[str, asyncio.TimerHandle] = {}
+        self._driving: set[str] = set()
+        self._moves: set[asyncio.Future[None]] = set()  # kept until done
+        self._sweeper: asyncio.Task[None] | None = None
+        #: code -> (the latest Room known here, when the database confirmed it)
+        self._cache: OrderedDict[str, tuple[Room, float]] = OrderedDict()
+        self._cache_lock = threading.Lock()
+        #: a seat connected by a call (live.py tells the others)
+        self.on_presence: Callable[[str], Awaitable[None]] = _nothing
+
+    # -- reading -------------------------------------------------------------------
+    def _load(self, code: str) -> Room:
+        """The room as the database has it now (kept as the latest known)."""
+        if not CODE_RE.fullmatch(code):
+            raise ApiError("room_not_found")
+        with self.store.read() as conn:
+            room = self.db.load(conn, code)
+        if room is None:
+            self.forget(code)
+            raise ApiError("room_not_found")
+        self._remember(room, from_db=True)
+        return room
+
+    def _remember(self, room: Room, from_db: bool) -> None:
+        """Keep ``room`` as the latest known version of it (never an older one).  A
+        Room this process just committed keeps the presence known here."""
+        with self._cache_lock:
+            old = self._cache.get(room.code)
+            if old is not None and old[0].version > room.version:
+                return  # a newer one is known already
+            self._cache.pop(room.code, None)
+            if old is not None and not from_db:
+                for s, before in zip(room.seats, old[0].seats, strict=True):
+                    if s.player_id == before.player_id and s.kind == before.kind == "human":
+                        s.seen_at = before.seen_at
+            self._cache[room.code] = (room, time.monotonic())
+            while len(self._cache) > CACHE_ROOMS:
+                self._cache.popitem(last=False)
+
+    def forget(self, code: str) -> None:
+        """The room changed elsewhere (another process's NOTIFY): read it again."""
+        with self._cache_lock:
+            self._cache.pop(code, None)
+
+    def kept(self, code: str) -> Room | None:
+        """The room kept here if it is recent enough to show (see :meth:`current`)."""
+        kept = self._cache.get(code)
+        if kept is not None and time.monotonic() - kept[1] < TRUST_SECONDS:
+            return kept[0]
+        return None
+
+    def forget_all(self, codes: list[str]) -> None:
+        """The rooms were removed (retention)."""
+        for code in codes:
+            self.forget(code)
+
+    def current(self, code: str) -> Room:
+        """The room as recently known: kept here if it was confirmed in the last
+        :data:`TRUST_SECONDS` (another process's changes come by NOTIFY sooner), else
+        read again.  Shared: never changed but for its seats' ``seen_at``."""
+        return self.kept(code) or self._load(code)
+
+    def _at(self, code: str, version: int) -> tuple[Room | None, Room]:
+        """The room at ``version`` (None: it is at another version now) and the
+        latest version known."""
+        kept = self._cache.get(code)
+        if kept is not None and kept[0].version == version:
+            return kept[0], kept[0]  # a version is never made twice: this is it
+        if kept is not None and kept[0].version > version:
+            return None, kept[0]  # versions only go up: this one is taken
+        room = self._load(code)
+        return (room if room.version == version else None), room
+
+    def view(self, code: str, player_id: int | None) -> tuple[int, str, bool]:
+        """The Room's version and JSON text as the player sees it, and whether this
+        call made its seat connected (the others are told: a long-poll client has no
+        socket)."""
+        room = self.current(code)
+        seat = room.seat_of(player_id) if player_id is not None else None
+        arrived = False
+        if seat is not None:
+            arrived = self._touch(room, seat)
+        return room.version, room_text(room, seat), arrived
+
+    def _touch(self, room: Room, seat: int) -> bool:
+        """A call of the seat's player: it is connected (written at most every 10 s);
+        whether it was shown disconnected before."""
+        s = room.seats[seat]
+        t = now()
+        if s.seen_at is None or t - s.seen_at > 10:
+            arrived = s.seen_at is None or t - s.seen_at >= CONNECTED_SECONDS
+            self.db.touch(room.id, [seat], t)
+            s.seen_at = t
+            return arrived
+        return False
+
+    def set_seen(self, code: str, players: list[int], when: float | None) -> None:
+        """This process wrote the players' ``seen_at``: the kept room shows it too."""
+        kept = self._cache.get(code)
+        if kept is not None:
+            for s in kept[0].seats:
+                if s.kind == "human" and s.player_id in players:
+                    s.seen_at = when
+
+    def merge_seen(self, code: str, seen: dict[int, float | None]) -> Room | None:
+        """The players' ``seen_at`` as the database has it (every process refreshes
+        its own), into the kept room; that room (None: none kept)."""
+        kept = self._cache.get(code)
+        if kept is None:
+            return None
+        for s in kept[0].seats:
+            if s.kind == "human" and s.player_id in seen:
+                s.seen_at = seen[s.player_id]
+        return kept[0]
+
+    # -- changing ------------------------------------------------------------------
+    def _apply(
+        self, before: Room, player_id: int | None, action: Callable[[Room, int | None], None]
+    ) -> Room:
+        """``action(room, the caller's seat)`` on a copy of ``before``: the next version
+        (an ApiError, and nothing changed, if the action is refused)."""
+        room = before.copy()
+        seat = room.seat_of(player_id) if player_id is not None else None
+        action(room, seat)
+        room.version = before.version + 1
+        if room.game is not None and room.game.over:
+            room.phase = "over"
+        room.due_at = self.next_due(room)
+        return room
+
+    def _write(self, room: Room, before: Room) -> None:
+        """Commit ``room`` if ``before``'s version is still the room's (else Stale)."""
+        with self.store.write() as conn:
+            self.db.save(conn, room, before)
+            self.in_transaction(conn, room.code, room.version)
+
+    def _refuse(
+        self, code: str, player_id: int | None, members_only: bool, latest: Room | None
+    ) -> NoReturn:
+        """The version asked for is taken: 409 ``stale`` with the Room as it is now."""
+        current = latest or self._load(code)  # room_not_found if it is not there at all
+        seat = current.seat_of(player_id) if player_id is not None else None
+        if seat is None and player_id is not None and members_only:
+            raise ApiError("not_in_room")  # whatever the version
+        raise RoomError("stale", room_view(current, seat))
+
+    def _change(
+        self,
+        code: str,
+        version: int,
+        player_id: int | None,
+        action: Callable[[Room, int | None], None],
+    ) -> Room:
+        """:meth:`_commit` in one thread (the server's own moves)."""
+        if not CODE_RE.fullmatch(code):
+            raise ApiError("room_not_found")
+        before, latest = self._at(code, version)
+        if before is None:
+            self._refuse(code, player_id, True, latest)
+        room = self._apply(before, player_id, action)
+        try:
+            self._write(room, before)
+        except Stale:
+            self.forget(code)
+            self._refuse(code, player_id, True, None)
+        self._remember(room, from_db=False)
+        return room
+
+    async def _commit(
+        self,
+        code: str,
+        version: int,
+        player_id: int | None,
+        action: Callable[[Room, int | None], None],
+        members_only: bool = True,
+    ) -> str:
+        """Apply ``action(room, the caller's seat)`` on ``version`` and commit it, or
+        change nothing; the caller's Room (JSON text) after it.
+
+        The action works on a copy of the room at ``version`` (kept in memory when it
+        is the latest known, else read); the write checks that the version is still
+        free, so two processes, two tabs or a double tap never both change it.  Only
+        the database's work goes to a thread: the rest is quick and stays here."""
+        if not CODE_RE.fullmatch(code):
+            raise ApiError("room_not_found")
+        kept = self._cache.get(code)
+        if kept is not None and kept[0].version >= version:
+            before, latest = (kept[0] if kept[0].version == version else None), kept[0]
+        else:
+            before, latest = await anyio.to_thread.run_sync(self._at, code, version)
+        refuse = functools.partial(self._refuse, code, player_id, members_only)
+        if before is None:
+            await anyio.to_thread.run_sync(refuse, latest)
+            raise AssertionError("refused")
+        room = self._apply(before, player_id, action)
+        try:
+            await anyio.to_thread.run_sync(self._write, room, before)
+        except Stale:
+            self.forget(code)
+            await anyio.to_thread.run_sync(refuse, None)
+        self._remember(room, from_db=False)
+        self._after(room)
+        viewer = room.seat_of(player_id) if player_id is not None else None
+        return room_text(room, viewer)
+
+    def _after(self, room: Room) -> None:
+        """A change was committed here: push it and time the server's next move."""
+        self.on_change(room.code, room)
+        self.schedule(room.code, room.due_at)
+
+    def next_due(self, room: Room) -> float | None:
+        """When the server makes the room's next move (None: it waits for a human
+        with no timer, or there is nobody left to play for)."""
+        game = room.game
+        if room.phase != "playing" or game is None or game.over or not room.humans:
+            return None
+        t = now()
+        hand = game.hand
+        humans = set(room.humans)
+        wait = float(room.turn_seconds) if room.turn_seconds is not None else None
+        if hand.phase == PASS:
+            if any(not hand.passes[s] for s in range(hand.n) if s not in humans):
+                return t + self.pace
+        elif hand.phase == PLAY and hand.turn not in humans:
+            trick_done = bool(hand.plays) and len(hand.plays) % hand.n == 0
+            return t + self.pace * (3 if trick_done else 1)
+        return t + wait if wait is not None else None
+
+    # -- the calls -----------------------------------------------------------------
+    async def create(
+        self, player_id: int, rules: Rules, level: str, turn_seconds: int | None, name: Any
+    ) -> str:
+        if level not in LEVELS:
+            raise ApiError("bad_request")
+        if turn_seconds is not None and turn_seconds not in TURN_SECONDS:
+            raise ApiError("bad_request")
+        name = clean_name(name, guest_name(0))
+
+        def make() -> Room:
+            seats = [Seat(seat=i, kind="empty") for i in range(rules.players)]
+            seats[0] = Seat(seat=0, kind="human", name=name, player_id=player_id, seen_at=now())
+            for _ in range(5):
+                room = Room(
+                    id=0,
+                    code=new_code(),
+                    version=0,
+                    phase="lobby",
+                    creator=0,
+                    rules=rules,
+                    level=level,
+                    turn_seconds=turn_seconds,
+                    game=None,
+                    seats=seats,
+                )
+                try:
+                    with self.store.write() as conn:
+                        self.db.create(conn, room)
+                    self._remember(room, from_db=True)
+                    return room
+                except sa.exc.IntegrityError:  # 80 random bits: never, but not a crash
+                    continue
+            raise ApiError("internal")
+
+        room = await anyio.to_thread.run_sync(make)
+        return room_text(room, 0)
+
+    async def seen(self, code: str, player_id: int) -> tuple[int, str]:
+        """The Room's version and JSON text as the player sees it (a call of the
+        player's: its seat shows connected, and the others learn it)."""
+        version, text, arrived = await anyio.to_thread.run_sync(self.view, code, player_id)
+        if arrived:
+            await self.on_presence(code)
+        return version, text
+
+    async def look(self, code: str, player_id: int) -> str:
+        return (await self.seen(code, player_id))[1]
+
+    async def join(self, code: str, player_id: int, name: Any) -> str:
+        """Sit at the next free seat (already seated: the same Room)."""
+        for _ in range(20):  # a join needs no version: retry while others change the room
+            room = await anyio.to_thread.run_sync(self.current, code)
+            seated = room.seat_of(player_id)
+            if seated is not None:
+                return room_text(room, seated)
+            free = [s.seat for s in room.seats if s.kind == "empty"]
+            if room.phase != "lobby":
+                raise ApiError("room_started" if room.phase == "playing" else "match_over")
+            if not free:
+                raise ApiError("room_full")
+            chosen = clean_name(name, guest_name(free[0]))
+
+            def sit(room: Room, _seat: int | None, chosen: str = chosen) -> None:
+                free = [s for s in room.seats if s.kind == "empty"]
+                if not free:
+                    raise ApiError("room_full")
+                free[0].kind, free[0].name, free[0].player_id = "human", chosen, player_id
+                free[0].seen_at = now()
+                free[0].auto = False
+
+            try:
+                return await self._commit(code, room.version, player_id, sit, False)
+            except RoomError:
+                continue
+        raise ApiError("internal")
+
+    async def start(self, code: str, player_id: int, version: int) -> str:
+        def start(room: Room, seat: int | None) -> None:
+            self._creator(room, seat)
+            if room.phase != "lobby":
+                raise ApiError("wrong_phase")
+            for s in room.seats:
+                if s.kind == "empty":
+                    s.kind = "computer"
+            game = Game.new(room.rules, 1, self.seed, room.id)
+            game.choosers = frozenset(room.humans)
+            room.game = game
+            room.phase = "playing"
+
+        return await self._commit(code, version, player_id, start)
+
+    @staticmethod
+    def _member(room: Room, seat: int | None) -> int:
+        if seat is None:
+            raise ApiError("not_in_room")
+        return seat
+
+    def _creator(self, room: Room, seat: int | None) -> None:
+        if self._member(room, seat) != room.creator:
+            raise ApiError("creator_only")
+
+    async def remove(self, code: str, player_id: int, version: int, who: str) -> str:
+        def remove(room: Room, seat: int | None) -> None:
+            self._creator(room, seat)
+            assert seat is not None
+            letters = room.rules.seats
+            if who not in letters:
+                raise ApiError("bad_seat")
+            target = (letters.index(who) + seat) % room.rules.players
+            if room.phase != "lobby":
+                raise ApiError("wrong_phase")
+            s = room.seats[target]
+            if s.kind != "human" or target == seat:
+                raise ApiError("bad_seat")
+            room.seats[target] = Seat(seat=target, kind="empty")
+
+        return await self._commit(code, version, player_id, remove)
+
+    async def leave(self, code: str, player_id: int, version: int) -> str:
+        def leave(room: Room, seat: int | None) -> None:
+            seat = self._member(room, seat)
+            kind = "empty" if room.phase == "lobby" else "computer"
+            room.seats[seat] = Seat(seat=seat, kind=kind)
+            if room.creator == seat:
+                n = room.rules.players
+                after = [(seat + k) % n for k in range(1, n)]
+                heirs = [s for s in after if room.seats[s].kind == "human"]
+                if heirs:
+                    room.creator = heirs[0]
+            if room.game is not None:
+                room.game.choosers = frozenset(room.humans)
+
+        return await self._commit(code, version, player_id, leave)
+
+    def _human_act(self, fn: Callable[[Game, int], None]) -> Callable[[Room, int | None], None]:
+        def act(room: Room, seat: int | None) -> None:
+            seat = self._member(room, seat)
+            if room.phase == "over":
+                raise ApiError("match_over")
+            if room.phase != "playing" or room.game is None:
+                raise ApiError("wrong_phase")
+            fn(room.game, seat)
+            room.seats[seat].auto = False  # the player is back
+
+        return act
+
+    async def pass_cards(self, code: str, player_id: int, version: int, cards: list[str]) -> str:
+        act = self._human_act(lambda game, seat: game.seat_pass(seat, cards))
+        return await self._commit(code, version, player_id, act)
+
+    async def play(self, code: str, player_id: int, version: int, card: str) -> str:
+        act = self._human_act(lambda game, seat: game.seat_play(seat, card))
+        return await self._commit(code, version, player_id, act)
+
+    async def moon(self, code: str, player_id: int, version: int, choice: str) -> str:
+        act = self._human_act(lambda game, seat: game.seat_moon(seat, choice))
+        return await self._commit(code, version, player_id, act)
+
+    async def next_hand(self, code: str, player_id: int, version: int) -> str:
+        def deal(room: Room, seat: int | None) -> None:
+            self._member(room, seat)
+            if room.phase == "over":
+                raise ApiError("match_over")
+            if room.game is None:
+                raise ApiError("wrong_phase")
+            room.game.next_hand(self.seed)
+            room.auto_plays = []
+
+        return await self._commit(code, version, player_id, deal)
+
+    # -- the server's moves --------------------------------------------------------
+    def _move(self, room: Room, choices: Choices) -> None:
+        """The server's next move on ``room`` (due now): the computers' pass or card,
+        or Vừa's decision for the humans the table waits on, or the next deal."""
+        game = room.game
+        assert game is not None
+        hand = game.hand
+        humans = set(room.humans)
+        if hand.phase == PASS:
+            computers = [s for s in range(hand.n) if s not in humans and not hand.passes[s]]
+            if computers:
+                views = tuple(game.match.view(s) for s in computers)
+                self._decide(room, Job("pass", views), choices)
+                return
+            waiting = [s for s in sorted(humans) if not hand.passes[s]]
+            job = Job("pass", tuple(game.match.view(s) for s in waiting))
+            game.apply_computer(job, decide(AUTO_LEVEL, job))
+            for s in waiting:
+                room.seats[s].auto = True
+                room.auto_plays.append({"seat": s, "step": "pass", "card": None})
+            return
+        if hand.phase == PLAY:
+            seat = hand.turn
+            job = Job("play", (game.match.view(seat),))
+            if seat not in humans:
+                self._decide(room, job, choices)
+                return
+            before = len(hand.plays)
+            game.apply_computer(job, decide(AUTO_LEVEL, job))
+            room.seats[seat].auto = True
+            room.auto_plays.append(
+                {"seat": seat, "step": "play", "card": card_name(hand.plays[before])}
+            )
+            return
+        if hand.phase == DONE and game.moon_pending:
+            shooter = hand.shooter()
+            game.match.finish_hand()  # as a computer shooter would choose
+            room.seats[shooter].auto = True
+            return
+        game.next_hand(self.seed)
+        room.auto_plays = []
+
+    def _decide(self, room: Room, job: Job, choices: Choices) -> None:
+        """The computers' move: ``choices`` if the workers made them already, else
+        decided here (a light level) or raising Heavy at the room's version."""
+        assert room.game is not None
+        if choices is None:
+            choices = decide_here(room.level, job, room.version)
+        room.game.apply_computer(job, choices)
+
+    def _drive_once(self, code: str, choices: Choices, at: int | None) -> tuple[bool, Room | None]:
+        """Make the room's move if it is due (at version ``at`` when given): whether
+        it was made, and the room (None when it is gone or moved on)."""
+        try:
+            room = self._load(code)  # its due time as the database has it
+        except ApiError:
+            return False, None
+        if at is not None and room.version != at:
+            return False, None
+        if room.due_at is None or room.due_at > now() + 0.005:
+            return False, room
+        version = room.version
+
+        def move(room: Room, _seat: int | None) -> None:
+            self._move(room, choices)
+
+        try:
+            changed = self._change(code, version, None, move)
+        except RoomError:
+            return False, None  # another process (or a human) moved first
+        return True, changed
+
+    async def drive(self, code: str) -> None:
+        """Make the room's due move (Khó thinking in the bot pool, outside any
+        transaction), then time the next."""
+        if code in self._driving:
+            return
+        self._driving.add(code)
+        try:
+            choices: Choices = None
+            at: int | None = None
+            for _ in range(3):
+                try:
+                    fn = functools.partial(self._drive_once, code, choices, at)
+                    moved, room = await anyio.to_thread.run_sync(fn)
+                except Heavy as heavy:
+                    choices = await self.computers.decide(heavy.level, heavy.job)
+                    at = heavy.at
+                    continue
+                if moved and room is not None:
+                    self._after(room)
+                elif room is not None:
+                    self.schedule(code, room.due_at)  # not due yet: wait for it
+                return
+        except ApiError:
+            return
+        except Exception:
+            log.exception("room %s: the server's move failed", code)
+        finally:
+            self._driving.discard(code)
+
+    def schedule(self, code: str, due_at: float | None) -> None:
+        """Time the room's next move in this process."""
+        old = self._timers.pop(code, None)
+        if old is not None:
+            old.cancel()
+        if due_at is None:
+            return
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:
+            return
+        delay = max(0.0, due_at - now())
+        self._timers[code] = loop.call_later(delay, self._spawn, code, True)
+
+    def _spawn(self, code: str, timed: bool = False) -> None:
+        if timed:
+            self._timers.pop(code, None)
+        task = asyncio.ensure_future(self.drive(code))
+        self._moves.add(task)
+        task.add_done_callback(self._moves.discard)
+
+    async def sweep_forever(self) -> None:
+        """Make the moves other processes left overdue (killed, or never timed)."""
+        while True:
+            await asyncio.sleep(SWEEP_EVERY)
+            try:
+                codes = await anyio.to_thread.run_sync(self.db.due, now() - TAKE_OVER_AFTER)
+            except Exception:
+                log.exception("rooms: the sweep failed")
+                continue
+            for code in codes:
+                # a timer here may be one another process's change made stale
+                if code not in self._driving:
+                    self._spawn(code)
+
+    async def start_driving(self) -> None:
+        self._sweeper = asyncio.create_task(self.sweep_forever())
+
+    async def stop_driving(self) -> None:
+        for timer in self._timers.values():
+            timer.cancel()
+        self._timers.clear()
+        if self._sweeper is not None:
+            self._sweeper.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._sweeper

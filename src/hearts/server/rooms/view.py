@@ -1,0 +1,218 @@
+"""What one browser sees of a room: the Room of docs/api.md, from its own seat.
+
+Seat letters are viewer-relative: the viewer's seat is "S" and the others follow
+in play order, so the single-player table renderer works unchanged.  The table
+itself is the single-player State of a copy of the match with the seats turned
+so that the viewer sits at seat 0 (South): it is built from that seat's view
+alone, so it holds no card of another hand.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pydantic_core import to_json
+
+from hearts.hand import HandState
+from hearts.match import HandResult, Match
+from hearts.server.i18n import lang, messages_en
+from hearts.server.rooms.store import Room, now
+from hearts.server.table.game import Game
+
+#: A seat is shown connected this long after its last socket refresh or call.
+CONNECTED_SECONDS = 30.0
+
+
+def turned_hand(hand: HandState, viewer: int) -> HandState:
+    """``hand`` with seat ``viewer`` at 0: every per-seat list turned and every seat
+    number moved (the cards, the phase and the order of play stay as they are)."""
+    n = hand.n
+    new = hand.copy()
+
+    def turn(values: list[int]) -> list[int]:
+        return [values[(r + viewer) % n] for r in range(n)]
+
+    def seat(s: int) -> int:
+        return (s - viewer) % n
+
+    new.deal_masks = tuple(turn(list(hand.deal_masks)))
+    new.passes = turn(hand.passes)
+    new.hands = turn(hand.hands)
+    new.taken = turn(hand.taken)
+    new.winners = [seat(w) for w in hand.winners]
+    if hand.phase != "pass":  # in the pass they are placeholders (0)
+        new.leader = seat(hand.leader)
+        new.turn = seat(hand.turn)
+        new.first_leader = seat(hand.first_leader)
+    return new
+
+
+def turned(game: Game, viewer: int) -> Game:
+    """``game`` with seat ``viewer`` at 0 and the others after it in play order."""
+    rules = game.rules
+    n = rules.players
+
+    def turn(values: list[int] | tuple[int, ...]) -> list[int]:
+        return [values[(r + viewer) % n] for r in range(n)]
+
+    results = [
+        HandResult(tuple(turn(r.points)), (r.shooter - viewer) % n if r.shooter >= 0 else -1)
+        for r in game.results
+    ]
+    hand = turned_hand(game.hand, viewer)
+    match = Match(rules, results, totals=turn(game.totals), hand=hand, hand_number=game.hand_no)
+    return Game(
+        match=match,
+        match_no=game.match_no,
+        auto_finished=game.auto_finished,
+        deal_key=game.deal_key,
+        choosers=frozenset((s - viewer) % n for s in game.choosers),
+    )
+
+
+def presence(room: Room, t: float) -> tuple[bool, ...]:
+    """Whether each seat (absolute) is shown connected at ``t``: a computer always, a
+    human seen (socket refresh or call) in the last :data:`CONNECTED_SECONDS`."""
+    return tuple(
+        s.kind == "computer"
+        or (s.kind == "human" and s.seen_at is not None and t - s.seen_at < CONNECTED_SECONDS)
+        for s in room.seats
+    )
+
+
+def room_text(room: Room, viewer: int | None) -> str:
+    """:func:`room_view` as JSON text.  Its table State, the costly part and the same
+    until the next version, is built once per seat and version: the answer to an
+    action and the pushes to every socket of that seat share it."""
+    outer = room_view(room, viewer, table=False)
+    text = to_json(outer).decode()
+    if viewer is None or room.game is None:
+        return text
+    key = (viewer, lang.current())  # the State's words are in the viewer's language
+    table = room.tables.get(key)
+    if table is None:
+        # pydantic's JSON writer: the same JSON as json.dumps, in a quarter of the time
+        state = table_state(room, viewer, outer["seats"])
+        table = room.tables[key] = to_json(state).decode()
+    # "state" is the last key: put the State's text in place of its null
+    assert text.endswith(_NO_STATE)
+    return f"{text[: -len('null}')]}{table}}}"
+
+
+_NO_STATE = '"state":null}'
+
+
+def room_view(room: Room, viewer: int | None, table: bool = True) -> dict[str, Any]:
+    """The Room as the player at absolute seat ``viewer`` (None: no seat) sees it
+    (``table``: with its State, else ``"state": None``)."""
+    rules = room.rules
+    n = rules.players
+    letters = rules.seats
+    base = viewer if viewer is not None else 0
+
+    def letter(seat: int) -> str:
+        return letters[(seat - base) % n]
+
+    t = now()
+    connected = presence(room, t)
+    seats = []
+    for r in range(n):
+        s = room.seats[(r + base) % n]
+        name = s.name
+        if s.kind == "computer":
+            name = messages_en.computer(s.seat + 1) if lang.english() else f"Máy {s.seat + 1}"
+        seats.append(
+            {
+                "seat": letter(s.seat),
+                "name": name,
+                "kind": s.kind,
+                "connected": connected[s.seat],
+                "auto": s.auto,
+            }
+        )
+    waiting: list[str] = []
+    game = room.game
+    if game is not None and room.phase == "playing":
+        waiting = [letter(s) for s in waiting_humans(room)]
+    auto_plays = [
+        {
+            "seat": letter(a["seat"]),
+            "step": a["step"],
+            # a pass's cards are secret: only their passer sees them
+            "card": a["card"] if a["step"] == "play" or a["seat"] == viewer else None,
+        }
+        for a in room.auto_plays
+    ]
+    deadline = None
+    if waiting and room.due_at is not None and room.turn_seconds is not None:
+        deadline = round(max(0.0, room.due_at - t), 1)
+    state = None
+    if table and viewer is not None and game is not None:
+        state = table_state(room, viewer, seats)
+    return {
+        "code": room.code,
+        "version": room.version,
+        "phase": room.phase,
+        "you": letters[0] if viewer is not None else None,
+        "creator": letter(room.creator),
+        "full": not any(s.kind == "empty" for s in room.seats),
+        "seats": seats,
+        "rules": {
+            "players": rules.players,
+            "qs_breaks_hearts": rules.qs_breaks_hearts,
+            "moon": rules.moon,
+            "jd_bonus": rules.jd_bonus,
+            "target": rules.target,
+        },
+        "level": room.level,
+        "turn_seconds": room.turn_seconds,
+        "waiting_for": waiting,
+        "computer_to_move": computer_to_move(room),
+        "deadline": deadline,
+        "auto_plays": auto_plays,
+        "state": state,
+    }
+
+
+def table_state(room: Room, viewer: int, seats: list[dict[str, Any]]) -> dict[str, Any]:
+    """The single-player State of the match from seat ``viewer``."""
+    game = room.game
+    assert game is not None
+    shooter = game.hand.shooter() if game.moon_pending else -1
+    state = turned(game, viewer).state(room.version, room.level, False, take_back=False)
+    state["names"] = {s["seat"]: s["name"] or "" for s in seats}
+    state["names"][room.rules.seats[0]] = "You" if lang.english() else "Bạn"
+    hand = state["hand"]
+    if game.moon_pending and shooter != viewer:
+        # Another human chooses how their moon counts: this seat just waits.
+        hand["phase"] = "done"
+        hand["moon_choice"] = None
+    return state
+
+
+def computer_to_move(room: Room) -> bool:
+    """Whether the server is about to move for a computer (its pass or its card)."""
+    game = room.game
+    if game is None or room.phase != "playing" or game.over or not room.humans:
+        return False
+    hand = game.hand
+    humans = set(room.humans)
+    if hand.phase == "pass":
+        return any(not hand.passes[s] for s in range(hand.n) if s not in humans)
+    return hand.phase == "play" and hand.turn not in humans
+
+
+def waiting_humans(room: Room) -> list[int]:
+    """The humans the table waits on now (absolute seats)."""
+    game = room.game
+    if game is None or room.phase != "playing" or game.over:
+        return []
+    hand = game.hand
+    humans = set(room.humans)
+    if hand.phase == "pass":
+        return [s for s in sorted(humans) if not hand.passes[s]]
+    if hand.phase == "play":
+        return [hand.turn] if hand.turn in humans else []
+    if game.moon_pending:
+        return [hand.shooter()]
+    return []

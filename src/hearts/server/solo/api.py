@@ -1,0 +1,214 @@
+"""The solo table's routes of docs/api.md: South against the computers, the hint,
+the take-back, the records, Phân tích, the settings and the statistics."""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable
+from typing import Annotated, Any
+
+import anyio.to_thread
+from fastapi import Depends, FastAPI, Request
+from fastapi.responses import Response
+
+from hearts.server.solo import achievements, history, review
+from hearts.server.solo.tables import Tables
+from hearts.server.store.db import Loaded
+from hearts.server.table.game import Game, rules_from_api
+from hearts.server.web.errors import ApiError, bearer_token
+from hearts.server.web.ratelimit import RATE_LIMITED_RESPONSE, limit_new_players
+from hearts.server.web.schema import (
+    ERROR_RESPONSES,
+    Achievements,
+    Analysis,
+    AnalysisBody,
+    Hint,
+    MoonBody,
+    NewMatchBody,
+    PassBody,
+    PlayBody,
+    RecordBody,
+    SettingsBody,
+    State,
+    Stats,
+    Token,
+    VersionBody,
+)
+
+NO_STORE = {"Cache-Control": "no-store"}
+
+
+async def current_player(request: Request) -> int:
+    """The player named by ``Authorization: Bearer <token>`` (403 otherwise)."""
+    tables: Tables = request.app.state.tables
+    return await tables.player_id(bearer_token(request))
+
+
+PlayerId = Annotated[int, Depends(current_player)]
+
+
+def install(app: FastAPI, tables: Tables) -> None:
+    """The solo table's routes on ``app``."""
+    _deal_routes(app, tables)
+    _match_routes(app, tables)
+    _record_routes(app, tables)
+
+
+def answer(state: dict[str, Any], response: Response) -> dict[str, Any]:
+    response.headers.update(NO_STORE)
+    return state
+
+
+async def _act(
+    tables: Tables, pid: int, version: int, fn: Callable[[Game], object], response: Response
+) -> dict[str, Any]:
+    """Apply ``fn`` to the game of ``version`` (committed, or nothing changes);
+    the State after it."""
+
+    def on_game(loaded: Loaded) -> None:
+        assert loaded.game is not None
+        fn(loaded.game)
+
+    state = await tables.run(pid, functools.partial(tables.act, pid, version, on_game))
+    return answer(state, response)
+
+
+def _deal_routes(app: FastAPI, tables: Tables) -> None:
+    """A token, the State, and the moves of a hand."""
+
+    @app.post(
+        "/api/players",
+        response_model=Token,
+        responses=ERROR_RESPONSES | RATE_LIMITED_RESPONSE,
+        tags=["api"],
+        dependencies=[Depends(limit_new_players)],  # per address: web/ratelimit.py
+    )
+    async def new_player(response: Response) -> dict[str, str]:
+        """A new browser identity: an opaque token (no match yet; its row is made on
+        its first use)."""
+        response.headers.update(NO_STORE)
+        return {"token": tables.tokens.issue()}
+
+    @app.get("/api/state", response_model=State, responses=ERROR_RESPONSES, tags=["api"])
+    async def get_state(pid: PlayerId, response: Response) -> dict[str, Any]:
+        """The State; deals a first match if this token has none."""
+        return answer(await tables.run(pid, functools.partial(tables.state_now, pid)), response)
+
+    @app.post("/api/pass", response_model=State, responses=ERROR_RESPONSES, tags=["api"])
+    async def pass_cards(body: PassBody, pid: PlayerId, response: Response) -> dict[str, Any]:
+        """South passes hand.pass_count cards; the computers pass on the next step."""
+        return await _act(
+            tables, pid, body.version, lambda game: game.south_pass(body.cards), response
+        )
+
+    @app.post("/api/play", response_model=State, responses=ERROR_RESPONSES, tags=["api"])
+    async def play_card(body: PlayBody, pid: PlayerId, response: Response) -> dict[str, Any]:
+        """South plays a card."""
+        return await _act(
+            tables, pid, body.version, lambda game: game.south_play(body.card), response
+        )
+
+    @app.post("/api/step", response_model=State, responses=ERROR_RESPONSES, tags=["api"])
+    async def step(body: VersionBody, pid: PlayerId, response: Response) -> dict[str, Any]:
+        """ONE computer action: the seat to play plays a card, or the computers pass."""
+        return answer(await tables.step(pid, body.version), response)
+
+    @app.post("/api/hint", response_model=Hint, responses=ERROR_RESPONSES, tags=["api"])
+    async def hint(body: VersionBody, pid: PlayerId, response: Response) -> dict[str, Any]:
+        """Gợi ý: Khó's pass or card for South now, with why; counted in the match."""
+        return answer(await tables.hint(pid, body.version), response)
+
+    @app.post("/api/take-back", response_model=State, responses=ERROR_RESPONSES, tags=["api"])
+    async def take_back(body: VersionBody, pid: PlayerId, response: Response) -> dict[str, Any]:
+        """Đi lại: take back South's last card of the hand and the computers' after it."""
+        state = await tables.run(pid, functools.partial(tables.take_back, pid, body.version))
+        return answer(state, response)
+
+
+def _match_routes(app: FastAPI, tables: Tables) -> None:
+    """The next hand, a new match, the moon's choice."""
+
+    @app.post("/api/next-hand", response_model=State, responses=ERROR_RESPONSES, tags=["api"])
+    async def next_hand(body: VersionBody, pid: PlayerId, response: Response) -> dict[str, Any]:
+        """Deal the next hand (the hand is over and the match is not)."""
+        await tables.drop_analysis(pid)  # the player moves on: its analysis stops
+        return await _act(
+            tables, pid, body.version, lambda game: game.next_hand(tables.seed), response
+        )
+
+    @app.post("/api/new-match", response_model=State, responses=ERROR_RESPONSES, tags=["api"])
+    async def new_match(body: NewMatchBody, pid: PlayerId, response: Response) -> dict[str, Any]:
+        """A fresh match (allowed at any time), at the table ``rules`` if given."""
+        rules = rules_from_api(body.rules, tables.rules)  # bad_rules before anything changes
+        await tables.drop_analysis(pid)
+        state = await tables.run(pid, functools.partial(tables.new_match, pid, body.version, rules))
+        return answer(state, response)
+
+    @app.post("/api/moon", response_model=State, responses=ERROR_RESPONSES, tags=["api"])
+    async def moon(body: MoonBody, pid: PlayerId, response: Response) -> dict[str, Any]:
+        """South shot the moon and chooses how it is scored ("shooter_chooses")."""
+        return await _act(
+            tables, pid, body.version, lambda game: game.south_moon(body.choice), response
+        )
+
+
+def _record_routes(app: FastAPI, tables: Tables) -> None:
+    """The hands' records, Phân tích, the settings and the statistics."""
+
+    @app.get("/api/hands/{number}", responses=ERROR_RESPONSES, tags=["api"])
+    async def hand_record(number: int, pid: PlayerId, response: Response) -> dict[str, Any]:
+        """Hand ``number`` of the current match as a hearts-hand/1 record, once finished."""
+        record = await anyio.to_thread.run_sync(history.hand_record, tables.store, pid, number)
+        if record is None:
+            raise ApiError("not_found", "Ván này chưa xong hoặc không có")
+        response.headers.update(NO_STORE)
+        return record
+
+    @app.post("/api/records/check", responses=ERROR_RESPONSES, tags=["api"])
+    async def check_record(body: RecordBody, _pid: PlayerId, response: Response) -> dict[str, Any]:
+        """Xem lại ván: a hearts-hand/1 record checked by the rules and laid out trick
+        by trick (400 bad_record naming the first illegal step)."""
+        response.headers.update(NO_STORE)
+        return await anyio.to_thread.run_sync(review.replay, body.record)
+
+    @app.post("/api/analysis", response_model=Analysis, responses=ERROR_RESPONSES, tags=["api"])
+    async def start_analysis(body: AnalysisBody, pid: PlayerId, response: Response) -> Any:
+        """Phân tích: Khó weighs South's decisions in finished hand ``hand`` in the
+        background; poll GET /api/analysis/{hand}."""
+        return answer(await tables.start_analysis(pid, body.hand), response)
+
+    @app.get(
+        "/api/analysis/{hand}", response_model=Analysis, responses=ERROR_RESPONSES, tags=["api"]
+    )
+    async def get_analysis(hand: int, pid: PlayerId, response: Response) -> Any:
+        """The analysis of ``hand`` as far as it went (progress, then the findings)."""
+        return answer(await tables.analysis_now(pid, hand), response)
+
+    @app.put("/api/settings", response_model=State, responses=ERROR_RESPONSES, tags=["api"])
+    async def settings(body: SettingsBody, pid: PlayerId, response: Response) -> dict[str, Any]:
+        """Difficulty (from the next decision) and quick play; no version needed."""
+
+        def change() -> dict[str, Any]:
+            tables.store.set_settings(pid, body.level, body.quick, body.take_back)
+            return tables.state_now(pid)
+
+        return answer(await tables.run(pid, change), response)
+
+    @app.get("/api/stats", response_model=Stats, responses=ERROR_RESPONSES, tags=["api"])
+    async def stats(pid: PlayerId, response: Response) -> dict[str, Any]:
+        """Achievements of this token: matches played and won, moons, best match, hands,
+        and the finished matches by the rules they were played with."""
+        response.headers.update(NO_STORE)
+        found: dict[str, Any] = dict(await anyio.to_thread.run_sync(tables.store.stats, pid))
+        found["tables"] = await anyio.to_thread.run_sync(history.stats_by_rules, tables.store, pid)
+        found["levels"] = await anyio.to_thread.run_sync(achievements.levels, tables.store, pid)
+        return found
+
+    @app.get(
+        "/api/achievements", response_model=Achievements, responses=ERROR_RESPONSES, tags=["api"]
+    )
+    async def achievement_list(pid: PlayerId, response: Response) -> dict[str, Any]:
+        """Every achievement, locked or unlocked, with progress; and the match on the
+        table's Q♠ takers and achievements."""
+        response.headers.update(NO_STORE)
+        return await anyio.to_thread.run_sync(achievements.listing, tables.store, pid)

@@ -1,0 +1,147 @@
+"""The computers' turns, for the solo tables and the rooms alike.
+
+One rule for where a decision is made: a light level (Dễ, Vừa: well under a
+millisecond) decides at once, inside the caller's transaction (:func:`decide_here`);
+a heavy one (Khó) raises :class:`Heavy`, so the caller rolls its transaction back
+and asks :meth:`Computers.decide`, which thinks in the worker pool, outside any
+lock, and then applies the choice only if the state is still the one it saw.
+
+A computer's decision is made by :func:`decide`, given only views
+(:class:`~hearts.server.table.game.Job`), in a worker: a thread or a process.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import multiprocessing
+import threading
+from collections.abc import Callable
+from concurrent.futures import BrokenExecutor, Executor, ProcessPoolExecutor
+from typing import Any, TypeVar
+
+from hearts.bots.base import LEVELS, Bot, get_bot
+from hearts.server.table.game import Job
+
+log = logging.getLogger("hearts.server")
+
+#: Levels whose decisions are cheap enough for a thread; others go to the workers.
+LIGHT_LEVELS = frozenset(("easy", "medium"))
+#: The choices for a job: a pass mask per view, or one card (None: the decision
+#: failed, and the game plays a plain legal choice instead).
+Choices = list[int] | None
+T = TypeVar("T")
+
+
+# -- a decision, in a worker (thread or process) -------------------------------------
+# One bot per level and per worker thread: a bot need not be thread-safe.
+_local = threading.local()
+
+
+def _bot(level: str) -> Bot:
+    bots: dict[str, Bot] | None = getattr(_local, "bots", None)
+    if bots is None:
+        bots = _local.bots = {}
+    bot = bots.get(level)
+    if bot is None:
+        bot = bots[level] = get_bot(level)
+    return bot
+
+
+def decide(level: str, job: Job) -> list[int]:
+    """The computers' choices for ``job``: a pass mask per view, or one card."""
+    bot = _bot(level)
+    if job.kind == "pass":
+        return [int(bot.choose_pass(v)) for v in job.views]
+    return [int(bot.choose_play(job.views[0]))]
+
+
+def warm_up() -> None:
+    """Import the bots in a fresh worker, and compile Khó's search kernel (or load
+    it from numba's disk cache), so its first decision is not slow."""
+    from hearts.bots import kernel
+
+    for level in LEVELS:
+        _bot(level)
+    kernel.warm_up()
+
+
+def bot_pool(size: int) -> ProcessPoolExecutor:
+    """``size`` processes for the computers' decisions: Khó thinks without holding
+    the server."""
+    pool = ProcessPoolExecutor(
+        max_workers=size,
+        # spawn, not fork: the server has threads by the time workers are (re)made.
+        mp_context=multiprocessing.get_context("spawn"),
+        initializer=warm_up,
+    )
+    # Start (and warm) the workers now, not on Khó's first card.  The first one
+    # compiles Khó's kernel into numba's disk cache (about 15 s, once per install)
+    # before the others start and load it from there (about 2 s).
+    pool.submit(int).result()
+    for _ in range(size - 1):
+        pool.submit(int)
+    return pool
+
+
+# -- light in the transaction, heavy in the pool -------------------------------------
+class Heavy(Exception):
+    """The decision needs the workers: roll the transaction back and think outside it
+    (:meth:`Computers.decide`).  ``at`` is the caller's mark of the state the job was
+    made on (a match id, a room's version), to check it is still there after."""
+
+    def __init__(self, job: Job, level: str, at: int | None) -> None:
+        super().__init__(level)
+        self.job = job
+        self.level = level
+        self.at = at
+
+
+def decide_here(level: str, job: Job, at: int | None = None) -> Choices:
+    """A light level's choices, made now (in the caller's transaction); a heavy
+    level raises :class:`Heavy` (nothing is decided here)."""
+    if level not in LIGHT_LEVELS:
+        raise Heavy(job, level, at)
+    try:
+        return decide(level, job)
+    except Exception:
+        log.exception("a %s bot failed: playing a plain legal card", level)
+        return None
+
+
+class Computers:
+    """The worker pool where the costly work runs (Khó's decisions, hints,
+    analyses), and new workers when they die (where a factory makes them)."""
+
+    def __init__(
+        self, executor: Executor, executor_factory: Callable[[], Executor] | None = None
+    ) -> None:
+        self.executor = executor
+        self.executor_factory = executor_factory
+
+    async def work(self, fn: Callable[..., T], *args: Any) -> T:
+        """``fn(*args)`` in the workers.  If they died, new ones are started and
+        :class:`BrokenExecutor` is raised all the same (this work is lost)."""
+        loop = asyncio.get_running_loop()
+        try:
+            return await loop.run_in_executor(self.executor, fn, *args)
+        except BrokenExecutor:
+            self._renew()
+            raise
+
+    async def decide(self, level: str, job: Job) -> Choices:
+        """The decision of the workers (None: play a plain legal card instead)."""
+        try:
+            return await self.work(decide, level, job)
+        except BrokenExecutor:
+            pass
+        except Exception:
+            log.exception("a %s bot failed: playing a plain legal card", level)
+        return None
+
+    def _renew(self) -> None:
+        """The bot workers died: start new ones (where a factory makes them)."""
+        log.exception("the bot workers died: starting new ones")
+        if self.executor_factory is not None:
+            broken, self.executor = self.executor, self.executor_factory()
+            broken.shutdown(wait=False, cancel_futures=True)

@@ -1,0 +1,83 @@
+"""One error shape for every refusal: ``{"error": {"code", "message"}}`` with the
+status of docs/api.md, and the handlers that turn exceptions into it."""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse, Response
+from starlette.exceptions import HTTPException as StarletteHTTPException
+
+from hearts.server.i18n.messages import error_message, error_status, localized
+from hearts.server.table.game import GameError
+from hearts.server.web.security import HEADERS
+
+log = logging.getLogger("hearts.server")
+
+
+class ApiError(Exception):
+    def __init__(self, code: str, message: str | None = None, state: Any = None) -> None:
+        super().__init__(code)
+        self.code = code
+        self.message = message or error_message(code)
+        self.state = state
+
+
+def error_response(code: str, message: str | None = None, state: Any = None) -> JSONResponse:
+    text = localized(message) if message else error_message(code)
+    body: dict[str, Any] = {"error": {"code": code, "message": text}}
+    if state is not None:
+        body["state"] = state
+    # The security headers too: a crash's answer is sent outside the middleware.
+    headers = {"Cache-Control": "no-store", **HEADERS}
+    return JSONResponse(body, status_code=error_status(code), headers=headers)
+
+
+def install_error_handlers(app: FastAPI) -> None:
+    """Every refusal and crash answers in the one error shape."""
+
+    @app.exception_handler(ApiError)
+    async def _api_error(_request: Request, exc: ApiError) -> JSONResponse:
+        return error_response(exc.code, exc.message, exc.state)
+
+    @app.exception_handler(GameError)
+    async def _game_error(_request: Request, exc: GameError) -> JSONResponse:
+        return error_response(exc.code, exc.message)
+
+    @app.exception_handler(RequestValidationError)
+    async def _invalid(_request: Request, exc: RequestValidationError) -> JSONResponse:
+        return error_response("bad_request")
+
+    @app.exception_handler(StarletteHTTPException)
+    async def _http(_request: Request, exc: StarletteHTTPException) -> Response:
+        code = {404: "not_found", 405: "method_not_allowed", 413: "too_large"}.get(
+            exc.status_code, "bad_request"
+        )
+        response = error_response(code)
+        response.status_code = exc.status_code
+        if exc.status_code == 405:
+            # The router names the methods; the static files (no header) take GET and HEAD.
+            allow = (exc.headers or {}).get("Allow", "GET")
+            allowed = [m.strip() for m in allow.split(",")]
+            if "GET" in allowed and "HEAD" not in allowed:
+                allowed.append("HEAD")  # HeadAsGet answers it
+            response.headers["Allow"] = ", ".join(allowed)
+        return response
+
+    @app.exception_handler(Exception)
+    async def _crash(_request: Request, exc: Exception) -> JSONResponse:
+        log.exception("unexpected error", exc_info=exc)
+        return error_response("internal")
+
+
+def bearer_token(request: Request) -> str:
+    """The token of ``Authorization: Bearer <token>``; 403 ``bad_token`` otherwise."""
+    header = request.headers.get("authorization", "")
+    scheme, _, token = header.partition(" ")
+    token = token.strip()
+    if scheme.lower() != "bearer" or not token or len(token) > 256:
+        raise ApiError("bad_token")
+    return token

@@ -1,0 +1,42 @@
+"""The page: ``/`` and a room's invite link serve ``index.html``, and the static
+files go under versioned URLs: an upgrade changes the version, so a browser never
+runs a cached script of the release before; an unknown version is 404."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from fastapi import FastAPI, Request
+from fastapi.responses import Response
+
+from hearts.server.web.compress import Page, gzip_static
+from hearts.server.web.errors import error_response
+from hearts.server.web.security import (
+    IMMUTABLE,
+    CachedStaticFiles,
+    static_version,
+    versioned_page,
+)
+
+
+def install(app: FastAPI, static_dir: Path) -> None:
+    """The page's routes on ``app``, its files from ``static_dir``."""
+    version = static_version(static_dir)
+    page_file = static_dir / "index.html"
+    page = Page(versioned_page(page_file.read_text(), version)) if page_file.is_file() else None
+
+    @app.get("/", include_in_schema=False)
+    async def index(request: Request) -> Response:
+        if page is None:
+            return error_response("not_found", "Trang chưa sẵn sàng")
+        return page.response(request, {"Cache-Control": "no-cache"})
+
+    @app.get("/r/{code}", include_in_schema=False)
+    async def room_page(code: str, request: Request) -> Response:
+        """A room's invite link: the same page, which reads the code from its path."""
+        return await index(request)
+
+    immutable = CachedStaticFiles(directory=static_dir, cache_control=IMMUTABLE)
+    app.mount(f"/static/v/{version}", gzip_static(immutable), name="static-versioned")
+    plain = CachedStaticFiles(directory=static_dir, cache_control="no-cache")
+    app.mount("/static", gzip_static(plain), name="static")

@@ -1,0 +1,310 @@
+"""The API's shapes: the request bodies and answers that make the OpenAPI schema
+(docs/api.md is the prose reference)."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal
+
+from fastapi import FastAPI
+from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictStr
+
+MAX_VERSION = 2**53  # the largest integer every JSON client holds exactly
+
+Version = Annotated[
+    int,
+    Field(
+        strict=True,
+        ge=0,
+        le=MAX_VERSION,
+        description="the State's version the action was made on: a JSON integer from 0 to"
+        ' 2^53, written without a fraction or an exponent (not 1.0, 1e3 or "1")',
+    ),
+]
+
+
+class _Body(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class VersionBody(_Body):
+    version: Version
+
+
+class PassBody(VersionBody):
+    cards: list[StrictStr] = Field(
+        description="the hand.pass_count cards South passes, e.g. ['QS','AH','KH']"
+    )
+
+
+class NewMatchBody(VersionBody):
+    # Checked by the game (400 bad_rules with a Vietnamese message), not here.
+    rules: Any = Field(
+        None,
+        description="the table's rules: players 3-7, qs_breaks_hearts, moon, jd_bonus, "
+        "target 50-500; missing keys take the defaults",
+    )
+
+
+class MoonBody(VersionBody):
+    choice: Literal["add_to_others", "subtract_from_self"]
+
+
+class PlayBody(VersionBody):
+    card: StrictStr = Field(description="the card South plays, e.g. '5C'")
+
+
+class RecordBody(_Body):
+    # Checked by the rules (400 bad_record with a Vietnamese message), not here.
+    record: Any = Field(description="a hearts-hand/1 record: the object or its JSON text")
+
+
+class AnalysisBody(_Body):
+    hand: int = Field(strict=True, ge=1, le=10_000, description="a finished hand of the match")
+
+
+class SettingsBody(_Body):
+    level: Literal["easy", "medium", "hard"] | None = None
+    quick: StrictBool | None = None
+    take_back: StrictBool | None = None
+
+
+class Token(BaseModel):
+    token: str
+
+
+class Settings(BaseModel):
+    level: Literal["easy", "medium", "hard"]
+    quick: bool
+    take_back: bool = Field(True, description="South may take back its last card (Đi lại)")
+
+
+MoonScoring = Literal["add_to_others", "subtract_from_self"]
+
+
+class RulesInfo(BaseModel):
+    """The match's rules: all five keys, always."""
+
+    players: int
+    qs_breaks_hearts: bool
+    moon: Literal["add_to_others", "subtract_from_self", "shooter_chooses"]
+    jd_bonus: bool
+    target: int
+
+
+class HandPoints(BaseModel):
+    points: dict[str, int]
+    moon: str | None = Field(description="the seat that shot the moon")
+    moon_scoring: MoonScoring | None = Field(description="how that moon was scored")
+
+
+class MoonOutcome(BaseModel):
+    points: dict[str, int] = Field(description="the hand's points with this choice")
+    totals: dict[str, int] = Field(description="the match totals after it")
+
+
+class MatchInfo(BaseModel):
+    hand_number: int
+    target: int
+    totals: dict[str, int]
+    hands: list[HandPoints]
+    over: bool
+    winner: str | None
+    hints: int = 0  # hints South was given in this match
+    take_backs: int = 0  # cards South took back in this match (Đi lại)
+
+
+class Play(BaseModel):
+    seat: str
+    card: str
+
+
+class Trick(BaseModel):
+    leader: str
+    winner: str
+    points: int
+    cards: list[Play]
+
+
+class HandInfo(BaseModel):
+    phase: Literal["pass", "play", "moon_choice", "done"]
+    pass_direction: Literal["left", "right", "across", "none"]
+    pass_count: int
+    pass_to: str | None
+    pass_from: str | None
+    passed: list[str] | None
+    received: list[str] | None
+    mark_received: bool
+    cards: list[str]
+    legal: list[str]
+    illegal_reasons: dict[str, str]
+    turn: str | None
+    trick: list[Play]
+    tricks: list[Trick]
+    counts: dict[str, int]
+    taken: dict[str, int]
+    hearts_broken: bool
+    points: dict[str, int] | None
+    moon: str | None
+    moon_scoring: MoonScoring | None
+    moon_choice: dict[MoonScoring, MoonOutcome] | None = Field(
+        description="both outcomes while South, who shot the moon, chooses"
+    )
+    auto_finished: bool
+    can_take_back: bool = Field(
+        False, description="POST /api/take-back would take back South's last card now"
+    )
+
+
+class Unlock(BaseModel):
+    """An achievement (solo/achievements.py): its stable id, Vietnamese name,
+    one-line condition and icon."""
+
+    id: str
+    name: str
+    condition: str
+    icon: str
+
+
+class State(BaseModel):
+    version: int
+    settings: Settings
+    rules: RulesInfo
+    seats: list[str] = Field(description="the seats in play order, South first")
+    names: dict[str, str]
+    match: MatchInfo
+    hand: HandInfo
+    unlocked: list[Unlock] = Field(
+        default_factory=list,
+        description="the achievements unlocked when the finished hand on the table ended"
+        " (empty while a hand is being played)",
+    )
+
+
+class AchievementInfo(Unlock):
+    unlocked: bool
+    unlocked_at: str | None = Field(description="when (ISO 8601, UTC), null while locked")
+    progress: int | None = Field(description="the count so far (up to goal) of a counted goal")
+    goal: int | None = Field(description="the count a counted goal needs; null for the others")
+
+
+class MatchAchievements(BaseModel):
+    queens: dict[str, int] = Field(description="per seat, the hands of this match it took Q♠ in")
+    unlocked: list[str] = Field(description="ids of the achievements unlocked in this match")
+
+
+class Achievements(BaseModel):
+    achievements: list[AchievementInfo]
+    match: MatchAchievements
+
+
+class TableStats(BaseModel):
+    rules: RulesInfo
+    played: int
+    won: int
+    best: int | None
+
+
+class LevelStats(BaseModel):
+    hands: int
+    points: int
+    average: float | None = Field(description="South's points per hand at this difficulty")
+
+
+class Stats(BaseModel):
+    played: int
+    won: int
+    moons: int
+    best: int | None
+    hands: int
+    take_back_matches: int = Field(0, description="finished matches with a take-back (Đi lại)")
+    levels: dict[str, LevelStats] = Field(
+        default_factory=dict, description="hands by the difficulty set when each ended"
+    )
+    tables: list[TableStats] = Field(
+        default_factory=list, description="finished matches by the rules they were played with"
+    )
+
+
+class ErrorInfo(BaseModel):
+    code: str
+    message: str
+
+
+class ErrorBody(BaseModel):
+    error: ErrorInfo
+
+
+class StaleBody(BaseModel):
+    error: ErrorInfo
+    state: State | None = Field(None, description="the current state (with code 'stale')")
+
+
+class Hint(BaseModel):
+    """Gợi ý: Khó's choice for South (``card`` in play, ``cards`` in the pass; the
+    other is null), the mean points of the options it weighed (a card, or a pass
+    as its cards space-separated), why in Vietnamese, and the State after the hint
+    was counted."""
+
+    card: str | None
+    cards: list[str] | None
+    estimates: dict[str, float]
+    reasons: list[str]
+    state: State
+
+
+class Finding(BaseModel):
+    """A decision of South's where Khó chose otherwise."""
+
+    kind: Literal["pass", "play"]
+    index: int | None = Field(description="the play's index in the hand (null: the pass)")
+    trick: int = Field(description="the trick (1-13; 0: the pass)")
+    played: str | list[str] = Field(description="South's card (or passed cards)")
+    best: str | list[str] = Field(description="Khó's card (or cards)")
+    cost: float = Field(description="South's expected points minus Khó's choice's")
+    points: dict[str, float] = Field(description="'played' and 'best': expected points")
+    costly: bool = Field(description="one of the three costliest (a positive cost)")
+
+
+class Analysis(BaseModel):
+    """Phân tích of a finished hand: how far it went and what Khó found."""
+
+    hand: int
+    status: Literal["running", "done", "cancelled", "failed"]
+    done: int = Field(description="decisions weighed so far")
+    total: int = Field(description="South's decisions in the hand")
+    decisions: list[Finding]
+
+
+ERROR_RESPONSES: dict[int | str, dict[str, Any]] = {
+    400: {"model": ErrorBody, "description": "bad input (bad_request, bad_card, bad_pass, …)"},
+    403: {"model": ErrorBody, "description": "missing or unknown token (bad_token)"},
+    409: {"model": StaleBody, "description": "stale version (with the state), or wrong phase"},
+    413: {"model": ErrorBody, "description": "body over 16 KiB (too_large)"},
+    422: {"model": ErrorBody, "description": "a card the rules forbid now"},
+    500: {"model": ErrorBody, "description": "an unexpected server error (internal)"},
+}
+
+
+def integer_bounds(app: FastAPI) -> None:
+    """``/openapi.json`` gives integer bounds as integers (FastAPI's model makes them
+    floats, ``9007199254740992.0``), so it says exactly what is accepted."""
+
+    def openapi() -> dict[str, Any]:
+        if app.openapi_schema is None:
+            _integral(FastAPI.openapi(app))
+        return app.openapi_schema or {}
+
+    app.openapi = openapi  # type: ignore[method-assign]
+
+
+def _integral(node: Any) -> None:
+    if isinstance(node, dict):
+        if node.get("type") == "integer":
+            for key in ("minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum"):
+                if isinstance(node.get(key), float) and node[key].is_integer():
+                    node[key] = int(node[key])
+        for value in node.values():
+            _integral(value)
+    elif isinstance(node, list):
+        for value in node:
+            _integral(value)
