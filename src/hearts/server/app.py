@@ -23,7 +23,7 @@ from fastapi import Depends, FastAPI, Request
 from fastapi.responses import Response
 
 from hearts.rules import Rules
-from hearts.server import achievements, history, retention, review, roomapi
+from hearts.server import achievements, catalogue, history, retention, review, roomapi
 from hearts.server.compress import Page, gzip_static
 from hearts.server.config import Config
 from hearts.server.db import Loaded, Store
@@ -177,6 +177,7 @@ def create_app(
     install_rate_limit(app, config)
     integer_bounds(app)
     roomapi.install(app, tables, rooms, live, config)
+    app.include_router(catalogue.router)
 
     no_store = {"Cache-Control": "no-store"}
 

@@ -35,7 +35,7 @@ from hearts.cards import (
 from hearts.hand import DONE, PASS, PLAY, HandState
 from hearts.match import HandResult, Match
 from hearts.record import read_record, write_record
-from hearts.rules import Rules
+from hearts.rules import TARGETS, Rules
 from hearts.server import lang, messages_en
 from hearts.server.messages import error_message, illegal_reason, pass_message, rule_message
 from hearts.view import PlayerView
@@ -48,10 +48,9 @@ SOUTH = 0
 NAMES = {"S": "Bạn", "W": "Tây", "N": "Bắc", "E": "Đông"}
 NAMES_AROUND = ("An", "Bình", "Chi", "Dũng", "Hà", "Khôi")
 LEVELS = ("easy", "medium", "hard")
-#: The rule keys a player may choose (the hearts-hand/1 rules object), and the targets.
+#: The rule keys a player may choose (the hearts-hand/1 rules object), and the players.
 API_RULES = ("players", "qs_breaks_hearts", "moon", "jd_bonus", "target")
 PLAYERS = range(3, 8)
-TARGETS = range(50, 501)
 MOON_SCORINGS = ("add_to_others", "subtract_from_self")
 #: The preferred display order of suits: red and black alternate.
 _SUIT_ORDER = (CLUBS, HEARTS, SPADES, DIAMONDS)
