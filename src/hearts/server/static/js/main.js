@@ -13,10 +13,7 @@ import { sound } from "./sound.js";
 import { renderMoonChoice } from "./moonchoice.js";
 import { enterRoom } from "./room.js";
 import { playedSeq, intermediate, makePresenter } from "./steps.js";
-
-const $ = (sel) => document.querySelector(sel);
-const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
-const now = () => performance.now();
+import { $, now, reducedMotion, sleep } from "./dom.js";
 
 let server = null;      // latest state from the server
 let shown = null;       // snapshot on screen (may lag behind while animating)
@@ -47,7 +44,6 @@ function quick() {
 }
 const gapMs = () => (quick() ? 220 : 450);     // between computer cards
 const holdMs = () => (quick() ? 500 : 1000);   // finished trick stays on the table
-const reducedMotion = () => window.matchMedia && window.matchMedia("(prefers-reduced-motion: reduce)").matches;
 const flightMs = () => (reducedMotion() ? 0 : 260 * (quick() ? 0.55 : 1) + 20); // a card flying to the table
 
 // ---------------------------------------------------------------- painting

@@ -1,8 +1,7 @@
 // The "Trận mới" dialog: the table's rules (docs/api.md, Rules) and the difficulty.
 // Its form lives in a template and is put into the dialog only while it is open.
 import { DEFAULT_RULES, MOON_WORDS, REMOVED, T, cardSpoken } from "./i18n.js";
-
-const $ = (sel, root = document) => root.querySelector(sel);
+import { $ } from "./dom.js";
 
 export class NewMatchDialog {
   // current(): the State on screen; underWay(): leaving it asks first;

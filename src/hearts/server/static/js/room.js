@@ -11,10 +11,7 @@ import { renderMoonChoice } from "./moonchoice.js";
 import { makePresenter, playedSeq, intermediate } from "./steps.js";
 import { RoomDialog, savedName, saveName } from "./roomdialog.js";
 import { T, W, SEAT_NAME, cardShort, isDefaultRules, rulesLine } from "./i18n.js";
-
-const $ = (sel, root = document) => root.querySelector(sel);
-const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
-const reducedMotion = () => window.matchMedia && window.matchMedia("(prefers-reduced-motion: reduce)").matches;
+import { $, el, reducedMotion, sleep } from "./dom.js";
 
 const ROOM_KEY = "hearts-room"; // the code of the room this browser sits in
 const CODE_IN_PATH = /^\/r\/([A-Za-z0-9]{4,64})\/?$/;
@@ -38,13 +35,6 @@ export const roomLink = (code) => `${location.origin}/r/${code}`;
 
 function goHome() {
   location.assign("/");
-}
-
-function el(tag, cls, text) {
-  const e = document.createElement(tag);
-  if (cls) e.className = cls;
-  if (text !== undefined) e.textContent = text;
-  return e;
 }
 
 // At "/" the single-player page wires "Chơi với bạn bè" and goes on (false). At

@@ -3,9 +3,7 @@
 // Nothing here decides what is legal: every snapshot is cut from the later State.
 import { T } from "./i18n.js";
 import { sound } from "./sound.js";
-
-const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
-const now = () => performance.now();
+import { now, sleep } from "./dom.js";
 
 export function playedSeq(s) {
   const h = s.hand;

@@ -3,11 +3,9 @@
 // and animates what changed since the previous snapshot (like chessground).
 import { handCardButton, tableCard, cardBack, cardText } from "./cards.js";
 import { SEAT_NAME, T, cardShort, isDefaultRules, rulesLine, signed } from "./i18n.js";
+import { $, reducedMotion } from "./dom.js";
 
 const FOUR = ["S", "W", "N", "E"];
-const reducedMotion = () => window.matchMedia && window.matchMedia("(prefers-reduced-motion: reduce)").matches;
-
-function $(sel, root = document) { return root.querySelector(sel); }
 
 // Boxes on the table, for placing its loose pieces (the marks, "Vòng trước"): an
 // element's box in the table's coordinates (t: the table's own box), whether two
