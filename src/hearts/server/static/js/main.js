@@ -13,6 +13,7 @@ import { sound } from "./sound.js";
 import { renderMoonChoice } from "./moonchoice.js";
 import { enterRoom } from "./room.js";
 import { playedSeq, intermediate, makePresenter } from "./steps.js";
+import { rulesReady } from "./rules.js";
 import { $, now, reducedMotion, sleep } from "./dom.js";
 
 let server = null;      // latest state from the server
@@ -471,6 +472,7 @@ async function init() {
       await sleep(Math.min(5000, 500 * 2 ** attempt));
     }
   }
+  await rulesReady; // asked for as the page started, beside the State
   await holdAfterReload(server);
   paint(server);
   achievements.load(server, renderStats); // the panel and the statistics

@@ -1,6 +1,7 @@
 // Side panels: "Các vòng trong ván" (tricks of this hand) and the score table.
 import { cardText } from "./cards.js";
-import { SEAT_NAME, T, isDefaultRules, rulesLine, signed } from "./i18n.js";
+import { SEAT_NAME, T, rulesLine, signed } from "./i18n.js";
+import { isDefaultRules } from "./rules.js";
 import { el } from "./dom.js";
 
 export function renderTricks(snap) {

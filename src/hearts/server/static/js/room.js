@@ -10,7 +10,8 @@ import { renderTricks, renderScores } from "./panels.js";
 import { renderMoonChoice } from "./moonchoice.js";
 import { makePresenter, playedSeq, intermediate } from "./steps.js";
 import { RoomDialog, savedName, saveName } from "./roomdialog.js";
-import { T, W, SEAT_NAME, cardShort, isDefaultRules, rulesLine } from "./i18n.js";
+import { T, W, SEAT_NAME, cardShort, rulesLine } from "./i18n.js";
+import { isDefaultRules, rulesReady } from "./rules.js";
 import { $, el, reducedMotion, sleep } from "./dom.js";
 
 const ROOM_KEY = "hearts-room"; // the code of the room this browser sits in
@@ -115,6 +116,7 @@ class RoomPage {
         await sleep(Math.min(5000, 500 * 2 ** attempt));
       }
     }
+    await rulesReady; // asked for as the page started, beside the Room
     this.offer(room);
     this.live = new Live({
       code: this.code,

@@ -20,8 +20,8 @@ export class RoomDialog extends NewMatchDialog {
     this.create = create;
   }
 
-  open() {
-    super.open();
+  async open() {
+    await super.open();
     $("#nm-h", this.dialog).textContent = T.roomTitle;
     $("#nm-default", this.dialog).hidden = true;
     $("#nm-start", this.dialog).textContent = T.makeRoom;

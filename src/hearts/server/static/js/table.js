@@ -2,7 +2,8 @@
 // docs/api.md), it draws seats, fans of backs, the trick, marks and the hand,
 // and animates what changed since the previous snapshot (like chessground).
 import { handCardButton, tableCard, cardBack, cardText } from "./cards.js";
-import { SEAT_NAME, T, cardShort, isDefaultRules, rulesLine, signed } from "./i18n.js";
+import { SEAT_NAME, T, cardShort, rulesLine, signed } from "./i18n.js";
+import { isDefaultRules } from "./rules.js";
 import { $, reducedMotion } from "./dom.js";
 
 const FOUR = ["S", "W", "N", "E"];
@@ -499,8 +500,7 @@ export class TableView {
   // ---- marks: hearts broken, Q♠ fallen -------------------------------------
   renderMarks(snap) {
     const h = snap.hand;
-    const played = [...(h.tricks || []).flatMap((t) => t.cards), ...(h.trick || [])];
-    const broken = !!h.hearts_broken || played.some((p) => p.card[1] === "H");
+    const broken = !!h.hearts_broken;
     const hb = $("#mark-hearts");
     if (broken && hb.hidden) this.pulse(hb);
     hb.hidden = !broken;
