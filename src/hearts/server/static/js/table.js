@@ -16,21 +16,15 @@ const overlap = (a, b) => a.l < b.r && b.l < a.r && a.t < b.b && b.t < a.b;
 const drawn = (e) => !e.hidden && e.getClientRects().length && getComputedStyle(e).visibility === "visible";
 
 export class TableView {
-  constructor({ onCardTap }) {
+  constructor() {
     this.table = $("#table");
     this.handEl = $("#hand");
     this.trickEl = $("#trick");
-    this.onCardTap = onCardTap;
     this.handButtons = new Map(); // card -> button (kept across renders: focus survives)
     this.prevTrickKey = "";
     this.prevCounts = {};
     this.snap = null;
     this.ui = {};
-    this.handEl.addEventListener("click", (ev) => {
-      const b = ev.target.closest("button[data-card]");
-      if (b) this.onCardTap(b.dataset.card, b);
-    });
-    this.handEl.addEventListener("keydown", (ev) => this.onHandKey(ev));
     window.addEventListener("resize", () => { this.layoutHand(); this.placeRing(); });
   }
 
@@ -730,18 +724,6 @@ export class TableView {
     this.layoutHand();
   }
 
-  // Focus on the hand's first card that may be played (or chosen to pass), unless a
-  // card of the hand has the focus already.
-  focusFirstLegal() {
-    if (this.handEl.contains(document.activeElement)) return document.activeElement;
-    const btns = [...this.handEl.querySelectorAll("button.hand-card")];
-    const b = btns.find((x) => x.getAttribute("aria-disabled") === "false");
-    if (!b) return null;
-    for (const x of btns) x.tabIndex = x === b ? 0 : -1;
-    b.focus({ preventScroll: true });
-    return b;
-  }
-
   layoutHand() {
     const btns = [...this.handEl.querySelectorAll("button.hand-card")];
     const n = btns.length;
@@ -780,22 +762,6 @@ export class TableView {
     const height = n ? lift + (rows - 1) * rowOffset + ch + 12 : 0;
     this.handEl.style.height = `${Math.max(height, 0)}px`;
     this.handEl.dataset.rows = String(rows);
-  }
-
-  onHandKey(ev) {
-    const keys = ["ArrowLeft", "ArrowRight", "ArrowUp", "ArrowDown", "Home", "End"];
-    if (!keys.includes(ev.key)) return;
-    const btns = [...this.handEl.querySelectorAll("button.hand-card")];
-    if (!btns.length) return;
-    let i = btns.indexOf(document.activeElement);
-    if (ev.key === "ArrowLeft" || ev.key === "ArrowUp") i = i <= 0 ? btns.length - 1 : i - 1;
-    else if (ev.key === "ArrowRight" || ev.key === "ArrowDown") i = i < 0 || i >= btns.length - 1 ? 0 : i + 1;
-    else if (ev.key === "Home") i = 0;
-    else i = btns.length - 1;
-    ev.preventDefault();
-    for (const b of btns) b.tabIndex = -1;
-    btns[i].tabIndex = 0;
-    btns[i].focus();
   }
 }
 
