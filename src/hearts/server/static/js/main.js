@@ -86,7 +86,7 @@ function paint(s = shown) {
   msg.textContent = m.text;
   msg.className = m.kind || "";
 
-  // buttons (the hand's own: HandController)
+  // the buttons other than the hand's (controller.js)
   const passing = h.phase === "pass" && !h.passed;
   const choosing = !s.match.over && (passing || (h.phase === "play" && h.turn === me(s)));
   $("#hint-button").hidden = !choosing;
