@@ -67,6 +67,8 @@ def test_queen_of_spades_breaks_hearts_as_it_lands(page: Page, hearts_server: He
     wait_ready(page)
     expect(page.locator("#rules-badge")).to_contain_text("phá cơ")
     expect(page.locator("#mark-hearts")).to_be_hidden()
+    # the lead card of this table (GET /api/rules) named on the message line
+    expect(page.locator("#message")).to_have_text("Đến lượt bạn: mở vòng đầu bằng 2 nhép")
     bearer = token(page)
 
     def answer_at_souths_next_turn(route: Route) -> None:

@@ -13,7 +13,7 @@ import { sound } from "./sound.js";
 import { renderMoonChoice } from "./moonchoice.js";
 import { enterRoom } from "./room.js";
 import { playedSeq, intermediate, makePresenter } from "./steps.js";
-import { rulesReady } from "./rules.js";
+import { leadCard, rulesReady } from "./rules.js";
 import { $, now, reducedMotion, sleep } from "./dom.js";
 
 let server = null;      // latest state from the server
@@ -50,7 +50,6 @@ function names(s) { return (s && s.names) || SEAT_NAME; }
 // South is the first seat ("S" at four players, "P1" at other tables).
 function me(s) { return s.seats[0]; }
 function passCount(s) { return s.hand.pass_count; }
-const LEAD_CARDS = ["2C", "3C", "4C", "5C"];
 function baseMessage(s) {
   const h = s.hand, n = names(s);
   if (s.match.over) return { text: T.matchDone + (s.match.winner ? " " + T.winner(n[s.match.winner], s.match.totals[s.match.winner]) : "") };
@@ -64,7 +63,7 @@ function baseMessage(s) {
   if (h.trick_winner && (h.tricks || []).length) return { text: T.tookTrick(n[h.trick_winner], h.tricks[h.tricks.length - 1].points) };
   if (h.turn === me(s)) {
     const fresh = !(h.tricks || []).length && !(h.trick || []).length;
-    const lead = fresh && (h.legal || []).length === 1 && LEAD_CARDS.includes(h.legal[0]) ? h.legal[0] : null;
+    const lead = fresh && (h.legal || []).length === 1 && h.legal[0] === leadCard(s.rules.players) ? h.legal[0] : null;
     return { text: lead ? T.yourLead(lead) : T.yourTurn, kind: "turn" };
   }
   if (h.turn) return { text: T.isPlaying(n[h.turn]) };

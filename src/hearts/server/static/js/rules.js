@@ -34,6 +34,8 @@ export function targetRange() { return facts.target; }
 // The cards taken out of the deck at a table of `players`, and the cards each is dealt.
 export function removedCards(players) { return (facts.tables[String(players)] || { removed: [] }).removed; }
 export function handSize(players) { return facts.tables[String(players)].hand_size; }
+// The card that leads the first trick at a table of `players`.
+export function leadCard(players) { return facts.tables[String(players)].lead; }
 
 // The cards whose play breaks hearts under the rules `r`.
 export function breakers(r) {
