@@ -29,6 +29,9 @@ REMOVED: dict[int, tuple[str, ...]] = {
     7: ("2D", "3D", "3C"),
 }
 
+#: The targets a player may choose (seed 002: any agreed score, 50 a sensible minimum).
+TARGETS = range(50, 501)
+
 #: Pass cycles.  With 3 players we chose left, right, no pass (SPEC leaves it open).
 PASS_CYCLES: dict[int, tuple[str, ...]] = {
     3: ("left", "right", "none"),
@@ -97,6 +100,15 @@ class Rules:
     def point_cards(self) -> int:
         """Hearts and Q♠: taking all of them is a moon."""
         return HEARTS_MASK | QS_BIT
+
+    @property
+    def breakers(self) -> int:
+        """The cards whose play breaks hearts: every heart, and Q♠ under its rule.
+
+        >>> Rules(qs_breaks_hearts=True).breakers == HEARTS_MASK | QS_BIT
+        True
+        """
+        return HEARTS_MASK | (QS_BIT if self.qs_breaks_hearts else 0)
 
     @property
     def seats(self) -> tuple[str, ...]:

@@ -119,7 +119,7 @@ class PlayerView:
                     out[s] |= SUIT_MASKS[k]
         n = self.n
         broken = False
-        breakers = HEARTS_MASK | (QS_BIT if self.rules.qs_breaks_hearts else 0)
+        breakers = self.rules.breakers
         for i, (s, c) in enumerate(self.plays):
             bit = 1 << c
             if i % n == 0:

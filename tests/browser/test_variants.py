@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from planted import plant_hand
 from playwright.sync_api import Page, expect
 from server_process import HeartsServer
 from table_page import (
@@ -30,11 +31,7 @@ from table_page import (
 )
 
 from hearts.cards import mask_of, parse_card
-from hearts.hand import HandState
-from hearts.match import HandResult, Match
 from hearts.rules import Rules
-from hearts.server.store.db import Store
-from hearts.server.table.game import Game
 
 pytestmark = pytest.mark.browser
 
@@ -255,22 +252,7 @@ def plant_moon(data_dir: Path, browser_token: str) -> None:
     deal = []
     for lo, hi in (("2C", "AC"), ("2D", "AD"), ("2S", "AS"), ("2H", "AH")):
         deal.append(mask_of(range(parse_card(lo), parse_card(hi) + 1)))
-    totals = (10, 20, 30, 40)
-    zero = (0, 0, 0, 0)
-    match = Match(rules, [HandResult(totals, -1), HandResult(zero, -1), HandResult(zero, -1)])
-    match.start(HandState(rules, deal, "none"))
-    store = Store(f"sqlite:///{data_dir / 'hearts.db'}")
-    try:
-        with store.write() as conn:
-            pid = store.player_id(browser_token)
-            assert pid is not None
-            loaded = store.load(conn, pid)
-            store.bump_version(conn, pid, loaded.player.version)
-            store.new_match(conn, loaded, lambda key: Game(match=match, match_no=2, deal_key=key))
-            loaded.results_saved = len(match.results)
-            store.save(conn, loaded)
-    finally:
-        store.close()
+    plant_hand(data_dir, browser_token, rules, deal, (10, 20, 30, 40))
 
 
 @pytest.mark.parametrize("size", ["phone", "desktop"])

@@ -34,7 +34,7 @@ from hearts.cards import (
 from hearts.hand import DONE, PASS, PLAY, HandState
 from hearts.match import HandResult, Match
 from hearts.record import read_record, write_record
-from hearts.rules import Rules
+from hearts.rules import TARGETS, Rules
 from hearts.server.i18n import lang, messages_en
 from hearts.server.i18n.messages import error_message, illegal_reason, pass_message, rule_message
 from hearts.view import PlayerView
@@ -46,10 +46,9 @@ SOUTH = 0
 #: "Bạn" in play order with NAMES_AROUND (the names of seed 001's worked example).
 NAMES = {"S": "Bạn", "W": "Tây", "N": "Bắc", "E": "Đông"}
 NAMES_AROUND = ("An", "Bình", "Chi", "Dũng", "Hà", "Khôi")
-#: The rule keys a player may choose (the hearts-hand/1 rules object), and the targets.
+#: The rule keys a player may choose (the hearts-hand/1 rules object), and the players.
 API_RULES = ("players", "qs_breaks_hearts", "moon", "jd_bonus", "target")
 PLAYERS = range(3, 8)
-TARGETS = range(50, 501)
 MOON_SCORINGS = ("add_to_others", "subtract_from_self")
 #: The preferred display order of suits: red and black alternate.
 _SUIT_ORDER = (CLUBS, HEARTS, SPADES, DIAMONDS)

@@ -6,8 +6,8 @@
 import { api } from "./api.js";
 import { SEAT_NAME, T } from "./i18n.js";
 import { achievementIcon } from "./icons.js";
+import { $, el } from "./dom.js";
 
-const $ = (sel) => document.querySelector(sel);
 const LEVELS = ["easy", "medium", "hard"];
 const TOASTED_KEY = "hearts-toasted";
 const TOAST_MS = 4500;
@@ -17,13 +17,6 @@ let loadedFor = null;  // the finished-hand key it was loaded for
 let loading = null;    // the look on its way, for loadingKey
 let loadingKey;
 let wanted = null;     // the latest finished hand asked for while a load ran
-
-function el(tag, cls, text) {
-  const e = document.createElement(tag);
-  if (cls) e.className = cls;
-  if (text !== undefined) e.textContent = text;
-  return e;
-}
 
 function toasted() {
   try { return new Set(JSON.parse(sessionStorage.getItem(TOASTED_KEY) || "[]")); } catch { return new Set(); }

@@ -1,12 +1,6 @@
 // Card drawing: plain HTML + CSS, text symbols with U+FE0E (never emoji).
 import { SUIT_SYMBOL, RANK_LABEL, cardSpoken, isRed } from "./i18n.js";
-
-function el(tag, cls, text) {
-  const e = document.createElement(tag);
-  if (cls) e.className = cls;
-  if (text !== undefined) e.textContent = text;
-  return e;
-}
+import { el } from "./dom.js";
 
 // The inside of a card (shared by hand buttons, table cards and mini cards). Only the
 // top corner is text; the pip, the court letter and the bottom corner repeat it as CSS

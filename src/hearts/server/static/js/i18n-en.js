@@ -63,7 +63,7 @@ const T = {
   totalsAfter: (how, list) => `${how}: totals ${list}`,
   removed: (cards, each) => `Without the ${cards}; ${each} cards each.`,
   fullDeck: "All 52 cards, 13 each.",
-  badTarget: "The match ends at 50 to 500 points",
+  badTarget: (min, max) => `The match ends at ${min} to ${max} points`,
   roomTitle: "Play with friends",
   makeRoom: "Make the room",
   roomFailed: "Could not make the room",

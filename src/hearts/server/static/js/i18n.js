@@ -2,6 +2,8 @@
 // i18n-en.js, the English one, is fetched only when the player chose English (its
 // install() puts its words into these same objects before any other module reads
 // them: the other modules import this one, and wait for its top-level await).
+import { defaultRules } from "./rules.js";
+
 export const VS = "\uFE0E"; // text presentation selector: never render suits as emoji
 
 const LANG_KEY = "hearts-lang";
@@ -26,17 +28,13 @@ export const RANK_SPOKEN = { ...RANK_LABEL, A: "Át" };
 
 export const SEAT_NAME = { S: "Bạn", W: "Tây", N: "Bắc", E: "Đông" };
 
-// The default table (docs/api.md, Rules) and a short line for any other.
-export const DEFAULT_RULES = { players: 4, qs_breaks_hearts: false, moon: "add_to_others", jd_bonus: false, target: 100 };
 export const COUNT_WORD = { 2: "hai", 3: "ba", 4: "bốn", 5: "năm", 6: "sáu" };
 export const MOON_WORDS = {
   add_to_others: (others) => `Cộng 26 cho ${COUNT_WORD[others] || others} nhà kia`,
   subtract_from_self: () => "Trừ 26 cho người bắn",
   shooter_chooses: () => "Người bắn tự chọn",
 };
-export function isDefaultRules(r) {
-  return !r || Object.keys(DEFAULT_RULES).every((k) => r[k] === DEFAULT_RULES[k]);
-}
+// A short line for a table other than the default one (rules.js says which is).
 export function rulesLine(r) {
   const w = T.rules;
   const parts = [w.players(r.players)];
@@ -44,11 +42,9 @@ export function rulesLine(r) {
   if (r.moon === "subtract_from_self") parts.push(w.moonMinus);
   if (r.moon === "shooter_chooses") parts.push(w.moonChoose);
   if (r.jd_bonus) parts.push("J♦" + VS + " −10");
-  if (r.target !== DEFAULT_RULES.target) parts.push(w.target(r.target));
+  if (r.target !== defaultRules().target) parts.push(w.target(r.target));
   return parts.join(" · ");
 }
-// Cards taken out of the deck for each table size (docs/api.md).
-export const REMOVED = { 3: ["2D"], 4: [], 5: ["2D", "2C"], 6: ["2D", "3D", "3C", "4C"], 7: ["2D", "3D", "3C"] };
 // Points with a real minus sign: the J♦ shows as −10.
 export function signed(n, plus = false) {
   if (n < 0) return `−${-n}`;
@@ -127,7 +123,7 @@ export const T = {
   // newmatch.js, roomdialog.js
   removed: (cards, each) => `Bỏ ${cards}; mỗi người ${each} lá.`,
   fullDeck: "Đủ 52 lá, mỗi người 13 lá.",
-  badTarget: "Điểm kết thúc trận phải từ 50 đến 500",
+  badTarget: (min, max) => `Điểm kết thúc trận phải từ ${min} đến ${max}`,
   roomTitle: "Chơi với bạn bè",
   makeRoom: "Tạo phòng",
   roomFailed: "Không tạo được phòng",

@@ -2,7 +2,7 @@
 // each, one tap opens that panel over the table, a tap on the same tab, "Về bàn" or
 // Escape closes it. On a wide screen the panels stand beside the table and the tabs
 // are hidden (layout.css); the page's layout itself is CSS only.
-const $ = (sel) => document.querySelector(sel);
+import { $ } from "./dom.js";
 
 // While a panel lies over the table, the table and the hand under it are out of reach
 // (no Tab stop, no screen reader visit); on a wide screen the panels stand beside it.

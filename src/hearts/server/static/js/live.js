@@ -7,8 +7,8 @@
 // the seat's actions go over it too (act): cheaper for the server than a request each.
 import { ApiError, ensureToken, LANG_HEADERS } from "./api.js";
 import { LANG } from "./i18n.js";
+import { sleep } from "./dom.js";
 
-const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 const PING_MS = 20000;        // keep the socket alive through proxies; notice a dead one
 const PONG_WAIT_MS = 10000;   // no answer to a ping in this time: the socket is dead
 const POLL_TIMEOUT_MS = 40000; // the server answers a long poll within about 25 s

@@ -1,33 +1,29 @@
-// Controller: talks to the server (api.js), paces computer turns, feeds the
-// table view with display snapshots. It never decides what is legal: it shows
+// The single-player page: talks to the server (api.js), paces computer turns, feeds
+// the hand's controller (controller.js) with display snapshots. It never decides what is legal: it shows
 // what the server sends (legal, illegal_reasons, points, ...).
 import { api } from "./api.js";
-import { TableView } from "./table.js";
-import { renderTricks, renderScores, renderStats } from "./panels.js";
+import { HandController, announce } from "./controller.js";
+import { renderStats } from "./panels.js";
 import { NewMatchDialog } from "./newmatch.js";
 import { wirePanels } from "./layout.js";
 import { ReviewDialog } from "./review.js";
-import { T, SEAT_NAME, LANG, cardShort, chooseLang } from "./i18n.js";
+import { T, SEAT_NAME, LANG, chooseLang } from "./i18n.js";
 import * as achievements from "./achievements.js";
 import { sound } from "./sound.js";
 import { renderMoonChoice } from "./moonchoice.js";
 import { enterRoom } from "./room.js";
 import { playedSeq, intermediate, makePresenter } from "./steps.js";
-
-const $ = (sel) => document.querySelector(sel);
-const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
-const now = () => performance.now();
+import { leadCard, rulesReady } from "./rules.js";
+import { $, now, reducedMotion, sleep } from "./dom.js";
 
 let server = null;      // latest state from the server
 let shown = null;       // snapshot on screen (may lag behind while animating)
 let busy = true;
-let selected = new Set();
 let flash = null;       // {text, version, until}
-let showLastTrick = false;
 let statsLoadedFor = null;
 let hint = null;        // {version, cards: Set, reasons}: Gợi ý for the position on screen
 
-let view = null; // made in init(), unless room.js takes the page
+let hand = null; // the hand's controller, made in init() unless room.js takes the page
 
 // The language switch names the other language in that language: "EN" / "VI".
 {
@@ -47,7 +43,6 @@ function quick() {
 }
 const gapMs = () => (quick() ? 220 : 450);     // between computer cards
 const holdMs = () => (quick() ? 500 : 1000);   // finished trick stays on the table
-const reducedMotion = () => window.matchMedia && window.matchMedia("(prefers-reduced-motion: reduce)").matches;
 const flightMs = () => (reducedMotion() ? 0 : 260 * (quick() ? 0.55 : 1) + 20); // a card flying to the table
 
 // ---------------------------------------------------------------- painting
@@ -55,12 +50,11 @@ function names(s) { return (s && s.names) || SEAT_NAME; }
 // South is the first seat ("S" at four players, "P1" at other tables).
 function me(s) { return s.seats[0]; }
 function passCount(s) { return s.hand.pass_count; }
-const LEAD_CARDS = ["2C", "3C", "4C", "5C"];
 function baseMessage(s) {
   const h = s.hand, n = names(s);
   if (s.match.over) return { text: T.matchDone + (s.match.winner ? " " + T.winner(n[s.match.winner], s.match.totals[s.match.winner]) : "") };
   if (h.phase === "pass") {
-    if (!h.passed) return { text: `${T.passHint(h.pass_direction, n[h.pass_to], passCount(s))} · ${T.chosen(selected.size, passCount(s))}` };
+    if (!h.passed) return { text: `${T.passHint(h.pass_direction, n[h.pass_to], passCount(s))} · ${T.chosen(hand.selected.size, passCount(s))}` };
     return { text: T.waitingPasses };
   }
   if (h.phase === "moon_choice") return { text: T.moonChoose, kind: "turn" };
@@ -69,7 +63,7 @@ function baseMessage(s) {
   if (h.trick_winner && (h.tricks || []).length) return { text: T.tookTrick(n[h.trick_winner], h.tricks[h.tricks.length - 1].points) };
   if (h.turn === me(s)) {
     const fresh = !(h.tricks || []).length && !(h.trick || []).length;
-    const lead = fresh && (h.legal || []).length === 1 && LEAD_CARDS.includes(h.legal[0]) ? h.legal[0] : null;
+    const lead = fresh && (h.legal || []).length === 1 && h.legal[0] === leadCard(s.rules.players) ? h.legal[0] : null;
     return { text: lead ? T.yourLead(lead) : T.yourTurn, kind: "turn" };
   }
   if (h.turn) return { text: T.isPlaying(n[h.turn]) };
@@ -81,12 +75,9 @@ function paint(s = shown) {
   shown = s;
   // A hint belongs to the position it was given for: gone once anything moves.
   if (hint && hint.version !== s.version) hint = null;
-  const ui = { selected, busy, showLastTrick, hinted: hint ? hint.cards : null };
-  view.render(s, ui);
-  renderTricks(s);
-  renderScores(s);
+  hand.paint(s, { busy, hinted: hint ? hint.cards : null });
 
-  const h = s.hand, n = names(s);
+  const h = s.hand;
   // instruction / reason line
   const msg = $("#message");
   let m = baseMessage(s);
@@ -94,32 +85,12 @@ function paint(s = shown) {
   msg.textContent = m.text;
   msg.className = m.kind || "";
 
-  // notes on the table: what was received / no pass this hand
-  const note = $("#table-note");
-  let noteText = "";
-  if (h.phase === "play" && h.mark_received && h.received && h.received.length) {
-    noteText = T.receivedFrom(n[h.pass_from]) + h.received.map(cardShort).join("  ");
-  } else if (h.phase === "play" && h.pass_direction === "none" && !(h.tricks || []).length) {
-    noteText = T.noPass;
-  } else if (h.phase === "pass" && h.passed && h.passed.length) {
-    noteText = T.passedTo(n[h.pass_to]) + h.passed.map(cardShort).join("  ");
-  }
-  note.textContent = noteText;
-  note.hidden = !noteText;
-
-  // buttons
-  const passBtn = $("#pass-button");
+  // the buttons other than the hand's (controller.js)
   const passing = h.phase === "pass" && !h.passed;
   const choosing = !s.match.over && (passing || (h.phase === "play" && h.turn === me(s)));
   $("#hint-button").hidden = !choosing;
   $("#hint-button").disabled = busy || !!hint;
-  // Đi lại: the server says when South's last card may be taken back.
-  $("#take-back-button").hidden = !(h.can_take_back && !s.match.over && (s.settings || {}).take_back !== false);
-  $("#take-back-button").disabled = busy;
   renderHint();
-  passBtn.hidden = !passing;
-  if (passing) passBtn.textContent = T.passButton(h.pass_direction);
-  passBtn.disabled = !(passing && selected.size === passCount(s) && !busy);
   $("#next-hand").hidden = !(h.phase === "done" && !s.match.over);
   $("#review-open").hidden = h.phase !== "done";
   $("#next-hand").disabled = busy;
@@ -136,43 +107,9 @@ function paint(s = shown) {
   $("#quick").checked = !!st.quick;
   $("#take-back-setting").checked = st.take_back !== false;
 
-  document.body.dataset.phase = h.phase;
-  document.body.dataset.turn = h.turn || "";
-  document.body.dataset.busy = busy ? "true" : "false";
-  document.body.dataset.matchOver = s.match.over ? "true" : "false";
-  document.body.dataset.hand = String(s.match.hand_number);
-
   if (s.match.over && statsLoadedFor !== s.version) { statsLoadedFor = s.version; loadStats(); }
   // the toast, the "Thành tích" panel and the statistics, after every finished hand
   achievements.paint(s, renderStats);
-}
-
-// One line per event in the polite live region (the last few kept: a screen reader
-// reads each new line; replacing one text could drop plays that come quickly).
-function announce(text) {
-  const box = $("#announce");
-  const line = document.createElement("div");
-  line.textContent = text;
-  box.append(line);
-  while (box.childElementCount > 8) box.firstElementChild.remove();
-}
-
-// Where the next action is, when focus was lost (the button pressed is gone, or the
-// card played): the first card that may be played or chosen, or the button that
-// deals the next hand or starts a new match. Focus elsewhere is left alone.
-function placeFocus(s) {
-  const a = document.activeElement;
-  const lost = !a || a === document.body || a.hidden || a.closest("[hidden]") || a.disabled ||
-    a.matches("#hand button.hand-card");
-  if (!lost || document.querySelector("dialog[open]")) return;
-  const h = s.hand;
-  let target = null;
-  if (h.phase === "done") target = s.match.over ? $("#new-match") : $("#next-hand");
-  else if ((h.phase === "play" && h.turn === me(s)) || (h.phase === "pass" && !h.passed)) {
-    target = view.focusFirstLegal();
-    return;
-  }
-  if (target && !target.hidden) target.focus({ preventScroll: true });
 }
 
 function setBusy(b) {
@@ -259,39 +196,29 @@ async function run(action) {
   } finally {
     flash = flash && flash.version === server.version ? flash : null;
     setBusy(false);
-    if (action) placeFocus(server);
+    if (action) hand.placeFocus(server);
     // never leave the table hanging: if computers still have to move, try again
     if (needsStep(server)) setTimeout(() => run(null), retryVisible ? 5000 : 1200);
   }
 }
 
 // ---------------------------------------------------------------- user actions
-function onCardTap(card) {
-  if (!server) return;
-  const h = server.hand;
-  if (busy) { showFlash(T.wait, "info"); return; }
-  if (h.phase === "pass" && !h.passed) {
-    if (selected.has(card)) selected.delete(card);
-    else if (selected.size >= passCount(server)) { showFlash(T.passFull(passCount(server)), "info"); return; }
-    else if ((h.legal || h.cards).includes(card)) selected.add(card);
-    else { showFlash((h.illegal_reasons || {})[card] || T.cantPick); return; }
-    flash = null;
-    paint(shown);
-    return;
-  }
-  if (h.phase === "play" && h.turn === me(server)) {
-    if ((h.legal || []).includes(card)) {
-      run(async () => {
-        const next = await api.play(server.version, card);
-        server = next;
-        await present(shown, next);
-      });
-    } else {
-      showFlash((h.illegal_reasons || {})[card] || T.cantPlay);
-    }
-    return;
-  }
-  showFlash(server.match.over ? T.matchDone : h.phase === "done" ? T.handDone : T.notYourTurn, "info");
+// South's card, and the cards chosen to pass (HandController says when).
+function play(card) {
+  run(async () => {
+    const next = await api.play(server.version, card);
+    server = next;
+    await present(shown, next);
+  });
+}
+
+function pass(cards) {
+  run(async () => {
+    const next = await api.pass(server.version, cards);
+    hand.passed();
+    server = next;
+    await present(shown, next);
+  });
 }
 
 // Gợi ý: the server's Khó marks its card(s) on the hand and says why.
@@ -311,7 +238,7 @@ function doHint() {
 function doTakeBack() {
   run(async () => {
     server = await api.takeBack(server.version);
-    showLastTrick = false;
+    hand.reset();
     paint(server);
     announce(T.tookBack);
   });
@@ -328,22 +255,10 @@ function renderHint() {
   box.hidden = !lines.length;
 }
 
-function doPass() {
-  if (busy || selected.size !== passCount(server)) return;
-  const cards = [...selected];
-  run(async () => {
-    const next = await api.pass(server.version, cards);
-    selected = new Set();
-    server = next;
-    await present(shown, next);
-  });
-}
-
 function doNextHand() {
   run(async () => {
     server = await api.nextHand(server.version);
-    selected = new Set();
-    showLastTrick = false;
+    hand.reset();
     paint(server);
   });
 }
@@ -353,8 +268,7 @@ function doNewMatch(rules = null, level = null) {
   return run(async () => {
     if (level && server && server.settings.level !== level) await sendSettings({ level });
     server = await api.newMatch(server ? server.version : 0, rules || (server && server.rules) || null);
-    selected = new Set();
-    showLastTrick = false;
+    hand.reset();
     paint(server);
   });
 }
@@ -415,9 +329,7 @@ function wireHelp() {
 }
 
 function wire() {
-  $("#pass-button").addEventListener("click", doPass);
   $("#hint-button").addEventListener("click", doHint);
-  $("#take-back-button").addEventListener("click", doTakeBack);
   $("#take-back-setting").addEventListener("change", (e) => sendSettings({ take_back: e.target.checked }));
   $("#review-open").addEventListener("click", () => reviewDialog.open());
   $("#review-file").addEventListener("click", () => reviewDialog.open());
@@ -429,16 +341,7 @@ function wire() {
   }
   $("#quick").addEventListener("change", (e) => sendSettings({ quick: e.target.checked }));
   sound.wire($("#sound"));
-
-  const lastBtn = $("#last-trick");
-  lastBtn.addEventListener("click", () => { showLastTrick = !showLastTrick; paint(shown); });
-  $("#last-trick-view").addEventListener("click", () => { showLastTrick = false; paint(shown); });
-
   $("#new-match-open").addEventListener("click", () => newMatchDialog.open());
-
-  document.addEventListener("keydown", (e) => {
-    if (e.key === "Escape" && showLastTrick) { showLastTrick = false; paint(shown); }
-  });
 }
 
 function measureTopbar() {
@@ -463,7 +366,17 @@ async function init() {
   window.addEventListener("resize", measureTopbar);
   // A room's link (or a room this browser sits in): room.js drives the page instead.
   if (await enterRoom({ current: () => server })) return;
-  view = new TableView({ onCardTap });
+  hand = new HandController({
+    current: () => server,
+    busy: () => busy,
+    say: showFlash,
+    hush: () => { flash = null; },
+    repaint: () => paint(shown),
+    play,
+    pass,
+    takeBack: doTakeBack,
+    waitText: T.wait,
+  });
   wire();
   document.body.dataset.busy = "true";
   document.body.dataset.phase = "loading";
@@ -475,6 +388,7 @@ async function init() {
       await sleep(Math.min(5000, 500 * 2 ** attempt));
     }
   }
+  await rulesReady; // asked for as the page started, beside the State
   await holdAfterReload(server);
   paint(server);
   achievements.load(server, renderStats); // the panel and the statistics

@@ -1,8 +1,7 @@
 // The moon choice on the table: the shooter under "Người bắn tự chọn" sees both
 // outcomes, one tap each (single player and rooms).
 import { SEAT_NAME, MOON_WORDS, T, signed } from "./i18n.js";
-
-const $ = (sel) => document.querySelector(sel);
+import { $ } from "./dom.js";
 
 export function renderMoonChoice(s, { busy, choose }) {
   const box = $("#moon-choice");

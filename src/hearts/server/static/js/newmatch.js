@@ -1,8 +1,8 @@
 // The "Trận mới" dialog: the table's rules (docs/api.md, Rules) and the difficulty.
 // Its form lives in a template and is put into the dialog only while it is open.
-import { DEFAULT_RULES, MOON_WORDS, REMOVED, T, cardSpoken } from "./i18n.js";
-
-const $ = (sel, root = document) => root.querySelector(sel);
+import { MOON_WORDS, T, cardSpoken } from "./i18n.js";
+import { defaultRules, handSize, removedCards, rulesReady, targetRange } from "./rules.js";
+import { $ } from "./dom.js";
 
 export class NewMatchDialog {
   // current(): the State on screen; underWay(): leaving it asks first;
@@ -21,13 +21,14 @@ export class NewMatchDialog {
     this.dialog.addEventListener("click", (e) => { if (e.target === this.dialog) this.close(); });
   }
 
-  open() {
+  async open() {
+    await rulesReady; // (at once but in the page's first moments)
     const s = this.current();
     this.dialog.replaceChildren($("#new-match-template").content.cloneNode(true));
     this.form = $("form", this.dialog);
-    this.fill((s && s.rules) || DEFAULT_RULES, (s && s.settings && s.settings.level) || "medium");
+    this.fill((s && s.rules) || defaultRules(), (s && s.settings && s.settings.level) || "medium");
     $("#nm-close", this.dialog).addEventListener("click", () => this.close());
-    $("#nm-default", this.dialog).addEventListener("click", () => this.ask(DEFAULT_RULES));
+    $("#nm-default", this.dialog).addEventListener("click", () => this.ask(defaultRules()));
     $("#nm-start", this.dialog).addEventListener("click", () => {
       const rules = this.read();
       if (rules) this.ask(rules);
@@ -50,7 +51,8 @@ export class NewMatchDialog {
     f.elements.qs_breaks_hearts.checked = !!rules.qs_breaks_hearts;
     for (const r of f.querySelectorAll('input[name="moon"]')) r.checked = r.value === rules.moon;
     f.elements.jd_bonus.checked = !!rules.jd_bonus;
-    f.elements.target.value = String(rules.target);
+    const { min, max } = targetRange();
+    Object.assign(f.elements.target, { min, max, value: String(rules.target) });
     for (const r of f.querySelectorAll('input[name="nm-level"]')) r.checked = r.value === level;
     this.explain();
   }
@@ -59,10 +61,10 @@ export class NewMatchDialog {
   explain() {
     const f = this.form;
     const checked = f.querySelector('input[name="players"]:checked');
-    const players = checked ? Number(checked.value) : DEFAULT_RULES.players;
-    const removed = REMOVED[players] || [];
+    const players = checked ? Number(checked.value) : defaultRules().players;
+    const removed = removedCards(players);
     $("#nm-removed", this.dialog).textContent = removed.length
-      ? T.removed(removed.map(cardSpoken).join(", "), Math.floor((52 - removed.length) / players))
+      ? T.removed(removed.map(cardSpoken).join(", "), handSize(players))
       : T.fullDeck;
     $("#nm-moon-add", this.dialog).textContent = MOON_WORDS.add_to_others(players - 1);
     $("#nm-error", this.dialog).hidden = true;
@@ -71,9 +73,10 @@ export class NewMatchDialog {
   read() {
     const f = this.form;
     const target = Number(f.elements.target.value);
-    if (!Number.isInteger(target) || target < 50 || target > 500) {
+    const { min, max } = targetRange();
+    if (!Number.isInteger(target) || target < min || target > max) {
       const err = $("#nm-error", this.dialog);
-      err.textContent = T.badTarget;
+      err.textContent = T.badTarget(min, max);
       err.hidden = false;
       f.elements.target.focus();
       return null;

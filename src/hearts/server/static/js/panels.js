@@ -1,13 +1,8 @@
 // Side panels: "Các vòng trong ván" (tricks of this hand) and the score table.
 import { cardText } from "./cards.js";
-import { SEAT_NAME, T, isDefaultRules, rulesLine, signed } from "./i18n.js";
-
-function el(tag, cls, text) {
-  const e = document.createElement(tag);
-  if (cls) e.className = cls;
-  if (text !== undefined) e.textContent = text;
-  return e;
-}
+import { SEAT_NAME, T, rulesLine, signed } from "./i18n.js";
+import { isDefaultRules } from "./rules.js";
+import { el } from "./dom.js";
 
 export function renderTricks(snap) {
   const h = snap.hand;

@@ -4,16 +4,9 @@
 // (POST /api/records/check): the page only shows what it is sent.
 import { api } from "./api.js";
 import { SEAT_NAME, R, T, cardShort, cardSpoken, isRed, signed } from "./i18n.js";
+import { $, el } from "./dom.js";
 
-const $ = (sel, root = document) => root.querySelector(sel);
 const POLL_MS = 400;
-
-function el(tag, cls, text) {
-  const e = document.createElement(tag);
-  if (cls) e.className = cls;
-  if (text !== undefined) e.textContent = text;
-  return e;
-}
 
 function cardEl(card, seat) {
   const c = el("span", "rv-card" + (isRed(card) ? " red" : ""), cardShort(card));

@@ -5,16 +5,13 @@
 // animates from one pushed State to the next like the single-player page.
 import { roomApi } from "./api.js";
 import { Live, NoSocket } from "./live.js";
-import { TableView } from "./table.js";
-import { renderTricks, renderScores } from "./panels.js";
+import { HandController, announce } from "./controller.js";
 import { renderMoonChoice } from "./moonchoice.js";
 import { makePresenter, playedSeq, intermediate } from "./steps.js";
 import { RoomDialog, savedName, saveName } from "./roomdialog.js";
-import { T, W, SEAT_NAME, cardShort, isDefaultRules, rulesLine } from "./i18n.js";
-
-const $ = (sel, root = document) => root.querySelector(sel);
-const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
-const reducedMotion = () => window.matchMedia && window.matchMedia("(prefers-reduced-motion: reduce)").matches;
+import { T, W, SEAT_NAME, rulesLine } from "./i18n.js";
+import { isDefaultRules, rulesReady } from "./rules.js";
+import { $, el, reducedMotion, sleep } from "./dom.js";
 
 const ROOM_KEY = "hearts-room"; // the code of the room this browser sits in
 const CODE_IN_PATH = /^\/r\/([A-Za-z0-9]{4,64})\/?$/;
@@ -38,13 +35,6 @@ export const roomLink = (code) => `${location.origin}/r/${code}`;
 
 function goHome() {
   location.assign("/");
-}
-
-function el(tag, cls, text) {
-  const e = document.createElement(tag);
-  if (cls) e.className = cls;
-  if (text !== undefined) e.textContent = text;
-  return e;
 }
 
 // At "/" the single-player page wires "Chơi với bạn bè" and goes on (false). At
@@ -88,15 +78,13 @@ class RoomPage {
     this.screen = "";       // "join" | "lobby" | "table" | "gone"
     this.pumping = false;
     this.acting = false;
-    this.selected = new Set();
-    this.showLastTrick = false;
     this.flash = null;      // {text, kind, until}
-    this.view = null;
+    this.hand = null;       // the hand's controller, once the table is shown
     this.live = null;
     this.deadlineAt = null; // performance.now() when the waited-for turn is played for them
     this.present = makePresenter({
       paint: (s) => this.paintTable(s),
-      announce: (t) => this.announce(t),
+      announce,
       names: (s) => s.names || SEAT_NAME,
       gapMs: () => GAP_MS,
       holdMs: () => HOLD_MS,
@@ -125,6 +113,7 @@ class RoomPage {
         await sleep(Math.min(5000, 500 * 2 ** attempt));
       }
     }
+    await rulesReady; // asked for as the page started, beside the Room
     this.offer(room);
     this.live = new Live({
       code: this.code,
@@ -196,10 +185,7 @@ class RoomPage {
     this.noticeChanges(prev, room);
     this.showing = room;
     const next = room.state;
-    if (this.shown && next.match.hand_number !== this.shown.match.hand_number) {
-      this.selected = new Set();
-      this.showLastTrick = false;
-    }
+    if (this.shown && next.match.hand_number !== this.shown.match.hand_number) this.hand.reset();
     if (!this.shown) await this.holdOnArrival(next);
     await this.present(this.shown, next);
     this.shown = next;
@@ -529,7 +515,7 @@ class RoomPage {
       $("#room-screen").replaceChildren();
       this.showScreen(false);
       $("#room-panel").hidden = false;
-      if (!this.view) this.view = new TableView({ onCardTap: (card) => this.onCardTap(card) });
+      if (!this.hand) this.hand = this.makeHand();
     }
     document.body.dataset.roomPhase = room.phase;
     this.renderSeatList($("#room-players"), room, false);
@@ -537,55 +523,41 @@ class RoomPage {
   }
 
   wire() {
-    $("#pass-button").addEventListener("click", () => this.doPass());
     $("#next-hand").addEventListener("click", () => {
       const hand = this.latest.state.match.hand_number;
       this.act((v) => this.send("next-hand", { version: v }),
         (r) => !!r.state && r.state.match.hand_number === hand && r.state.hand.phase === "done" && !!r.state.hand.points);
     });
-    $("#last-trick").addEventListener("click", () => { this.showLastTrick = !this.showLastTrick; this.repaint(); });
-    $("#last-trick-view").addEventListener("click", () => { this.showLastTrick = false; this.repaint(); });
-    document.addEventListener("keydown", (e) => {
-      if (e.key === "Escape" && this.showLastTrick) { this.showLastTrick = false; this.repaint(); }
-    });
   }
 
   repaint() { if (this.screen === "table" && this.shown) this.paintTable(this.shown); }
 
-  onCardTap(card) {
-    const room = this.latest;
-    if (!room || !room.state || this.screen !== "table") return;
-    const h = room.state.hand;
-    if (this.busy()) { this.setFlash(W.wait, "info"); return; }
-    if (h.phase === "pass" && !h.passed) {
-      if (this.selected.has(card)) this.selected.delete(card);
-      else if (this.selected.size >= h.pass_count) { this.setFlash(T.passFull(h.pass_count), "info"); return; }
-      else if ((h.legal || h.cards).includes(card)) this.selected.add(card);
-      else { this.setFlash((h.illegal_reasons || {})[card] || T.cantPick); return; }
-      this.flash = null;
-      this.repaint();
-      return;
-    }
-    if (h.phase === "play" && h.turn === room.state.seats[0]) {
-      const still = (r) => !!r.state && r.state.hand.phase === "play" && r.state.hand.turn === "S" && (r.state.hand.legal || []).includes(card);
-      if ((h.legal || []).includes(card)) this.act((v) => this.send("play", { version: v, card }), still);
-      else this.setFlash((h.illegal_reasons || {})[card] || T.cantPlay);
-      return;
-    }
-    this.setFlash(room.state.match.over ? T.matchDone : h.phase === "done" ? T.handDone : T.notYourTurn, "info");
+  // The hand's controller: a card played, the pass made, as the room's actions.
+  makeHand() {
+    return new HandController({
+      current: () => (this.screen === "table" && this.latest ? this.latest.state : null),
+      busy: () => this.busy(),
+      say: (text, kind) => this.setFlash(text, kind),
+      hush: () => { this.flash = null; },
+      repaint: () => this.repaint(),
+      play: (card) => this.play(card),
+      pass: (cards) => this.pass(cards),
+      waitText: W.wait,
+    });
   }
 
-  doPass() {
-    const room = this.latest;
-    if (!room || !room.state) return;
-    const cards = [...this.selected];
-    if (this.busy() || cards.length !== room.state.hand.pass_count) return;
-    const hand = room.state.match.hand_number;
+  play(card) {
+    const still = (r) => !!r.state && r.state.hand.phase === "play" && r.state.hand.turn === "S" && (r.state.hand.legal || []).includes(card);
+    this.act((v) => this.send("play", { version: v, card }), still);
+  }
+
+  pass(cards) {
+    const hand = this.latest.state.match.hand_number;
     const still = (r) => !!r.state && r.state.match.hand_number === hand && r.state.hand.phase === "pass" &&
       !r.state.hand.passed && cards.every((c) => r.state.hand.cards.includes(c));
     this.act(async (v) => {
       const got = await this.send("pass", { version: v, cards });
-      this.selected = new Set();
+      this.hand.passed();
       return got;
     }, still);
   }
@@ -599,13 +571,6 @@ class RoomPage {
     this.repaint();
     clearTimeout(this.flashTimer);
     this.flashTimer = setTimeout(() => this.repaint(), 4100);
-  }
-
-  announce(text) {
-    const box = $("#announce");
-    const line = el("div", "", text);
-    box.append(line);
-    while (box.childElementCount > 8) box.firstElementChild.remove();
   }
 
   // Once a second: the time left to the waited-for player, on the message line.
@@ -627,7 +592,7 @@ class RoomPage {
     const clock = (text) => (left !== null && !this.pumping ? `${text} · ${W.secondsLeft(left)}` : text);
     if (s.match.over) return { text: T.matchDone + (s.match.winner ? " " + T.winner(names[s.match.winner], s.match.totals[s.match.winner]) : "") };
     if (h.phase === "pass") {
-      if (!h.passed) return { text: clock(`${T.passHint(h.pass_direction, names[h.pass_to], h.pass_count)} · ${T.chosen(this.selected.size, h.pass_count)}`), kind: "turn" };
+      if (!h.passed) return { text: clock(`${T.passHint(h.pass_direction, names[h.pass_to], h.pass_count)} · ${T.chosen(this.hand.selected.size, h.pass_count)}`), kind: "turn" };
       return { text: waiting.length ? clock(W.waitPass(waiting.join(", "))) : W.waitAll };
     }
     if (h.phase === "moon_choice") return { text: T.moonChoose, kind: "turn" };
@@ -646,14 +611,11 @@ class RoomPage {
   }
 
   paintTable(s) {
-    if (!this.view) return;
+    if (!this.hand) return;
     this.shown = s;
     const busy = this.busy();
-    this.view.render(s, { selected: this.selected, busy, showLastTrick: this.showLastTrick, hinted: null });
-    renderTricks(s);
-    renderScores(s);
-    const h = s.hand, names = s.names || SEAT_NAME;
-
+    this.hand.paint(s, { busy });
+    const h = s.hand;
     const msg = $("#message");
     let m = this.message(s);
     if (this.flash && performance.now() < this.flash.until) {
@@ -664,24 +626,6 @@ class RoomPage {
     }
     msg.textContent = m.text;
     msg.className = m.kind || "";
-
-    const note = $("#table-note");
-    let noteText = "";
-    if (h.phase === "play" && h.mark_received && h.received && h.received.length) {
-      noteText = T.receivedFrom(names[h.pass_from]) + h.received.map(cardShort).join("  ");
-    } else if (h.phase === "play" && h.pass_direction === "none" && !(h.tricks || []).length) {
-      noteText = T.noPass;
-    } else if (h.phase === "pass" && h.passed && h.passed.length) {
-      noteText = T.passedTo(names[h.pass_to]) + h.passed.map(cardShort).join("  ");
-    }
-    note.textContent = noteText;
-    note.hidden = !noteText;
-
-    const passing = h.phase === "pass" && !h.passed;
-    const passBtn = $("#pass-button");
-    passBtn.hidden = !passing;
-    if (passing) passBtn.textContent = T.passButton(h.pass_direction);
-    passBtn.disabled = !(passing && this.selected.size === h.pass_count && !busy);
     $("#next-hand").hidden = !(h.phase === "done" && h.points && !s.match.over);
     $("#next-hand").disabled = busy;
     $("#new-match").hidden = true;
@@ -689,13 +633,6 @@ class RoomPage {
     $("#retry").hidden = true;
     renderMoonChoice(s, { busy, choose: (how) => this.chooseMoon(how) });
     this.decorate(s);
-
-    const b = document.body.dataset;
-    b.phase = h.phase;
-    b.turn = h.turn || "";
-    b.busy = busy ? "true" : "false";
-    b.matchOver = s.match.over ? "true" : "false";
-    b.hand = String(s.match.hand_number);
   }
 
   // On the plates: a human away, a decision made for them, a pass made; on the table:
@@ -736,19 +673,8 @@ class RoomPage {
     }
   }
 
-  // After the player's action: the first card to play or choose, or the next-hand
-  // button, when focus was lost (the button pressed is gone, or the card played).
+  // After the player's action: where the next one is, if focus was lost.
   placeFocus() {
-    if (this.screen !== "table" || !this.shown || !this.view) return;
-    const a = document.activeElement;
-    const lost = !a || a === document.body || a.hidden || a.closest("[hidden]") || a.disabled || a.matches("#hand button.hand-card");
-    if (!lost || document.querySelector("dialog[open]")) return;
-    const h = this.shown.hand;
-    if (h.phase === "done") {
-      const b = $("#next-hand");
-      if (!b.hidden) b.focus({ preventScroll: true });
-    } else if ((h.phase === "play" && h.turn === this.shown.seats[0]) || (h.phase === "pass" && !h.passed)) {
-      this.view.focusFirstLegal();
-    }
+    if (this.screen === "table" && this.shown && this.hand) this.hand.placeFocus(this.shown);
   }
 }

@@ -2,8 +2,8 @@
 // player has for each turn and the creator's display name; "Tạo phòng" makes the room.
 import { NewMatchDialog } from "./newmatch.js";
 import { T } from "./i18n.js";
+import { $ } from "./dom.js";
 
-const $ = (sel, root = document) => root.querySelector(sel);
 export const NAME_KEY = "hearts-name"; // the display name last typed in this browser
 
 export function savedName() {
@@ -20,8 +20,8 @@ export class RoomDialog extends NewMatchDialog {
     this.create = create;
   }
 
-  open() {
-    super.open();
+  async open() {
+    await super.open();
     $("#nm-h", this.dialog).textContent = T.roomTitle;
     $("#nm-default", this.dialog).hidden = true;
     $("#nm-start", this.dialog).textContent = T.makeRoom;

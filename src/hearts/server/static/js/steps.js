@@ -3,9 +3,8 @@
 // Nothing here decides what is legal: every snapshot is cut from the later State.
 import { T } from "./i18n.js";
 import { sound } from "./sound.js";
-
-const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
-const now = () => performance.now();
+import { breakers } from "./rules.js";
+import { now, sleep } from "./dom.js";
 
 export function playedSeq(s) {
   const h = s.hand;
@@ -20,6 +19,7 @@ export function sameHand(a, b) {
 // Snapshot of the table after the k-th card of next's sequence has been played.
 export function intermediate(prev, next, seq, k, cleared) {
   const ph = prev.hand, nh = next.hand;
+  const broken = breakers(next.rules);
   const upto = new Set(seq.slice(0, k).map((p) => p.card));
   const later = seq.slice(k);
   const n = next.seats.length;
@@ -48,7 +48,8 @@ export function intermediate(prev, next, seq, k, cleared) {
       tricks,
       counts,
       taken,
-      hearts_broken: ph.hearts_broken || [...upto].some((c) => c[1] === "H") || nh.hearts_broken && later.every((p) => p.card[1] !== "H"),
+      // as the server has it: broken once a card that breaks hearts was played
+      hearts_broken: [...upto].some((c) => broken.has(c)),
       mark_received: ph.phase === "play" ? ph.mark_received && k < n : nh.mark_received,
       points: null,
       moon: null,

@@ -2,36 +2,24 @@
 // docs/api.md), it draws seats, fans of backs, the trick, marks and the hand,
 // and animates what changed since the previous snapshot (like chessground).
 import { handCardButton, tableCard, cardBack, cardText } from "./cards.js";
-import { SEAT_NAME, T, cardShort, isDefaultRules, rulesLine, signed } from "./i18n.js";
+import { SEAT_NAME, T, cardShort, rulesLine, signed } from "./i18n.js";
+import { isDefaultRules } from "./rules.js";
+import { $, reducedMotion } from "./dom.js";
+import { placeRing } from "./placement.js";
+import { renderResult } from "./result.js";
 
 const FOUR = ["S", "W", "N", "E"];
-const reducedMotion = () => window.matchMedia && window.matchMedia("(prefers-reduced-motion: reduce)").matches;
-
-function $(sel, root = document) { return root.querySelector(sel); }
-
-// Boxes on the table, for placing its loose pieces (the marks, "Vòng trước"): an
-// element's box in the table's coordinates (t: the table's own box), whether two
-// overlap, and whether an element is drawn at all.
-const boxIn = (t, r) => ({ l: r.left - t.left, t: r.top - t.top, r: r.right - t.left, b: r.bottom - t.top });
-const overlap = (a, b) => a.l < b.r && b.l < a.r && a.t < b.b && b.t < a.b;
-const drawn = (e) => !e.hidden && e.getClientRects().length && getComputedStyle(e).visibility === "visible";
 
 export class TableView {
-  constructor({ onCardTap }) {
+  constructor() {
     this.table = $("#table");
     this.handEl = $("#hand");
     this.trickEl = $("#trick");
-    this.onCardTap = onCardTap;
     this.handButtons = new Map(); // card -> button (kept across renders: focus survives)
     this.prevTrickKey = "";
     this.prevCounts = {};
     this.snap = null;
     this.ui = {};
-    this.handEl.addEventListener("click", (ev) => {
-      const b = ev.target.closest("button[data-card]");
-      if (b) this.onCardTap(b.dataset.card, b);
-    });
-    this.handEl.addEventListener("keydown", (ev) => this.onHandKey(ev));
     window.addEventListener("resize", () => { this.layoutHand(); this.placeRing(); });
   }
 
@@ -190,210 +178,8 @@ export class TableView {
     cnt.replaceChildren(lead, word);
   }
 
-  // Seats on the ellipse, each kept wholly inside the table (a plate near the edge
-  // slides in rather than hang over it). On a short, wide table of six or seven
-  // (layout.css sets --ring-edge there) the lower seats beside the trick go to the
-  // table's side, under the seats above them: on the ellipse their plates lay under
-  // the names below the trick's end cards (640×360); and they stay off South's plate
-  // in the bottom corner.
-  placeRing() {
-    const chip = $("#last-trick", this.table);
-    chip.style.left = chip.style.top = chip.style.right = chip.style.bottom = "";
-    $("#rules-badge", this.table).style.left = ""; // placeChip may move them
-    if (!this.ring) {
-      if (this.table.clientWidth) this.clearChip(this.table.getBoundingClientRect());
-      this.placeMarks();
-      return;
-    }
-    const W = this.table.clientWidth, H = this.table.clientHeight;
-    if (!W || !H) return;
-    const t = this.table.getBoundingClientRect();
-    const southPlate = $(".seat-S .plate", this.table);
-    const south = southPlate ? southPlate.getBoundingClientRect() : null;
-    const pad = 8;
-    const ring = [...this.table.querySelectorAll(".seat-ring")];
-    // a short, narrow table of five or six (layout.css sets --ring-top): the plates in
-    // one line across the top, in play order, the trick's row below them
-    if (ring.length && getComputedStyle(ring[0]).getPropertyValue("--ring-top").trim() === "1") {
-      const widths = ring.map((root) => root.offsetWidth);
-      const gap = Math.max(0, (W - 2 * pad - widths.reduce((a, b) => a + b, 0)) / Math.max(ring.length - 1, 1));
-      let x = pad;
-      ring.forEach((root, i) => {
-        root.style.left = `${Math.round(x + widths[i] / 2)}px`;
-        root.style.top = `${Math.round(pad + root.offsetHeight / 2)}px`;
-        x += widths[i] + gap;
-      });
-      this.clearTrick(t);
-      this.placeChip(t);
-      this.placeMarks();
-      return;
-    }
-    for (const root of ring) {
-      const w = root.offsetWidth, h = root.offsetHeight;
-      let x = (Number(root.dataset.x) / 100) * W;
-      const y = (Number(root.dataset.y) / 100) * H;
-      const edge = Number(root.dataset.y) > 50 && getComputedStyle(root).getPropertyValue("--ring-edge").trim() === "1";
-      if (edge) x = x < W / 2 ? 0 : W;
-      const left = Math.min(Math.max(x, w / 2 + pad), W - w / 2 - pad);
-      let top = Math.min(Math.max(y, h / 2 + pad), H - h / 2 - pad);
-      if (edge && south && south.width) {
-        const sLeft = south.left - t.left - this.table.clientLeft, sRight = sLeft + south.width;
-        const sTop = south.top - t.top - this.table.clientTop;
-        if (left + w / 2 > sLeft && left - w / 2 < sRight) top = Math.min(top, sTop - 6 - h / 2);
-      }
-      root.style.left = `${Math.round(left)}px`;
-      root.style.top = `${Math.round(top)}px`;
-    }
-    this.clearTrick(t);
-    this.placeChip(t);
-    this.placeMarks();
-  }
-
-  // The boxes (boxIn) of the drawn elements matching ``sel``, every place of the
-  // trick measured as in a full trick.
-  takenBoxes(t, sel) {
-    this.trickEl.classList.add("measure");
-    const boxes = [...this.table.querySelectorAll(sel)].filter(drawn).map((e) => boxIn(t, e.getBoundingClientRect()));
-    this.trickEl.classList.remove("measure");
-    return boxes;
-  }
-
-  // The marks (hearts broken, Q♠ fallen) in their corner (the stylesheet's) unless they
-  // lie over a plate (seven seats at 640×360 and 1024×768, the top left plate; a wide
-  // North at four on a small phone): then the first corner, or middle of a side, where
-  // they lie clear of the plates, the trick, "Vòng trước" and the notes; in their
-  // short form (the symbols) if they fit nowhere in their long one.
-  placeMarks() {
-    const marks = $(".marks", this.table);
-    marks.classList.remove("tight");
-    delete marks.dataset.cramped;
-    marks.style.left = marks.style.top = marks.style.right = marks.style.bottom = "";
-    if (![...marks.querySelectorAll(".mark")].some(drawn) || !this.table.clientWidth) return;
-    const t = this.table.getBoundingClientRect();
-    const others = this.takenBoxes(t, ".seat .plate, #trick .slot, #trick .slot-name, #last-trick, #table-note, #rules-badge");
-    const plates = this.takenBoxes(t, ".seat .plate");
-    const m = boxIn(t, marks.getBoundingClientRect());
-    if (!plates.some((p) => overlap(m, p))) return;
-    const W = this.table.clientWidth, H = this.table.clientHeight, pad = 8;
-    for (const tight of [false, true]) {
-      marks.classList.toggle("tight", tight);
-      const r = marks.getBoundingClientRect(), w = r.width, h = r.height;
-      const ways = [[pad, pad], [W - pad - w, pad], [pad, H - pad - h], [W - pad - w, H - pad - h],
-        [pad, (H - h) / 2], [W - pad - w, (H - h) / 2], [(W - w) / 2, pad], [(W - w) / 2, H - pad - h]];
-      for (const [x, y] of ways) {
-        const q = { l: x, t: y, r: x + w, b: y + h };
-        if (others.some((o) => overlap(q, o))) continue;
-        marks.style.left = `${Math.round(x)}px`;
-        marks.style.top = `${Math.round(y)}px`;
-        marks.style.right = marks.style.bottom = "auto";
-        return;
-      }
-    }
-    // nowhere clear (three to seven seats on a phone, the plates at their widest): the
-    // short form in the stylesheet's corner
-    marks.style.left = marks.style.top = "";
-    marks.dataset.cramped = "true";
-  }
-
-  // Four seats: North's plate at its widest ("North 126 +26") on a small phone reached
-  // under "Vòng trước" in the top corner, and no other corner was free (360×640): the
-  // plate slides the least it can towards the other side, off the button, if it stays
-  // in the table; else the button moves (placeChip).
-  clearChip(t) {
-    const seat = $(".seat-N", this.table);
-    const plate = seat && $(".plate", seat);
-    const chip = $("#last-trick", this.table);
-    if (seat) seat.style.left = "";
-    if (plate && !chip.hidden && chip.getClientRects().length && plate.getClientRects().length) {
-      const p = plate.getBoundingClientRect(), c = chip.getBoundingClientRect();
-      const gap = 6, pad = 8;
-      if (p.right > c.left - gap && c.right > p.left && p.bottom > c.top && c.bottom > p.top) {
-        const d = p.right - (c.left - gap);
-        if (p.left - d >= t.left + this.table.clientLeft + pad) seat.style.left = `calc(50% - ${Math.ceil(d)}px)`;
-      }
-    }
-    this.placeChip(t);
-  }
-
-  // "Vòng trước" in its corner (the stylesheet's) unless a plate lies there (seven
-  // seats on a small phone, three on a landscape one in English): then in the first
-  // corner, or the top or bottom middle, clear of the plates, the trick, the marks, the notes
-  // and the hand's result; in the bottom left the rules badge moves beside it.
-  placeChip(t) {
-    const chip = $("#last-trick", this.table);
-    const badge = $("#rules-badge", this.table);
-    if (chip.hidden || !chip.getClientRects().length) return;
-    const others = this.takenBoxes(t, ".seat .plate, .seat-hint, #trick .slot, #trick .slot-name, .mark, #table-note, #result");
-    const b = drawn(badge) ? boxIn(t, badge.getBoundingClientRect()) : null;
-    const c = boxIn(t, chip.getBoundingClientRect());
-    if (!others.some((o) => overlap(c, o)) && !(b && overlap(c, b))) return;
-    const W = this.table.clientWidth, H = this.table.clientHeight, pad = 8;
-    const w = c.r - c.l, h = c.b - c.t;
-    const ways = [[W - pad - w, pad], [pad, pad], [(W - w) / 2, pad], [pad, H - pad - h], [W - pad - w, H - pad - h], [(W - w) / 2, H - pad - h],
-      [pad, (H - h) / 2], [W - pad - w, (H - h) / 2]];
-    for (const [x, y] of ways) {
-      const q = { l: x, t: y, r: x + w, b: y + h };
-      if (others.some((o) => overlap(q, o))) continue;
-      let moved = null; // the badge beside the button, if the button lies over it
-      if (b && overlap(q, b)) {
-        moved = { l: q.r + 6, t: b.t, r: q.r + 6 + b.r - b.l, b: b.b };
-        if (moved.r > W - pad || others.some((o) => overlap(moved, o))) continue;
-      }
-      chip.style.left = `${Math.round(x)}px`;
-      chip.style.top = `${Math.round(y)}px`;
-      chip.style.right = chip.style.bottom = "auto";
-      if (moved) badge.style.left = `${Math.round(moved.l)}px`;
-      return;
-    }
-  }
-
-  // A plate on the ellipse may lie where the cards of a full trick (and the names
-  // under them) go: at five seats a row's end cards covered the side seats' plates
-  // (1024×768, 640×360), at three a wide English plate; or under "Vòng trước" in the
-  // top corner (three seats on a short table). Such a plate moves the least it can:
-  // beside, above or below what covers it, to the table's side, wherever it stays in
-  // the table clear of the trick, the button, the rules badge and the other plates.
-  clearTrick(t) {
-    const box = (r) => boxIn(t, r);
-    const over = (a, b, m = 2) => a.l + m < b.r && b.l + m < a.r && a.t + m < b.b && b.t + m < a.b;
-    const seen = (e) => e && !e.hidden && e.getClientRects().length;
-    this.trickEl.classList.add("measure"); // every place shown, as in a full trick
-    const parts = [...this.trickEl.querySelectorAll(".slot, .slot-name")]
-      .filter((e) => e.getClientRects().length).map((e) => box(e.getBoundingClientRect()));
-    this.trickEl.classList.remove("measure");
-    const blocks = [];
-    if (parts.length) {
-      blocks.push(parts.reduce((a, b) => ({ l: Math.min(a.l, b.l), t: Math.min(a.t, b.t), r: Math.max(a.r, b.r), b: Math.max(a.b, b.b) })));
-    }
-    const chip = $("#last-trick", this.table);
-    if (seen(chip)) blocks.push(box(chip.getBoundingClientRect()));
-    const badge = $("#rules-badge", this.table);
-    const fixed = seen(badge) ? [box(badge.getBoundingClientRect())] : [];
-    const W = this.table.clientWidth, H = this.table.clientHeight, pad = 8;
-    const plates = [...this.table.querySelectorAll(".seat .plate")];
-    const placed = plates.map((p) => box(p.getBoundingClientRect()));
-    plates.forEach((plate, i) => {
-      const root = plate.closest(".seat-ring");
-      const p = placed[i];
-      if (!root || !blocks.some((b) => over(p, b))) return;
-      const w = p.r - p.l, h = p.b - p.t, cx = (p.l + p.r) / 2, cy = (p.t + p.b) / 2;
-      const xs = [cx, cx < W / 2 ? pad + w / 2 : W - pad - w / 2];
-      const ys = [cy, ...blocks.flatMap((b) => [b.t - 3 - h / 2, b.b + 3 + h / 2])];
-      const ways = xs.flatMap((x) => ys.map((y) => [x, y]))
-        .sort((a, b) => Math.hypot(a[0] - cx, a[1] - cy) - Math.hypot(b[0] - cx, b[1] - cy));
-      for (const [x, y] of ways) {
-        const q = { l: x - w / 2, r: x + w / 2, t: y - h / 2, b: y + h / 2 };
-        if (q.l < pad - 1 || q.r > W - pad + 1 || q.t < pad - 1 || q.b > H - pad + 1) continue;
-        if (blocks.some((b) => over(q, b)) || fixed.some((b) => over(q, b, 0))) continue;
-        if (placed.some((o, j) => j !== i && over(q, o, 0))) continue;
-        // the seat's box moves with its plate (its hint lies under the plate)
-        root.style.left = `${Math.round(parseFloat(root.style.left) + x - cx)}px`;
-        root.style.top = `${Math.round(parseFloat(root.style.top) + y - cy)}px`;
-        placed[i] = q;
-        return;
-      }
-    });
-  }
+  // the loose pieces (the ring's plates, the marks, "Vòng trước"): placement.js
+  placeRing() { placeRing(this); }
 
   renderFan(fan, n) {
     fan.classList.toggle("empty", !n);
@@ -501,8 +287,7 @@ export class TableView {
   // ---- marks: hearts broken, Q♠ fallen -------------------------------------
   renderMarks(snap) {
     const h = snap.hand;
-    const played = [...(h.tricks || []).flatMap((t) => t.cards), ...(h.trick || [])];
-    const broken = !!h.hearts_broken || played.some((p) => p.card[1] === "H");
+    const broken = !!h.hearts_broken;
     const hb = $("#mark-hearts");
     if (broken && hb.hidden) this.pulse(hb);
     hb.hidden = !broken;
@@ -525,111 +310,7 @@ export class TableView {
     el.classList.add("pulse");
   }
 
-  // ---- end-of-hand result on the table ----------------------------------
-  renderResult(snap) {
-    const h = snap.hand;
-    const box = $("#result");
-    const show = h.phase === "done" && h.points;
-    box.hidden = !show;
-    if (!show) return;
-    const names = snap.names || SEAT_NAME;
-    $("#result-title").textContent = snap.match.over ? T.matchOverTitle : T.handPoints(snap.match.hand_number);
-    this.renderMatchEnd(snap);
-    const list = $("#result-points");
-    list.hidden = !!snap.match.over;
-    list.replaceChildren();
-    for (const seat of this.seats) {
-      const li = document.createElement("li");
-      li.dataset.seat = seat;
-      const n = document.createElement("span");
-      n.className = "rn";
-      n.textContent = names[seat];
-      const p = document.createElement("span");
-      p.className = "rp";
-      p.textContent = signed(h.points[seat], true);
-      const t = document.createElement("span");
-      t.className = "rt";
-      t.textContent = `= ${snap.match.totals[seat]}`;
-      li.append(n, p, t);
-      if (h.moon === seat) li.classList.add("moon");
-      list.append(li);
-    }
-    const moon = $("#result-moon");
-    moon.hidden = !h.moon;
-    moon.replaceChildren();
-    if (h.moon) {
-      const big = document.createElement("div");
-      big.textContent = T.moon(names[h.moon]);
-      const small = document.createElement("div");
-      small.className = "moon-sub";
-      const you = h.moon === this.me;
-      const chose = T.chose(names[h.moon], you);
-      const how = h.moon_scoring === "subtract_from_self"
-        ? T.moonMinusLine(names[h.moon], you)
-        : T.moonAddLine(names[h.moon], T.othersCount(this.seats.length - 1));
-      small.textContent = snap.rules && snap.rules.moon === "shooter_chooses" ? `${chose}: ${how}` : how;
-      moon.append(big, small);
-    }
-    const auto = $("#result-auto");
-    auto.hidden = !h.auto_finished;
-    auto.textContent = T.autoFinished;
-    const win = $("#result-winner");
-    const m = snap.match;
-    win.hidden = !m.over;
-    if (m.over && m.winner) win.textContent = T.winner(names[m.winner], m.totals[m.winner]);
-    // The end of the match says how many hints were used (Gợi ý).
-    const hints = $("#result-hints");
-    hints.hidden = !m.over;
-    hints.textContent = T.hintsUsed(m.hints);
-    box.classList.toggle("over", !!m.over);
-  }
-
-  // The end of a match: the ranking by totals (the lowest first, ties share a place),
-  // the hands played, the moons, South's best and worst hand.
-  renderMatchEnd(snap) {
-    const m = snap.match;
-    const ranking = $("#result-ranking"), summary = $("#result-summary");
-    ranking.hidden = summary.hidden = !m.over;
-    $("#result").classList.toggle("won", !!m.over && m.winner === this.me);
-    if (!m.over) { ranking.replaceChildren(); summary.replaceChildren(); return; }
-    const names = snap.names || SEAT_NAME;
-    const seats = [...this.seats].sort((a, b) => m.totals[a] - m.totals[b]);
-    ranking.replaceChildren();
-    seats.forEach((seat) => {
-      const place = 1 + seats.filter((s) => m.totals[s] < m.totals[seat]).length;
-      const li = document.createElement("li");
-      li.dataset.seat = seat;
-      li.dataset.place = String(place);
-      if (place === 1) li.classList.add("first");
-      const p = document.createElement("span");
-      p.className = "rk";
-      p.textContent = `${place}.`;
-      const n = document.createElement("span");
-      n.className = "rn";
-      n.textContent = names[seat];
-      const t = document.createElement("span");
-      t.className = "rp";
-      t.textContent = signed(m.totals[seat]);
-      li.append(p, n, t);
-      ranking.append(li);
-    });
-    const hands = m.hands || [];
-    const lines = [T.handsPlayed(hands.length)];
-    const moons = hands.map((hd, i) => (hd.moon ? `${names[hd.moon]} (${T.handN(i + 1)})` : null)).filter(Boolean);
-    if (moons.length) lines.push(T.moons(moons.join(", ")));
-    if (hands.length) {
-      const mine = hands.map((hd, i) => ({ i, p: hd.points[this.me] }));
-      const best = mine.reduce((a, b) => (b.p < a.p ? b : a));
-      const worst = mine.reduce((a, b) => (b.p > a.p ? b : a));
-      const say = (x) => `${T.handN(x.i + 1)} (${signed(x.p, true)})`;
-      lines.push(T.bestWorst(say(best), say(worst)));
-    }
-    summary.replaceChildren(...lines.map((text) => {
-      const d = document.createElement("div");
-      d.textContent = text;
-      return d;
-    }));
-  }
+  renderResult(snap) { renderResult(this, snap); } // result.js
 
   // ---- last trick on demand -------------------------------------------------
   renderLastTrick(snap, ui) {
@@ -732,18 +413,6 @@ export class TableView {
     this.layoutHand();
   }
 
-  // Focus on the hand's first card that may be played (or chosen to pass), unless a
-  // card of the hand has the focus already.
-  focusFirstLegal() {
-    if (this.handEl.contains(document.activeElement)) return document.activeElement;
-    const btns = [...this.handEl.querySelectorAll("button.hand-card")];
-    const b = btns.find((x) => x.getAttribute("aria-disabled") === "false");
-    if (!b) return null;
-    for (const x of btns) x.tabIndex = x === b ? 0 : -1;
-    b.focus({ preventScroll: true });
-    return b;
-  }
-
   layoutHand() {
     const btns = [...this.handEl.querySelectorAll("button.hand-card")];
     const n = btns.length;
@@ -782,22 +451,6 @@ export class TableView {
     const height = n ? lift + (rows - 1) * rowOffset + ch + 12 : 0;
     this.handEl.style.height = `${Math.max(height, 0)}px`;
     this.handEl.dataset.rows = String(rows);
-  }
-
-  onHandKey(ev) {
-    const keys = ["ArrowLeft", "ArrowRight", "ArrowUp", "ArrowDown", "Home", "End"];
-    if (!keys.includes(ev.key)) return;
-    const btns = [...this.handEl.querySelectorAll("button.hand-card")];
-    if (!btns.length) return;
-    let i = btns.indexOf(document.activeElement);
-    if (ev.key === "ArrowLeft" || ev.key === "ArrowUp") i = i <= 0 ? btns.length - 1 : i - 1;
-    else if (ev.key === "ArrowRight" || ev.key === "ArrowDown") i = i < 0 || i >= btns.length - 1 ? 0 : i + 1;
-    else if (ev.key === "Home") i = 0;
-    else i = btns.length - 1;
-    ev.preventDefault();
-    for (const b of btns) b.tabIndex = -1;
-    btns[i].tabIndex = 0;
-    btns[i].focus();
   }
 }
 
