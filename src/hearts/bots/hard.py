@@ -30,16 +30,14 @@ from typing import Any
 import numpy as np
 
 from hearts.bots import kernel, kernel_ref
-from hearts.bots.endgame import exact_choice
 from hearts.bots.kernel_ref import MOON_CODES, Judge, Passing, Position, pass_scores
 from hearts.bots.medium import pass_cards as medium_pass
 from hearts.bots.memory import unlike_share
 from hearts.bots.moon import moon_sampler, penalties, scorers
-from hearts.bots.playout import QUEEN_RUNS, lone_chaser, rollout
+from hearts.bots.playout import QUEEN_RUNS, rollout
 from hearts.bots.sampling import (
     DealSampler,
     DealTables,
-    MixtureSampler,
     WeightedSampler,
     deal_tables,
 )
@@ -47,115 +45,51 @@ from hearts.cards import JD_BIT, QS_BIT, QUEEN_SPADES, cards_of
 from hearts.rules import Rules
 from hearts.view import PlayerView
 
-#: Playouts per play decision at 40 cards in hands (see :func:`playouts_for`),
-#: each with a look ahead at every turn (:data:`DEFAULT_LOOKAHEAD`): about 0.015 s
-#: of CPU per decision (p95 0.05 s), a fifth of what 2,000 with two mixed deals a
-#: hidden look (the default until session 26) took: one server held 32–48 Khó
-#: matches at computer-card p95 ≤ 1 s in two runs, against 12 with the 2026-11
-#: yardstick (2.7–4.0×) and 8 with that default (bench/web.py).
-#: Over 400 deals it played as that default did: against Vừa +0.02 points a hand
-#: [−0.41, +0.46]; against the frozen yardstick 0.831 [0.781, 0.883] of its points
-#: (2,000: 0.852; paired −0.17 [−0.63, +0.27]), and the yardstick 1.09 [1.01, 1.18]
-#: of three of it over 200 (2,000: 1.18).  Against the yardstick the budget has not
-#: mattered since the look ahead (2,000 → 4,000 changed nothing shown in session
-#: 22); against Vừa, deals 0–199 hinted at a cost (+0.36 [−0.27, +1.03]) that
-#: deals 200–399 reversed (−0.31) (bench/strength_results.md, sessions 25–26).
+#: Playouts per play decision at 40 cards in hands (:func:`playouts_for`): a fixed
+#: number, so the same view gives the same card on any machine (docs/kho.md).
 DEFAULT_ITERATIONS = 500
 
-#: Turns of each seat that a playout plays by a look ahead (:func:`kernel._look`:
-#: each legal card played out once by the policy, the best for that seat kept)
-#: instead of the policy: every turn of every seat.  Khó's own turns alone were
-#: even with the plain playouts, its next turn alone worse; the others' turns are
-#: what pays, as the playouts then model players who play for themselves.
+#: Turns of each seat that a playout plays by a look ahead (:func:`kernel._look`)
+#: instead of the policy: every turn; the others' looks are what pays.
 DEFAULT_LOOKAHEAD = 52
 
-#: Cards in hand at or below which the rest of the hand is searched exactly
-#: (:mod:`hearts.bots.endgame`); 0: never.  Off: against Khó without it, 80 deals
-#: gave +0.03 points a hand [−0.13, +0.26] (bench/strength_results.md).
-DEFAULT_ENDGAME = 0
 #: The play search stops once its leader leads the runner-up by this many
-#: standard errors (:func:`clear_lead`): on bench positions (bench/decisions.py)
-#: the same card as the whole budget in 276 of 278 decisions, on 0.69 of the CPU.
+#: standard errors (:func:`clear_lead`): an obvious card does not take the whole budget.
 DEFAULT_CLEAR = 3.0
 
 #: How the look ahead in Khó's playouts sees the deal (:func:`kernel_ref.hides`):
-#: 0, face up.  Hiding the cards from the other seats' looks pays against Vừa (the
-#: share of the oracle gap closed 0.61 → 0.72 with ``hide=2``, 0.80 with ``hide=4``,
-#: over 200 deals) but was not shown to against the frozen yardstick: ``hide=2``
-#: 0.85 over 88 deals (face up: 0.86 over 200), ``hide=4`` 0.92 [0.83, 1.03] over 142
-#: (bench/strength_results.md, session 20).  ``hide=14`` (two mixed deals a look):
-#: gap 0.84 against Vừa, but 0.88 [0.80, 0.96] against the yardstick over 200 deals,
-#: on 2.2× the CPU (session 21).
+#: 0, face up (hiding pays against Vừa only, so :data:`DEFAULT_ADAPT` decides).
 DEFAULT_HIDE = 0
 
-#: Khó adapts its model of the other seats to how they play (:meth:`HardBot.
-#: _plays_like_the_policy`): once they have made :data:`DEFAULT_ADAPT_FROM` plays,
-#: if fewer than :data:`DEFAULT_ADAPT` of them (over 32 sampled deals) are unlike
-#: the playout policy's, they are players of habit, as Vừa, and the others' looks
-#: hide the cards (:data:`DEFAULT_ADAPT_HIDE`, one mixed deal); else they search,
-#: as the yardstick or Khó, and the looks stay face up.  Measured over hands
-#: played, the share unlike the policy from the third trick on: Vừa 0.15 (sd 0.05),
-#: the yardstick 0.33 (0.11), Khó 0.30 (0.09).  Against Vừa the share of the
-#: oracle gap closed went 0.61 → 0.81 [0.66, 0.98] over 200 deals, with the
-#: yardstick row unchanged: 0.856 over deals 0–199, the default 0.854 (paired
-#: −0.005 points a hand), and 1.18 the other way (bench/strength_results.md, session 23).
-#: Two mixed deals a hidden look (14) were the default until session 26; one (4)
-#: costs half as much and, with 500 playouts, played as 2,000 with two over 400 deals.
+#: Khó adapts its model of the other seats to how they play
+#: (:meth:`HardBot._plays_like_the_policy`): players of habit, as Vừa, are modelled
+#: by looks that hide the cards (``adapt_hide``), players who search by face-up looks.
 DEFAULT_ADAPT = 0.22
 DEFAULT_ADAPT_FROM = 3
 DEFAULT_ADAPT_HIDE = 4
 
-#: Where a seat alone with Q♠ (13 or 14 points) runs for the moon in Khó's playouts,
-#: unchased until it has two hearts more (:data:`hearts.bots.playout.QUEEN_RUNS`):
-#: places joined with ``+``: ``play`` (the play search), ``pass`` (the pass search),
-#: ``pass-mix`` (the pass search under both models, each counting half), ``adapt``
-#: (its measure of the others), ``habit`` (the play search once ``adapt`` judges the
-#: others players of habit); ``everywhere`` (play, pass and adapt); ``never``.
-#: Against Vừa over 800 deals (the share of the gap to the face-up oracle closed):
-#: ``never`` 0.68, ``everywhere`` 0.79, ``pass`` 0.755, ``play`` 0.650, ``habit``
-#: 0.655: the gain is the pass search's (Khó keeps hands that shoot the moon past
-#: players who do not chase a seat alone with Q♠).  But against the frozen yardstick,
-#: which does chase, the rule costs: ``everywhere`` and ``play`` +0.69 [+0.02, +1.35]
-#: points a hand over 200 deals, ``pass`` +0.38 [-0.28, +1.02] over 103
-#: (bench/strength_results.md, sessions 28 and 29).  Off, but opened everywhere by
-#: the match's memory once it shows players of habit (:data:`DEFAULT_REMEMBER`).
+#: Sampled deals over which the others' plays are compared with the policy's.
+ADAPT_DRAWS = 32
+
+#: Where a seat alone with Q♠ runs for the moon in Khó's playouts
+#: (:data:`hearts.bots.playout.QUEEN_RUNS`): ``never`` by itself; the match's memory
+#: opens it against players of habit (:data:`DEFAULT_REMEMBER`).
 DEFAULT_QUEEN_RUNS = "never"
 QUEEN_RUNS_PLACES = ("never", "habit", "play", "pass", "pass-mix", "adapt", "everywhere")
 
-#: Khó's memory of the match (``HardBot(remember=places)``): the places of the queen
-#: rule (as ``queen_runs`` names them) opened for a hand when, over the match's
-#: earlier hands, fewer than :data:`DEFAULT_REMEMBER_SHARE` of the others' plays
-#: (at least :data:`DEFAULT_REMEMBER_FROM`) were unlike the playout policy's
-#: (:func:`hearts.bots.memory.unlike_share`: over one hand, Vừa median 0.05, at
-#: most 0.18; the yardstick and Khó median 0.23-0.24, at least 0.08-0.13).
-#: ``everywhere``: the rule's gain against players of habit without its cost against
-#: players who search.  With the last three hands remembered (``bench/strength.py
-#: --memory 3``): against 3 × Vừa 0.776 of the gap to the face-up oracle over 800
-#: deals (without a memory 0.677; paired −0.44 [−0.82, −0.05] points a hand);
-#: against 3 × the yardstick it opened in 14 of 800 hands, −0.03 [−0.18, +0.08]
-#: over 200 deals, and the yardstick vs 3 × Khó stays 1.08 [1.00, 1.18]
-#: (bench/strength_results.md, session 30).  Without a memory (a
-#: match's first hand, or a caller that gives none) Khó plays as before.
+#: Khó's memory of the match (``remember``): the places of the queen rule opened for
+#: a hand when the match's earlier hands show players of habit
+#: (:func:`hearts.bots.memory.unlike_share`).
 DEFAULT_REMEMBER = "everywhere"
 DEFAULT_REMEMBER_SHARE = 0.12
 DEFAULT_REMEMBER_FROM = 20
 
-#: Playouts per pass decision when the pass is searched: about 4 ms of CPU on the
-#: compiled kernel.  100,000 (0.2 s) was not shown to pass better: −0.21 points a
-#: hand [−0.81, +0.38] over 120 deals (bench/strength_results.md).
+#: Playouts per pass decision when the pass is searched (more did not pay).
 DEFAULT_PASS_ITERATIONS = 1500
 
 #: The ``hide`` of the play search's looks while one other seat alone has taken
-#: points (its moon open) and the others are not judged players of habit: looks that
-#: do not see the cards imagine the other defenders blocking no better than players
-#: who search do, so Khó spends its own point to stop the runner sooner.  Against
-#: three moon-hungry Khó over 378 deals: 10.78 moons conceded per 100 hands, the
-#: yardstick 12.76, paired −1.98 [−3.90, −0.20]; face up (before): 11.90.  Against the
-#: yardstick 0.839 over 400 deals (face up 0.829; paired +0.09 [−0.09, +0.27] in
-#: margin), the yardstick against it 1.16 over 200 (face up 1.08; the yardstick's
-#: margin +0.50 [+0.06, +0.94]); against Vừa unchanged (−0.07 [−0.16, +0.02] points
-#: a hand over 800 deals) (bench/strength_results.md, sessions 33–34).  None: ``hide``
-#: throughout.
+#: points (its moon open) and the others are not judged players of habit: Khó then
+#: spends its own point to stop the runner sooner.  None: ``hide`` throughout.
 DEFAULT_BLOCK_HIDE: int | None = 4
 
 Utility = Callable[[list[int], int], float]
@@ -277,165 +211,115 @@ def _queen_places(text: str, option: str) -> frozenset[str]:
     return frozenset(places)
 
 
-class HardBot:
-    """Khó.
+@dataclass(frozen=True, slots=True)
+class Options:
+    """Khó's options (only those that change its play; every default is Khó's).
 
-    Options: ``iterations`` (playouts per play at 40 cards, deterministic; the
-    default keeps a decision well under a second) or ``budget_ms`` (wall-clock
-    per play, machine-dependent); ``pass_iterations`` (playouts for the pass,
-    half of ``iterations`` when only that is given); ``passing`` (``search`` or
-    ``medium``: Vừa's pass); ``infer`` (weight of deals that put Q♠ where the
-    play says it is not; 0 or 1: no inference); ``eps`` (random moves in playouts);
-    ``spread`` (more playouts when they are short); ``seed`` (salt);
-    ``engine`` (``compiled``: the numba kernel, or ``reference``: its pure-Python
-    twin, the same results more slowly); ``shoot`` (a bonus on the value of a moon
-    of its own: the bench's moon-hungry opponent); ``moon`` (moon defence: while
-    a moon is live, part of the deals give the runner the high hearts,
-    :mod:`hearts.bots.moon`); ``mismatch`` (the weight a sampled deal keeps per
+    ``iterations``: playouts per play at 40 cards (deterministic; the default
+    keeps a decision well under a second), or ``budget_ms``: wall-clock per play
+    (machine-dependent); ``pass_iterations``: playouts for the pass;
+    ``passing``: ``search``, or ``medium`` (Vừa's pass); ``infer``: the weight of
+    deals that put Q♠ where the play says it is not (0 or 1: no inference);
+    ``spread``: more playouts when they are short; ``seed``: salt; ``engine``:
+    ``compiled`` (the numba kernel) or ``reference`` (its pure-Python twin, the
+    same results more slowly); ``shoot``: a bonus on the value of a moon of its
+    own (the bench's moon-hungry opponent); ``moon``: moon defence (while a moon
+    is live, part of the deals give the runner the high hearts,
+    :mod:`hearts.bots.moon`); ``mismatch``: the weight a sampled deal keeps per
     play of another seat that the playout policy would not have made with that
-    deal's hands: 1.0 weighs every deal the same, :func:`kernel_ref.likeness`);
-    ``endgame`` (with this many cards in hand or fewer, the rest of the hand is
-    searched exactly in ``endgame_draws`` sampled deals, :mod:`hearts.bots.endgame`;
-    0: never, the default; ``endgame_blocks``: ``exact``, the other seats of that
-    search play their best face up, or ``policy``, while every point so far is one
-    seat's the others but Khó and that seat play the playout policy's card, so
-    that they do not block a moon better than real players do); ``lookahead``
-    (in each playout, Khó's next this many turns after the card weighed are played
-    not by the policy but by trying each of its cards with a plain playout of the
-    deal and keeping the best, :func:`kernel._look`; by default every turn,
-    :data:`DEFAULT_LOOKAHEAD`; 0: the plain policy), ``lookahead_others`` (the
-    same for the other seats); ``pass_lookahead`` (the same for every seat in the
-    pass search's playouts, from the first lead; 0: plain playouts); ``clear``
-    (the play search stops early once its leader leads the runner-up by this many
-    standard errors, :func:`clear_lead`; :data:`DEFAULT_CLEAR`; 0: never, the
-    whole budget); ``hide`` (a look ahead plays its cards out in a deal where the
-    others' cards of each suit are dealt again among them, so that it does not
-    play on where the others' cards lie, :func:`kernel_ref.hide`: 1, every seat's
-    look; 2, the other seats' only; 3, Khó's own only; 4, the other seats' looks
-    with the others' cards mixed across suits too, the voids shown kept,
-    :func:`kernel_ref.mix`; 0, face up; plus ten for each more such deal a look
-    plays its cards out in, their values summed: ``14``, two mixed deals;
-    :data:`DEFAULT_HIDE`); ``moon_hide`` (the ``hide`` of a play while the seat's
-    own moon is open: no other seat has taken a point, and it has taken at least
-    ``moon_hide_from``; the same as ``hide`` when not given); ``adapt`` (once the
-    other seats have made ``adapt_from`` plays, a play searches with ``hide`` =
-    ``adapt_hide`` when fewer than this share of their plays are unlike the playout
-    policy's over ``adapt_draws`` sampled deals, :func:`kernel_ref.unlike`: players
-    of habit are modelled as not seeing the cards; 0: never; :data:`DEFAULT_ADAPT`);
-    ``adapt_margin`` (the evidence asked for: the others' plays unlike the policy's
-    must number fewer than ``adapt`` times their plays by this many; 0: none);
-    ``moon_queen`` (moon defence counts a seat alone with Q♠, 13 or 14 points,
-    as running: :func:`hearts.bots.moon.live_moon`); ``look_tricks`` (the other
-    seats' looks play each card out only this many tricks, the one in progress
-    the first, and judge it by the points taken by then; 0: to the hand's end);
-    ``queen_runs`` (where, in the playouts, a seat alone with Q♠ runs for the
-    moon, the others not chasing it yet: ``play``, ``pass``, ``pass-mix``, ``adapt``,
-    ``habit`` joined with ``+``, ``everywhere`` or ``never``;
-    :data:`DEFAULT_QUEEN_RUNS`); ``remember``
-    (places of the queen rule, as ``queen_runs`` names them, opened for a hand when
-    the match's earlier hands, :attr:`PlayerView.earlier`, show the others playing
-    like the playout policy: fewer than ``remember_share`` of their plays unlike it,
-    over at least ``remember_from``, :func:`hearts.bots.memory.unlike_share`;
-    :data:`DEFAULT_REMEMBER`); ``lone_chase`` (in the play search's playouts
-    only this seat chases a runner: ``always``, ``searchers``, unless the others
-    are judged players of habit, or ``never``: the default); ``block_hide``
-    (the ``hide`` of a play while one other seat alone has taken points, its
-    moon open, and the others are not judged players of habit: looks
-    that do not see the cards imagine the other defenders blocking no better than
-    players who search do; :data:`DEFAULT_BLOCK_HIDE`; None: ``hide``).
+    deal's hands (1.0: every deal the same, :func:`kernel_ref.likeness`);
+    ``lookahead``: in each playout Khó's next this many turns after the card
+    weighed are played by trying each of its cards with a plain playout and
+    keeping the best (:func:`kernel._look`; 0: the plain policy),
+    ``lookahead_others``: the same for the other seats, ``pass_lookahead``: the
+    same for every seat in the pass search's playouts; ``clear``: the play search
+    stops once its leader leads the runner-up by this many standard errors
+    (:func:`clear_lead`; 0: the whole budget); ``hide``: a look ahead plays its
+    cards out where the others' cards of each suit are dealt again among them
+    (:func:`kernel_ref.hide`: 1, every seat's look; 2, the other seats' only; 3,
+    Khó's own only; 4, the other seats' looks with the others' cards mixed across
+    suits too, the voids shown kept, :func:`kernel_ref.mix`; 0, face up; plus ten
+    for each more such deal); ``adapt``: once the other seats have made
+    ``adapt_from`` plays, a play searches with ``hide`` = ``adapt_hide`` when fewer
+    than this share of their plays are unlike the playout policy's
+    (:func:`kernel_ref.unlike`: players of habit; 0: never); ``queen_runs``: where,
+    in the playouts, a seat alone with Q♠ runs for the moon unchased (``play``,
+    ``pass``, ``pass-mix``, ``adapt``, ``habit`` joined with ``+``, ``everywhere``
+    or ``never``); ``remember``: those places opened for a hand when the match's
+    earlier hands (:attr:`PlayerView.earlier`) show the others playing like the
+    playout policy: fewer than ``remember_share`` of their plays unlike it, over
+    at least ``remember_from`` (:func:`hearts.bots.memory.unlike_share`);
+    ``block_hide``: the ``hide`` of a play while one other seat alone has taken
+    points and the others are not judged players of habit (None: ``hide``).
     """
 
-    name = "hard"
+    iterations: int = DEFAULT_ITERATIONS
+    budget_ms: float | None = None
+    seed: int = 0
+    passing: str = "search"
+    pass_iterations: int = DEFAULT_PASS_ITERATIONS
+    infer: float = 0.1
+    spread: bool = True
+    engine: str = "compiled"
+    shoot: float = 0.0
+    moon: bool = True
+    mismatch: float = 1.0
+    lookahead: int = DEFAULT_LOOKAHEAD
+    lookahead_others: int = DEFAULT_LOOKAHEAD
+    pass_lookahead: int = 0
+    clear: float = DEFAULT_CLEAR
+    hide: int = DEFAULT_HIDE
+    adapt: float = DEFAULT_ADAPT
+    adapt_hide: int = DEFAULT_ADAPT_HIDE
+    adapt_from: int = DEFAULT_ADAPT_FROM
+    queen_runs: str = DEFAULT_QUEEN_RUNS
+    remember: str = DEFAULT_REMEMBER
+    remember_share: float = DEFAULT_REMEMBER_SHARE
+    remember_from: int = DEFAULT_REMEMBER_FROM
+    block_hide: int | None = DEFAULT_BLOCK_HIDE
 
-    def __init__(
-        self,
-        iterations: int | None = None,
-        budget_ms: float | None = None,
-        seed: int = 0,
-        passing: str = "search",
-        eps: float = 0.0,
-        pass_iterations: int | None = None,
-        infer: float = 0.1,
-        spread: bool = True,
-        pass_margin: float = 0.0,
-        engine: str = "compiled",
-        shoot: float = 0.0,
-        moon: bool = True,
-        mismatch: float = 1.0,
-        endgame: int = DEFAULT_ENDGAME,
-        endgame_draws: int = 100,
-        endgame_blocks: str = "exact",
-        lookahead: int = DEFAULT_LOOKAHEAD,
-        lookahead_others: int = DEFAULT_LOOKAHEAD,
-        pass_lookahead: int = 0,
-        clear: float = DEFAULT_CLEAR,
-        hide: int = DEFAULT_HIDE,
-        moon_hide: int | None = None,
-        moon_hide_from: int = 0,
-        adapt: float = DEFAULT_ADAPT,
-        adapt_hide: int = DEFAULT_ADAPT_HIDE,
-        adapt_from: int = DEFAULT_ADAPT_FROM,
-        adapt_draws: int = 32,
-        adapt_margin: float = 0.0,
-        moon_queen: bool = False,
-        look_tricks: int = 0,
-        queen_runs: str = DEFAULT_QUEEN_RUNS,
-        remember: str = DEFAULT_REMEMBER,
-        remember_share: float = DEFAULT_REMEMBER_SHARE,
-        remember_from: int = DEFAULT_REMEMBER_FROM,
-        lone_chase: str = "never",
-        block_hide: int | None = DEFAULT_BLOCK_HIDE,
-    ) -> None:
-        self.block_hide = None if block_hide is None else _checked_hide(block_hide)
-        if lone_chase not in ("never", "always", "searchers"):
-            raise ValueError(f"unknown lone_chase {lone_chase!r}")
-        self.lone_chase = lone_chase
-        self.queen_runs = queen_runs
-        self._queen_runs = _queen_places(queen_runs, "queen_runs")
-        self.remember = remember
-        self._remember = _queen_places(remember, "remember") if remember else frozenset()
-        self.remember_share = float(remember_share)
-        self.remember_from = int(remember_from)
-        self.look_tricks = int(look_tricks)
-        self.adapt = float(adapt)
-        self.adapt_margin = float(adapt_margin)
-        self.adapt_hide = _checked_hide(adapt_hide)
-        self.adapt_from = int(adapt_from)
-        self.adapt_draws = int(adapt_draws)
-        self.hide = _checked_hide(hide)
-        self.moon_hide = self.hide if moon_hide is None else _checked_hide(moon_hide)
-        self.moon_hide_from = int(moon_hide_from)
-        self.clear = float(clear)
-        self.pass_lookahead = int(pass_lookahead)
-        self.lookahead = int(lookahead)
-        self.lookahead_others = int(lookahead_others)
-        self.endgame_blocks = endgame_blocks
-        self.endgame = int(endgame)
-        self.endgame_draws = int(endgame_draws)
-        self.mismatch = float(mismatch)
-        self.moon = moon
-        self.moon_queen = bool(moon_queen)
-        self.shoot = float(shoot)
-        if engine not in ("compiled", "reference"):
-            raise ValueError(f"unknown engine {engine!r}")
-        self.engine = engine
-        self.pass_margin = float(pass_margin)
-        self.spread = spread
-        self.infer = float(infer)
+    def __post_init__(self) -> None:
+        if self.engine not in ("compiled", "reference"):
+            raise ValueError(f"unknown engine {self.engine!r}")
+        for hide in (self.hide, self.adapt_hide, self.block_hide):
+            if hide is not None:
+                _checked_hide(hide)
+        _queen_places(self.queen_runs, "queen_runs")
+        if self.remember:
+            _queen_places(self.remember, "remember")
+
+    @classmethod
+    def of(
+        cls, iterations: int | None = None, pass_iterations: int | None = None, **options: Any
+    ) -> Options:
+        """The options from keywords; without ``pass_iterations``, a smaller play
+        budget means a smaller pass budget too (never more than its default: more
+        was not shown to pay)."""
         if pass_iterations is None:
-            # A smaller play budget means a smaller pass budget too.
-            # (Never more than its default: more was not shown to pay.)
             pass_iterations = (
                 DEFAULT_PASS_ITERATIONS
                 if iterations is None
                 else max(1, min(DEFAULT_PASS_ITERATIONS, int(iterations) // 2))
             )
-        self.pass_iterations = int(pass_iterations)
-        self.passing = passing
-        self.eps = float(eps)
-        self.iterations = int(iterations) if iterations is not None else DEFAULT_ITERATIONS
-        self.budget_ms = float(budget_ms) if budget_ms is not None else None
-        self.seed = int(seed)
+        return cls(
+            iterations=DEFAULT_ITERATIONS if iterations is None else int(iterations),
+            pass_iterations=int(pass_iterations),
+            **options,
+        )
+
+
+class HardBot:
+    """Khó: ``HardBot(options)``, or ``HardBot(**keywords)`` (:meth:`Options.of`)."""
+
+    name = "hard"
+
+    def __init__(self, options: Options | None = None, /, **keywords: Any) -> None:
+        if options is not None and keywords:
+            raise TypeError("HardBot takes an Options or keywords, not both")
+        o = options if options is not None else Options.of(**keywords)
+        self.options = o
+        self._queen_runs = _queen_places(o.queen_runs, "queen_runs")
+        self._remember = _queen_places(o.remember, "remember") if o.remember else frozenset()
 
     # -- passing ------------------------------------------------------------------
     def choose_pass(self, view: PlayerView) -> int:
@@ -446,7 +330,7 @@ class HardBot:
         base = medium_pass(
             view.hand, rules.pass_count, offset, view.n, True, rules.jd_bonus, rules.deck
         )
-        if self.passing != "search":
+        if self.options.passing != "search":
             return base
         cands = pass_candidates(view.hand, rules.pass_count, base, jd=rules.jd_bonus)
         return cands[self._search_pass(view, cands, offset)]
@@ -465,7 +349,7 @@ class HardBot:
         cands = pass_candidates(view.hand, rules.pass_count, base, jd=rules.jd_bonus)
         tally = [0.0] * len(cands)
         order, sums, counts = self._rank_pass(view, cands, offset, tally)
-        choice = cands[order[0]] if self.passing == "search" else base
+        choice = cands[order[0]] if self.options.passing == "search" else base
         return Weighing(
             choice=choice,
             options=tuple(cands[i] for i in order),
@@ -482,7 +366,7 @@ class HardBot:
         each playout adds the seat's points to ``tally`` if given."""
         rules = view.rules
         tables = deal_tables(DealSampler(view))
-        seed = view.seed(self.seed)
+        seed = view.seed(self.options.seed)
         places = self._places(view)
         passing = Passing(
             me=view.seat,
@@ -494,14 +378,12 @@ class HardBot:
             voids=QUEEN_RUNS if "pass" in places else 0,
         )
         judge = search_judge(view)
-        compiled = self.engine == "compiled"
+        compiled = self.options.engine == "compiled"
         k = len(cands)
         sums: Any = np.zeros(k) if compiled else [0.0] * k
         points: Any = np.zeros(k) if compiled else [0.0] * k
         pass_batch = kernel.pass_batch if compiled else kernel_ref.pass_batch
-        margin = self.pass_margin
-
-        look = self.pass_lookahead
+        look = self.options.pass_lookahead
 
         mix = "pass-mix" in places
         # Both models whatever else queen_runs names (with "pass" too, one stays plain).
@@ -524,12 +406,9 @@ class HardBot:
                 pass_batch(
                     tables, seed, w0, w1, cands, alive, passing, judge, sums, points, look, look
                 )  # fmt: skip
-            if margin and 0 in alive:
-                # Vừa's pass (first) gets a head start: leave it only for a clear gain.
-                sums[0] += margin * (w1 - w0)
 
         # Under two models a deal costs two playouts: half the deals, the same work.
-        budget = self.pass_iterations // len(models)
+        budget = self.options.pass_iterations // len(models)
         order, counts = halving_batches(k, batch, sums, list(range(k)), budget)
         if tally is not None:
             for i in range(k):
@@ -548,27 +427,7 @@ class HardBot:
         cands = candidates(view)
         if len(cands) == 1:
             return cands[0]
-        if self._exact(view):
-            return self._solve(view, cands)[0]
         return search(view, cands)
-
-    def _exact(self, view: PlayerView) -> bool:
-        """Whether the rest of the hand is searched exactly (:mod:`hearts.bots.endgame`)."""
-        return view.hand.bit_count() <= self.endgame
-
-    def _solve(
-        self, view: PlayerView, cands: list[int]
-    ) -> tuple[int, dict[int, float], dict[int, float], int]:
-        me = view.seat
-        return exact_choice(
-            view,
-            cands,
-            hand_utility(view.rules, view.totals, me),
-            seat_points(view.rules, view.totals, me),
-            self.endgame_draws,
-            view.seed(self.seed),
-            blocks=self.endgame_blocks,
-        )
 
     def _search(self, view: PlayerView, cands: list[int]) -> int:
         return self._rank_play(view, cands, None)[0][0]
@@ -578,17 +437,6 @@ class HardBot:
         card of each run of equal cards) with the seat's mean points.  The card
         chosen is the same; an only candidate is searched too, for its points."""
         cands = candidates(view)
-        if len(cands) > 1 and self._exact(view):
-            choice, value, points, done = self._solve(view, cands)
-            order = sorted(cands, key=lambda c: (c != choice, -value[c], c))
-            return Weighing(
-                choice=choice,
-                options=tuple(order),
-                points=points,
-                value=value,
-                deals=dict.fromkeys(cands, done),
-                near=near_the_end(view.rules, view.totals),
-            )
         tally = dict.fromkeys(cands, 0.0)
         # An only candidate needs no comparing: a quarter of the budget for its points.
         total = self.play_playouts(view) // (4 if len(cands) == 1 else 1)
@@ -612,57 +460,54 @@ class HardBot:
         """The play search (:func:`halving_ranks`) over ``total`` playouts (Khó's
         budget if None); each playout adds the seat's points to ``tally`` if given."""
         started = time.perf_counter()
+        o = self.options
         base: DealSampler | WeightedSampler
-        if self.infer:
-            base = WeightedSampler(view, QUEEN_SPADES, queen_doubts(view, self.infer))
+        if o.infer:
+            base = WeightedSampler(view, QUEEN_SPADES, queen_doubts(view, o.infer))
         else:
             base = DealSampler(view)
-        sampler = moon_sampler(view, base, self.moon_queen) if self.moon else base
+        sampler = moon_sampler(view, base) if o.moon else base
         budget = self.play_playouts(view) if total is None else total
         deadline = None
-        if self.budget_ms is not None:
+        if o.budget_ms is not None:
             # Wall-clock budget, counted from the start of the decision.
-            deadline = started + self.budget_ms / 1000.0
+            deadline = started + o.budget_ms / 1000.0
             budget = 1_000_000
-        if self.eps:
-            return self._rank_play_noisy(view, cands, tally, sampler, budget, deadline)
         tables = deal_tables(sampler)
-        seed = view.seed(self.seed)
-        pos = search_position(view, self.mismatch)
-        judge = search_judge(view, self.shoot)
-        compiled = self.engine == "compiled"
+        seed = view.seed(o.seed)
+        pos = search_position(view, o.mismatch)
+        judge = search_judge(view, o.shoot)
+        compiled = o.engine == "compiled"
         sums_a: Any = np.zeros(len(cands)) if compiled else [0.0] * len(cands)
         points_a: Any = np.zeros(len(cands)) if compiled else [0.0] * len(cands)
         mass_a: Any = np.zeros(len(cands)) if compiled else [0.0] * len(cands)
-        look, look_others = self.lookahead, self.lookahead_others
-        hide = self.moon_hide if self._own_moon_open(view) else self.hide
-        habit = bool(self.adapt) and self._plays_like_the_policy(view, tables, seed)
+        look, look_others = o.lookahead, o.lookahead_others
+        hide = o.hide
+        habit = bool(o.adapt) and self._plays_like_the_policy(view, tables, seed)
         if habit:
-            hide = self.adapt_hide
-        elif self.block_hide is not None and _other_moon_open(view):
-            hide = self.block_hide
+            hide = o.adapt_hide
+        elif o.block_hide is not None and _other_moon_open(view):
+            hide = o.block_hide
         places = self._places(view)
         if "play" in places or ("habit" in places and habit):
             pos = pos._replace(voids=pos.voids | QUEEN_RUNS)
-        if self.lone_chase == "always" or (self.lone_chase == "searchers" and not habit):
-            pos = pos._replace(voids=lone_chaser(pos.voids, view.seat))
 
         def batch(w0: int, w1: int, alive: list[int]) -> None:
             if compiled:
                 kernel.play_batch(
                     tables, seed, w0, w1, cands, alive, pos, judge, sums_a, points_a, mass_a,
-                    look, look_others, hide, self.look_tricks,
+                    look, look_others, hide,
                 )  # fmt: skip
             else:
                 kernel_ref.play_batch(
                     tables, seed, w0, w1, cands, alive, pos, judge, sums_a, points_a, mass_a,
-                    look, look_others, hide, self.look_tricks,
+                    look, look_others, hide,
                 )  # fmt: skip
 
         order, counts_i = halving_batches(
-            len(cands), batch, sums_a, cands, budget, deadline, clear=self.clear
+            len(cands), batch, sums_a, cands, budget, deadline, clear=o.clear
         )
-        if self.mismatch != 1.0:
+        if o.mismatch != 1.0:
             # Weighted deals: rescale so that sum / count is the weighted mean (the
             # survivors of each round share their deals, so the order is the same).
             for i in range(len(cands)):
@@ -678,72 +523,36 @@ class HardBot:
             {c: counts_i[i] for i, c in enumerate(cands)},
         )
 
-    def _own_moon_open(self, view: PlayerView) -> bool:
-        """Whether every point taken so far is this seat's, at least
-        ``moon_hide_from`` of them: its own moon still open."""
-        if self.moon_hide == self.hide:
-            return False
-        taken = penalties(view)
-        mine = taken[view.seat]
-        return mine >= self.moon_hide_from and sum(taken) == mine
-
     def _places(self, view: PlayerView) -> frozenset[str]:
         """Where the queen rule holds for this decision: ``queen_runs``, and
         ``remember`` when the match's earlier hands show players of habit."""
         if self._remember:
             share, made = unlike_share(view)
-            if made >= self.remember_from and share < self.remember_share:
+            o = self.options
+            if made >= o.remember_from and share < o.remember_share:
                 return self._queen_runs | self._remember
         return self._queen_runs
 
     def _plays_like_the_policy(self, view: PlayerView, tables: DealTables, seed: int) -> bool:
         """Whether the other seats, over at least ``adapt_from`` plays so far, play
         unlike the playout policy on fewer than ``adapt`` of them (averaged over
-        ``adapt_draws`` sampled deals, :func:`kernel_ref.unlike`): players of
+        :data:`ADAPT_DRAWS` sampled deals, :func:`kernel_ref.unlike`): players of
         habit, as Vừa, rather than players who search."""
+        o = self.options
         others = sum(1 for s, _ in view.plays if s != view.seat)
-        if others < self.adapt_from:
+        if others < o.adapt_from:
             return False
-        unlike = kernel.unlike if self.engine == "compiled" else kernel_ref.unlike
+        unlike = kernel.unlike if o.engine == "compiled" else kernel_ref.unlike
         pos = search_position(view, 0.5)
         if "adapt" in self._places(view):
             pos = pos._replace(voids=pos.voids | QUEEN_RUNS)
-        seen = unlike(tables, seed, 0, self.adapt_draws, pos) + self.adapt_margin
-        return seen / others < self.adapt
-
-    def _rank_play_noisy(
-        self,
-        view: PlayerView,
-        cands: list[int],
-        tally: dict[int, float] | None,
-        sampler: DealSampler | WeightedSampler | MixtureSampler,
-        budget: int,
-        deadline: float | None,
-    ) -> tuple[list[int], dict[int, float], dict[int, int]]:
-        """The search with random moves in its playouts (``eps``): pure Python."""
-        rng = random.Random(view.seed(self.seed))
-        roll = card_rollout(view)
-        utility = hand_utility(view.rules, view.totals, view.seat)
-        mine = seat_points(view.rules, view.totals, view.seat)
-        worlds: list[list[int]] = []
-        seeds: list[int] = []
-        eps = self.eps
-
-        def playout(card: int, w: int) -> float:
-            while len(worlds) <= w:
-                worlds.append(sampler.draw(rng))
-                seeds.append(rng.getrandbits(32))
-            pen, jd = roll(worlds[w], card, random.Random(seeds[w]), eps)
-            if tally is not None:
-                tally[card] += mine(pen, jd)
-            return utility(pen, jd)
-
-        return halving_ranks(cands, playout, budget, deadline)
+        seen = unlike(tables, seed, 0, ADAPT_DRAWS, pos)
+        return seen / others < o.adapt
 
     def play_playouts(self, view: PlayerView) -> int:
         """The fixed playout budget for a play from ``view``."""
-        total = self.iterations
-        if self.spread:
+        total = self.options.iterations
+        if self.options.spread:
             total = playouts_for(total, sum(view.counts))
         return total
 

@@ -25,7 +25,7 @@ import numba
 import numpy as np
 
 from hearts.bots.kernel_ref import MAX_DEALS, MIX_SWAPS, Judge, Passing, Position
-from hearts.bots.playout import LONE_CHASE, LONE_SHIFT, QUEEN_RUNS
+from hearts.bots.playout import QUEEN_RUNS
 from hearts.bots.sampling import DealTables
 from hearts.bots.splitmix import GOLDEN, HIDE_SALT, MIX1, MIX2
 
@@ -253,8 +253,6 @@ def _choose(
     chase = runner < _QUEEN_ALONE  # the others block the runner
     if not chase:
         runner -= _QUEEN_ALONE
-    elif voids & LONE_CHASE and seat != (voids >> LONE_SHIFT) & 7:
-        chase = False  # only the searching seat blocks (playout.LONE_CHASE)
     if pos == 0:
         if played == 0:
             c = lead_card
@@ -453,11 +451,9 @@ def rollout(
     qs_breaks: bool,
     lead_card: int,
     voids: int,
-    tricks: int = 0,
 ) -> int:
     """:func:`hearts.bots.playout.rollout` without noise; ``trick[:tlen]`` is the
-    trick in progress (a buffer of n cards); ``hands`` and ``pen`` change in place;
-    ``tricks`` > 0: stop once that many tricks are complete."""
+    trick in progress (a buffer of n cards); ``hands`` and ``pen`` change in place."""
     n = hands.shape[0]
     pos = tlen
     alive = 0
@@ -466,15 +462,11 @@ def rollout(
     qs_live = (alive & _QS_BIT) != 0
     led, top, win, tp = _trick_now(trick, pos, leader, n)
     seat = (leader + pos) % n
-    done = 0
     if pos == n:
         pen[win] += tp
         for i in range(n):
             if trick[i] == _JD:
                 jd = win
-        done = 1
-        if done == tricks:
-            return jd
         pos = 0
         seat = win
     runner = _runner(pen, voids)
@@ -502,8 +494,7 @@ def rollout(
             for i in range(n):
                 if trick[i] == _JD:
                     jd = win
-            done += 1
-            if not alive & _STAKES or done == tricks:
+            if not alive & _STAKES:
                 return jd
             pos = 0
             seat = win
@@ -645,7 +636,6 @@ def _look(
     cb: Any,
     sv: Any,
     ow: Any,
-    tricks: int,
     kn: Any,
 ) -> int:
     """The card ``seat`` plays in a playout with a look ahead: each of its legal
@@ -656,8 +646,7 @@ def _look(
     (each keeping its number of the suit; the generator's state in ``rs[0]``), so
     that the seat does not play on where the others' cards lie (:func:`_hide`);
     ``hide`` 4: the others' cards are mixed across suits by :func:`_mix`, the
-    voids they have shown (``sv``, per seat) kept.  ``tricks`` > 0: each card is
-    played out only that many tricks (this one the first), not to the hand's end.
+    voids they have shown (``sv``, per seat) kept.
 
     ``kn`` carries the policy's own play of the hand on from a face-up look to the
     next: a face-up look to the hand's end leaves in it (``kn[0]`` = 1) the taker
@@ -665,7 +654,7 @@ def _look(
     is followed by the policy to the end, which is the playout's way on until the
     next look picks a card.  So the next face-up look takes its first candidate's
     result (the policy's card) from there instead of playing it out again: the
-    same value, one playout fewer a look.  A hidden or short look clears it."""
+    same value, one playout fewer a look.  A hidden look clears it."""
     n = hands.shape[0]
     h = hands[seat]
     if pos == 0:
@@ -682,8 +671,8 @@ def _look(
                 legal = h & _NO_POINTS
     if legal & (legal - 1) == 0:
         return policy
-    # the policy's play on (kn) holds for face-up looks to the hand's end only
-    keep = hide == 0 and tricks == 0
+    # the policy's play on (kn) holds for face-up looks only
+    keep = hide == 0
     known = keep and kn[0] == 1
     # face up: the playout's own deal, not copied; hiding: ``deals`` deals in h3
     deals = 1
@@ -774,7 +763,6 @@ def _look(
                     qs_breaks,
                     lead_card,
                     v2,
-                    tricks,
                 )
                 vr, _ = _value(
                     p2, jd2, seat, near, totals, target, moon, jd_bonus, shoot, pts, after
@@ -827,14 +815,12 @@ def rollout_look(
     cb: Any,
     sv: Any,
     ow: Any,
-    look_tricks: int,
     kn: Any,
 ) -> int:
     """:func:`rollout` where a seat with ``looks[seat]`` left picks its card by
     :func:`_look` instead of the policy (one fewer look each time); ``looks``
     changes in place (and ``rs[0]``, the generator of ``hide``, and ``sv``, the
-    suits each seat has shown it lacks).  ``look_tricks`` > 0: the other seats'
-    looks play their cards out that many tricks only.  ``kn``: scratch of
+    suits each seat has shown it lacks).  ``kn``: scratch of
     :func:`_look` (the policy's play on, known from the first face-up look)."""
     n = hands.shape[0]
     kn[0] = 0
@@ -865,11 +851,10 @@ def rollout_look(
             looks[seat] -= 1
             own = shoot if seat == me else 0.0
             how = _hides(hide, seat == me)
-            reach = 0 if seat == me else look_tricks
             c = _look(
                 hands, trick, seat, pos, led, top, played, broken, pen, jd, qs_breaks,
                 lead_card, voids, c, own, near, totals, target, moon,
-                jd_bonus, h2, p2, t2, pts, after, how, rs, h3, cb, sv, ow, reach, kn,
+                jd_bonus, h2, p2, t2, pts, after, how, rs, h3, cb, sv, ow, kn,
             )  # fmt: skip
         if pos and c // 13 != led:
             sv[seat] |= 1 << led
@@ -1176,7 +1161,6 @@ def _play_batch(
     look_me: int,
     look_others: int,
     hide: int,
-    look_tricks: int,
     sv0: Any,
     sums: Any,
     points: Any,
@@ -1239,7 +1223,7 @@ def _play_batch(
                 jd = rollout_look(
                     hands, trick, tlen + 1, leader, played + 1, now_broken, pen, jd0, qs_breaks,
                     lead_card, voids, me, looks, shoot, near, totals, target, moon, jd_bonus,
-                    h2, p2, t2, pts, after, hide, rs, h3, cb, sv, ow, look_tricks, kn,
+                    h2, p2, t2, pts, after, hide, rs, h3, cb, sv, ow, kn,
                 )  # fmt: skip
             else:
                 jd = rollout(
@@ -1384,7 +1368,7 @@ def _pass_batch(
                 jd = rollout_look(
                     hands, trick, 0, leader, 0, False, pen, -1, qs_breaks, lead_card, voids,
                     me, looks, 0.0, near, totals, target, moon, jd_bonus, h2, p2, t2, pts,
-                    after, 0, rs, h3, cb, sv, ow, 0, kn,
+                    after, 0, rs, h3, cb, sv, ow, kn,
                 )  # fmt: skip
             else:
                 jd = rollout(
@@ -1414,7 +1398,6 @@ def play_batch(
     lookahead: int = 0,
     lookahead_others: int = 0,
     hide: int = 0,
-    look_tricks: int = 0,
 ) -> None:
     """:func:`hearts.bots.kernel_ref.play_batch`, compiled; ``sums``, ``points``
     and ``mass`` are float64 arrays.  ``lookahead``: in each playout Khó's next
@@ -1452,7 +1435,6 @@ def play_batch(
         lookahead,
         lookahead_others,
         hide,
-        look_tricks,
         np.array(pos.seat_voids or (0,) * len(pos.pen), dtype=np.int64),
         sums,
         points,
@@ -1540,7 +1522,6 @@ def play_out(
     qs_breaks: bool,
     lead_card: int,
     voids: int = 0,
-    tricks: int = 0,
 ) -> tuple[list[int], list[int], int]:
     """:func:`rollout` on lists (for tests): (hands after, pen after, J♦ taker)."""
     n = len(hands)
@@ -1548,9 +1529,7 @@ def play_out(
     t = np.zeros(n, np.int64)
     t[: len(trick)] = trick
     p = np.array(pen, dtype=np.int64)
-    out = rollout(
-        h, t, len(trick), leader, played, broken, p, jd, qs_breaks, lead_card, voids, tricks
-    )
+    out = rollout(h, t, len(trick), leader, played, broken, p, jd, qs_breaks, lead_card, voids)
     return [int(x) for x in h], [int(x) for x in p], int(out)
 
 
@@ -1587,7 +1566,7 @@ def _look_from(
     pick = _look(
         hands, trick, seat, tlen, led, top, played, broken, pen, jd, qs_breaks, lead_card,
         voids, policy, 0.0, near, totals, target, moon, jd_bonus, h2, p2, t2, pts, after,
-        0, rs, h3, cb, sv, ow, 0, kn,
+        0, rs, h3, cb, sv, ow, kn,
     )  # fmt: skip
     return policy, pick
 

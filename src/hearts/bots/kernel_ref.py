@@ -262,7 +262,6 @@ def play_batch(
     lookahead: int = 0,
     lookahead_others: int = 0,
     hide_cards: int = 0,
-    look_tricks: int = 0,
 ) -> None:
     """Deals ``w0``..``w1 - 1``; in each, every candidate ``cands[i]`` for ``i`` in
     ``alive`` played now and the hand played out: its value times the deal's
@@ -272,8 +271,7 @@ def play_batch(
     seats), the hand is played out by :func:`rollout_look`: that many of the seat's
     next turns are chosen by :func:`look` (which with ``hide_cards`` plays its cards
     out where the others' cards are dealt again, :func:`hide`: the generator seeded
-    per deal, the same for every candidate; ``look_tricks``: the other seats' looks
-    play their cards out that many tricks only, 0: to the hand's end)."""
+    per deal, the same for every candidate)."""
     me = pos.me
     looking = lookahead or lookahead_others
     for w in range(w0, w1):
@@ -296,7 +294,6 @@ def play_batch(
                 jd = rollout_look(
                     hands, [*pos.trick, card], pos.leader, pos.played + 1, broken, pen, pos.jd,
                     pos.qs_breaks, pos.lead_card, pos.voids, looks, judge, rs, hide_cards, sv,
-                    look_tricks,
                 )  # fmt: skip
             else:
                 jd = rollout(
@@ -455,7 +452,6 @@ def look(
     rs: list[int] | None = None,
     how: int = 1,
     sv: list[int] | None = None,
-    tricks: int = 0,
 ) -> int:
     """The card ``seat`` plays (``trick`` in progress) in a playout with a look
     ahead: each of its legal cards played out by the plain policy from here (the
@@ -466,8 +462,7 @@ def look(
     (the generator's state in ``rs[0]``), the cards are played out in a deal where
     the others' cards are dealt again by :func:`hide` (``how`` 1) or mixed by
     :func:`mix` (``how`` 4, with the voids shown ``sv``); ``how``'s tens: that many
-    more such deals, each card judged by its values summed over them.  ``tricks`` >
-    0: each card is played out that many tricks only (this one the first)."""
+    more such deals, each card judged by its values summed over them."""
     n = len(hands)
     pos = len(trick)
     h = hands[seat]
@@ -542,7 +537,7 @@ def look(
             jd2 = rollout(
                 after, [*trick, c], leader, played + 1,
                 broken or c >= 39 or (qs_breaks and c == QUEEN_SPADES), p2, jd, qs_breaks,
-                lead_card, None, None, 0.0, v2, tricks,
+                lead_card, None, None, 0.0, v2,
             )  # fmt: skip
             v += value(p2, jd2, judge)[0]
         if first or v > best:
@@ -568,7 +563,6 @@ def rollout_look(
     rs: list[int] | None = None,
     hide: int = 1,
     sv: list[int] | None = None,
-    look_tricks: int = 0,
 ) -> int:
     """:func:`~hearts.bots.playout.rollout` where a seat with ``looks[seat]`` left
     plays :func:`look`'s card instead of the policy's (one look fewer each time),
@@ -576,8 +570,7 @@ def rollout_look(
     ``pen`` and ``looks`` change in place; the J♦ taker is returned.  ``rs``: the
     looks :func:`hide` the others' cards, drawing from the generator in ``rs[0]``
     (which looks and how: :func:`hides`; ``sv``, the suits each seat has shown it
-    lacks, changes in place); ``look_tricks`` > 0: the other seats' looks play
-    their cards out that many tricks only.
+    lacks, changes in place).
 
     The policy's card is the first card a plain playout from here plays, so this
     is the policy card for card where nobody looks (the compiled kernel has the
@@ -614,7 +607,6 @@ def rollout_look(
             c = look(
                 hands, trick, seat, played, broken, pen, jd, qs_breaks, lead_card, voids, c,
                 judges[seat], rs, hides(hide, seat == judge.me), sv,
-                0 if seat == judge.me else look_tricks,
             )  # fmt: skip
         hands[seat] &= ~(1 << c)
         played += 1

@@ -15,22 +15,9 @@ from hearts.cards import QUEEN_SPADES
 
 #: A bit of the playouts' ``voids`` word above its four suits (bit k: some seat is
 #: void in suit k), carried with it through every playout and look: set, a seat
-#: alone with Q♠ runs for the moon (:func:`_runner`).  Khó sets it as its option
-#: ``queen_runs`` says (:class:`hearts.bots.hard.HardBot`; off by default).
+#: alone with Q♠ runs for the moon (:func:`_runner`).  Khó sets it where its
+#: memory of the match opens the rule (:class:`hearts.bots.hard.HardBot`'s ``remember``).
 QUEEN_RUNS = 1 << 4
-#: Another switch of the ``voids`` word: set, only the seat written at
-#: :data:`LONE_SHIFT` (the searching seat) chases a runner; the others play on as
-#: if no moon were under way.  Players who search each count on the others to
-#: stop a moon, and none does (:class:`hearts.bots.hard.HardBot`'s ``lone_chase``).
-LONE_CHASE = 1 << 5
-#: Where the chasing seat is written in ``voids`` with :data:`LONE_CHASE` (3 bits).
-LONE_SHIFT = 6
-
-
-def lone_chaser(voids: int, seat: int) -> int:
-    """``voids`` with :data:`LONE_CHASE` set and ``seat`` the one that chases."""
-    return (voids & ~(7 << LONE_SHIFT)) | LONE_CHASE | (seat << LONE_SHIFT)
-
 
 _QS = QUEEN_SPADES
 _QS_BIT = 1 << _QS
@@ -62,7 +49,6 @@ def rollout(
     noise: random.Random | None = None,
     eps: float = 0.0,
     voids: int = 0,
-    tricks: int = 0,
 ) -> int:
     """Play the hand to its end from the given position; return the J♦ taker (-1).
 
@@ -72,8 +58,6 @@ def rollout(
     ``record``, when given, receives every card played (for tests).  With
     ``noise``, each card is a random legal one with probability ``eps``.
     ``voids`` has bit k set when some seat is known to be void in suit k.
-    With ``tricks`` > 0, stop once that many tricks are complete, the trick in
-    progress counting as the first (a short look ahead).
 
     Each seat plays on what a player in its seat could know: its own hand and the
     cards still out (``alive``), never where those cards lie.
@@ -99,15 +83,11 @@ def rollout(
             elif c == _QS:
                 tp += 13
     seat = (leader + pos) % n
-    done = 0
     if pos == n:
         # The caller's card completed the trick.
         pen[win] += tp
         if _JD in trick:
             jd = win
-        done = 1
-        if done == tricks:
-            return jd
         pos = 0
         seat = win
     runner, chase = _runner(pen, voids)
@@ -116,7 +96,6 @@ def rollout(
         h = hands[seat]
         if not h:
             return jd
-        chasing = chase and (not voids & LONE_CHASE or seat == voids >> LONE_SHIFT & 7)
         if noisy and noise.random() < eps:  # type: ignore[union-attr]
             if pos == 0:
                 if played == 0:
@@ -149,7 +128,7 @@ def rollout(
                     c = (side or legal).bit_length() - 1
                 elif (
                     runner >= 0
-                    and chasing
+                    and chase
                     and legal & _HEARTS
                     and not others & _HEARTS & ~((2 << (legal.bit_length() - 1)) - 1)
                 ):
@@ -190,7 +169,7 @@ def rollout(
         else:
             follow = h & _SUIT[led]
             if follow:
-                if runner >= 0 and chasing and runner != seat and (tp or led == 3):
+                if runner >= 0 and chase and runner != seat and (tp or led == 3):
                     # Stop the moon: take a point trick the runner would win.
                     ahead = (seat - runner) % n  # runner already played if < pos
                     t = follow.bit_length() - 1
@@ -233,7 +212,7 @@ def rollout(
                     and safe
                     and (
                         runner == seat
-                        or (chasing and (win == runner or ((runner - seat) % n < n - pos)))
+                        or (chase and (win == runner or ((runner - seat) % n < n - pos)))
                     )
                 ):
                     # Never feed a runner (nor ourselves a point while running).
@@ -299,9 +278,8 @@ def rollout(
                 runner, chase = _runner(pen, voids)
             if _JD in trick:
                 jd = win
-            done += 1
-            if not alive & _STAKES or done == tricks:
-                return jd  # nothing left that scores, or as far as asked
+            if not alive & _STAKES:
+                return jd  # nothing left that scores
             pos = 0
             seat = win
         else:
