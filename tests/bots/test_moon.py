@@ -1,5 +1,5 @@
 """Moon defence: Khó sees a live moon and imagines the runner holding the hearts
-it needs (hearts.bots.moon)."""
+it needs (hearts.bots.hard.moon)."""
 
 from __future__ import annotations
 
@@ -8,12 +8,11 @@ import random
 import pytest
 from positions_helper import craft
 
-from hearts.bots import kernel, kernel_ref
 from hearts.bots.base import get_bot
-from hearts.bots.hard import HardBot, search_position
-from hearts.bots.moon import live_moon, moon_sampler, runs_for_the_moon
-from hearts.bots.playout import QUEEN_RUNS, rollout
-from hearts.bots.sampling import DealSampler, MixtureSampler, deal_tables
+from hearts.bots.hard import HardBot, kernel, reference, search_position
+from hearts.bots.hard.moon import live_moon, moon_sampler, runs_for_the_moon
+from hearts.bots.hard.reference import QUEEN_RUNS, rollout
+from hearts.bots.hard.sampling import DealSampler, MixtureSampler, deal_tables
 from hearts.cards import parse_card
 from hearts.hand import HandState
 from hearts.rules import Rules
@@ -165,7 +164,7 @@ def test_adapt_measures_the_others_against_the_policy_it_searches_with() -> None
         rates = []
         for pos in (plain, flagged):
             fast = kernel.unlike(tables, view.seed(), 0, 8, pos)
-            assert fast == kernel_ref.unlike(tables, view.seed(), 0, 8, pos)
+            assert fast == reference.unlike(tables, view.seed(), 0, 8, pos)
             rates.append(fast)
         changed += rates[0] != rates[1]
     assert changed >= 4

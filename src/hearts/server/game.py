@@ -593,7 +593,7 @@ def decide(level: str, job: Job) -> list[int]:
 def warm_up() -> None:
     """Import the bots in a fresh worker, and compile Khó's search kernel (or load
     it from numba's disk cache), so its first decision is not slow."""
-    from hearts.bots import kernel
+    from hearts.bots import hard as kernel
 
     for level in LEVELS:
         _bot(level)

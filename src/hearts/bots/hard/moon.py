@@ -14,8 +14,8 @@ playouts (whose defenders block a runner) show what letting it through costs.
 
 from __future__ import annotations
 
-from hearts.bots.playout import runs_for_the_moon
-from hearts.bots.sampling import (
+from hearts.bots.hard.reference import runs_for_the_moon
+from hearts.bots.hard.sampling import (
     DealSampler,
     MixtureSampler,
     NoConsistentDeal,
