@@ -92,25 +92,26 @@ def test_sampled_playouts_are_legal_hands_in_the_engine(chunk: int) -> None:
                 list(start.hands), list(start.trick), *args, pen, start.jd_taker(),
                 rules.qs_breaks_hearts, rules.lead_card, record, voids=voids0,
             )  # fmt: skip
-            # The compiled playout from the same position: the same end.
-            _, got_pen, got_jd = kernel.play_out(
-                list(start.hands), list(start.trick), *args, start.penalties(),
-                start.jd_taker(), rules.qs_breaks_hearts, rules.lead_card, voids0,
-            )  # fmt: skip
-            assert (got_pen, got_jd) == (pen, jd)
             # Card by card through the engine, the compiled policy asked at each turn.
             game = start.copy()
             voids = voids0
             for card in record:
-                assert _policy_card(game, voids, view) == card
+                compiled = _policy_card(game, voids, view)
                 if game.trick and card // 13 != game.trick[0] // 13:
                     voids |= 1 << (game.trick[0] // 13)
                 game.play(card)  # raises on an illegal card
+                assert compiled == card
             # A playout stops once nothing left can score: the rest changes nothing.
             while not game.is_terminal():
                 legal = game.legal_mask()
                 game.play((legal & -legal).bit_length() - 1)
             assert game.penalties() == pen
             assert game.jd_taker() == jd
+            # The compiled playout from the same position: the same end.
+            _, got_pen, got_jd = kernel.play_out(
+                list(start.hands), list(start.trick), *args, start.penalties(),
+                start.jd_taker(), rules.qs_breaks_hearts, rules.lead_card, voids0,
+            )  # fmt: skip
+            assert (got_pen, got_jd) == (pen, jd)
             replayed += 1
     assert replayed == 48
