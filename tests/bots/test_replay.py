@@ -97,6 +97,7 @@ def test_sampled_playouts_are_legal_hands_in_the_engine(chunk: int) -> None:
             voids = voids0
             for card in record:
                 compiled = _policy_card(game, voids, view)
+                game.copy().play(compiled)  # the compiled card, checked by the engine too
                 if game.trick and card // 13 != game.trick[0] // 13:
                     voids |= 1 << (game.trick[0] // 13)
                 game.play(card)  # raises on an illegal card

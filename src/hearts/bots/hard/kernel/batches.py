@@ -11,6 +11,7 @@ import numpy as np
 from hearts.bots.hard.kernel.jit import (
     _HIDE_SALT,
     _JD,
+    _LOW_SPADES,
     _QS,
     _QS_BIT,
     _jit,
@@ -234,7 +235,7 @@ def _play_batch(
 def quick_pass(hand: int, count: int, jd_bonus: bool) -> int:
     """:func:`hearts.bots.hard.reference.quick_pass`: the ``count`` cards of highest
     :func:`~hearts.bots.hard.reference.pass_scores` (ties: the higher card), as a mask."""
-    low_spades = _pop(hand & (0x3FF << 26))
+    low_spades = _pop(hand & _LOW_SPADES)
     has_qs = (hand & _QS_BIT) != 0
     out = 0
     for _ in range(count):

@@ -5,7 +5,9 @@ int64 arithmetic with logical shifts), bit counting, and the card masks of
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any, TypeVar, cast
 
 import numba
@@ -42,11 +44,34 @@ __all__ = [
 F = TypeVar("F", bound=Callable[..., Any])
 
 
+def _sources_digest() -> str:
+    """A digest of every source of Khó's package (this kernel and what it reads)."""
+    root = Path(__file__).resolve().parent.parent
+    digest = hashlib.sha256()
+    for path in sorted(root.rglob("*.py")):
+        digest.update(path.relative_to(root).as_posix().encode())
+        digest.update(path.read_bytes())
+    return digest.hexdigest()
+
+
+_SOURCES = _sources_digest()
+
+
+def _stamped(dispatcher: Any) -> Any:
+    """``dispatcher`` whose disk cache is also keyed by :data:`_SOURCES`: numba checks
+    a cached function against its own file only, yet the code it keeps holds what
+    it inlined or called from the kernel's other files."""
+    cache_file = getattr(getattr(dispatcher, "_cache", None), "_cache_file", None)
+    if cache_file is not None and hasattr(cache_file, "_source_stamp"):
+        cache_file._source_stamp = (cache_file._source_stamp, _SOURCES)
+    return dispatcher
+
+
 def _jit(fn: F) -> F:
-    """``numba.njit(cache=True)``, or without the disk cache when no cache
-    directory can be written (numba refuses ``cache=True`` then)."""
+    """``numba.njit(cache=True)`` (stamped, :func:`_stamped`), or without the disk
+    cache when no cache directory can be written (numba refuses ``cache=True`` then)."""
     try:
-        return cast(F, numba.njit(cache=True)(fn))
+        return cast(F, _stamped(numba.njit(cache=True)(fn)))
     except RuntimeError:  # "cannot cache function ...: no locator available"
         return cast(F, numba.njit(cache=False)(fn))
 
@@ -54,7 +79,7 @@ def _jit(fn: F) -> F:
 def _jit_inline(fn: F) -> F:
     """:func:`_jit`, the body inlined where it is called (the playouts' hot loop)."""
     try:
-        return cast(F, numba.njit(cache=True, inline="always")(fn))
+        return cast(F, _stamped(numba.njit(cache=True, inline="always")(fn)))
     except RuntimeError:
         return cast(F, numba.njit(cache=False, inline="always")(fn))
 

@@ -71,7 +71,7 @@ def kind(card: int, pos: int, led: int, top: int) -> int:
     if pos == 0:
         return card // 13
     if card // 13 == led:
-        return 100 + (1 if card > top else 0) + (10 if card == 36 else 0)
+        return 100 + (1 if card > top else 0) + (10 if card == QUEEN_SPADES else 0)
     return 200 + 2 * (card // 13) + (1 if card in (36, 37, 38) or card >= 48 else 0)
 
 
@@ -105,7 +105,7 @@ def likeness(world: list[int], pos: Position) -> float:
         hands[seat] &= ~(1 << c)
         if trick and c // 13 != trick[0] // 13:
             voids |= 1 << (trick[0] // 13)
-        if c >= 39 or (pos.qs_breaks and c == 36):
+        if c >= 39 or (pos.qs_breaks and c == QUEEN_SPADES):
             broken = True
         trick.append(c)
         if len(trick) == n:
