@@ -79,6 +79,11 @@ def _checked_hide(hide: int) -> int:
     return value
 
 
+_INTS = ("iterations", "seed", "pass_iterations", "lookahead", "lookahead_others",
+         "pass_lookahead", "adapt_from", "remember_from")  # fmt: skip
+_FLOATS = ("infer", "shoot", "mismatch", "clear", "adapt", "remember_share")
+
+
 @dataclass(frozen=True, slots=True)
 class Options:
     """Khó's options (only those that change its play; every default is Khó's).
@@ -149,9 +154,17 @@ class Options:
     def __post_init__(self) -> None:
         if self.engine not in ("compiled", "reference"):
             raise ValueError(f"unknown engine {self.engine!r}")
-        for hide in (self.hide, self.adapt_hide, self.block_hide):
-            if hide is not None:
-                _checked_hide(hide)
+        # Numbers as the kernels take them, whatever a command line gave.
+        for name in _INTS:
+            object.__setattr__(self, name, int(getattr(self, name)))
+        for name in _FLOATS:
+            object.__setattr__(self, name, float(getattr(self, name)))
+        object.__setattr__(self, "hide", _checked_hide(self.hide))
+        object.__setattr__(self, "adapt_hide", _checked_hide(self.adapt_hide))
+        if self.block_hide is not None:
+            object.__setattr__(self, "block_hide", _checked_hide(self.block_hide))
+        if self.budget_ms is not None:
+            object.__setattr__(self, "budget_ms", float(self.budget_ms))
         _queen_places(self.queen_runs, "queen_runs")
         if self.remember:
             _queen_places(self.remember, "remember")

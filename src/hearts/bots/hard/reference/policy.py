@@ -342,9 +342,8 @@ def _runner(pen: list[int], voids: int = 0) -> tuple[int, bool]:
     :data:`QUEEN_RUNS` in ``voids`` it runs from Q♠ alone (13 or 14 points: a seat
     handed the queen that controls the play goes on taking tricks), unchased until
     Q♠ and two hearts, as Vừa chases (:data:`hearts.bots.medium.WATCH`): the others
-    still feed it.  In Khó's pass search that pays against Vừa and costs against
-    players who search (bench/strength_results.md, sessions 28 and 29;
-    :data:`hearts.bots.hard.DEFAULT_QUEEN_RUNS`).
+    still feed it: a model of players of habit (:data:`hearts.bots.hard.options.DEFAULT_REMEMBER`;
+    the measures are in docs/kho.md).
     """
     who = -1
     for s, p in enumerate(pen):
