@@ -21,8 +21,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests" / "bots"))
 
 from test_sampling import consistent, rule_fact_position
 
+from hearts.bots.hard.sampling import DealSampler
 from hearts.bots.medium import MediumBot
-from hearts.bots.sampling import DealSampler
 from hearts.cards import SUIT_MASKS
 from hearts.hand import HandState
 from hearts.rules import Rules

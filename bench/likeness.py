@@ -3,7 +3,7 @@
 Hands are played by a chosen player (Khó at a small budget by default, or Vừa, or
 the yardstick); at every decision with a choice, the deciding seat's view is
 taken and deals are drawn as Khó draws them.  Each deal is weighed by
-:func:`hearts.bots.kernel_ref.likeness` (``mismatch`` to the power of the other
+:func:`hearts.bots.hard.reference.likeness` (``mismatch`` to the power of the other
 seats' plays that the playout policy would not have made with that deal's
 hands) for several values of ``mismatch`` (1.0: every deal the same, as before).
 Reported per value: the mean probability the weighed deals give to the true
@@ -28,11 +28,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from strength import deal_for
 from yardstick import yardstick
 
-from hearts.bots import kernel
 from hearts.bots.base import get_bot
-from hearts.bots.hard import HardBot, queen_doubts, search_position
-from hearts.bots.moon import moon_sampler
-from hearts.bots.sampling import WeightedSampler, deal_tables
+from hearts.bots.hard import HardBot, kernel, queen_doubts, search_position
+from hearts.bots.hard.moon import moon_sampler
+from hearts.bots.hard.sampling import WeightedSampler, deal_tables
 from hearts.cards import QUEEN_SPADES, cards_of
 from hearts.hand import HandState
 from hearts.rules import Rules

@@ -10,8 +10,8 @@ from typing import Any
 def parse_options(pairs: Iterable[str]) -> dict[str, Any]:
     """``key=value`` words as options, each value read as JSON (empty words skipped).
 
-    >>> parse_options(["iterations=1000", "moon_queen=true", ""])
-    {'iterations': 1000, 'moon_queen': True}
+    >>> parse_options(["iterations=1000", "moon=false", ""])
+    {'iterations': 1000, 'moon': False}
     """
     out: dict[str, Any] = {}
     for kv in pairs:

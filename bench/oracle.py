@@ -37,7 +37,7 @@ class OracleBot(HardBot):
         return self._play(view, lambda v, cands: self._search_face_up(v, cands, hands))
 
     def _search_face_up(self, view: PlayerView, cands: list[int], hands: list[int]) -> int:
-        base = view.seed(self.seed)
+        base = view.seed(self.options.seed)
         play_out = card_playout(view)
         cache: dict[tuple[int, int], float] = {}
 

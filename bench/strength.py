@@ -57,8 +57,8 @@ from yardstick import yardstick
 
 from hearts.bots.base import get_bot
 from hearts.bots.hard import HardBot, any_void
-from hearts.bots.playout import rollout
-from hearts.bots.sampling import DealSampler
+from hearts.bots.hard.reference import rollout
+from hearts.bots.hard.sampling import DealSampler
 from hearts.hand import HandState
 from hearts.rules import Rules
 
@@ -334,7 +334,7 @@ def _habit_remembered(
     """Whether Khó in ``seat`` with this memory judges the others players of habit
     (``HardBot(remember=...)`` then opens its places)."""
     from hearts.bots.hard import DEFAULT_REMEMBER_FROM, DEFAULT_REMEMBER_SHARE
-    from hearts.bots.memory import unlike_share_in
+    from hearts.bots.hard.memory import unlike_share_in
 
     share, made = unlike_share_in(earlier, seat, rules)
     least = opts.get("remember_from", DEFAULT_REMEMBER_FROM)

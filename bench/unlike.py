@@ -4,7 +4,7 @@ Seat 0 (Khó at 200 playouts) plays ``--hands`` hands against three of Vừa
 (``medium``), the frozen yardstick (``yardstick``) or Khó at its default with
 ``adapt`` off (``hard``); at each of its turns the share of the others' plays so far
 that are not of the kind the playout policy would have played, averaged over
-``--draws`` sampled deals (:func:`hearts.bots.kernel_ref.likeness`), is printed per
+``--draws`` sampled deals (:func:`hearts.bots.hard.reference.likeness`), is printed per
 trick: mean and standard deviation.  Players of habit (Vừa) score low, players
 who search high; :data:`hearts.bots.hard.DEFAULT_ADAPT` lies between.
 
@@ -24,10 +24,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from yardstick import yardstick
 
-from hearts.bots import kernel_ref
 from hearts.bots.base import get_bot
-from hearts.bots.hard import HardBot, search_position
-from hearts.bots.sampling import DealSampler
+from hearts.bots.hard import HardBot, reference, search_position
+from hearts.bots.hard.sampling import DealSampler
 from hearts.hand import HandState
 from hearts.rules import Rules
 from hearts.view import PlayerView
@@ -40,7 +39,7 @@ def share_unlike(view: PlayerView, rng: random.Random, draws: int) -> float | No
     if not others:
         return None
     sampler = DealSampler(view)
-    total = sum(-math.log2(kernel_ref.likeness(sampler.draw(rng), pos)) for _ in range(draws))
+    total = sum(-math.log2(reference.likeness(sampler.draw(rng), pos)) for _ in range(draws))
     return total / draws / others
 
 

@@ -20,7 +20,7 @@ import random
 from collections.abc import Iterator
 
 from hearts.bots.base import Bot
-from hearts.bots.sampling import DealSampler
+from hearts.bots.hard.sampling import DealSampler
 from hearts.cards import cards_of
 from hearts.hand import HandState
 from hearts.rules import Rules

@@ -25,8 +25,6 @@ LEVELS = [
     ("hard", {"iterations": 24}, 20, 2),
     # Deals weighed by the others' plays (lever 2b): the weights read the view only.
     ("hard", {"iterations": 24, "mismatch": 0.1}, 20, 2),
-    # The last cards searched exactly over deals drawn from the view (lever 3b).
-    ("hard", {"iterations": 24, "endgame": 3}, 20, 2),
 ]
 TOTALS = (12, 40, 7, 88)
 

@@ -16,20 +16,21 @@ import numpy as np
 import pytest
 
 import hearts
-from hearts.bots import kernel, kernel_ref
 from hearts.bots.base import get_bot
 from hearts.bots.hard import (
     HardBot,
     candidates,
+    kernel,
     pass_candidates,
     queen_doubts,
+    reference,
     search_judge,
     search_position,
 )
-from hearts.bots.kernel_ref import Passing
-from hearts.bots.playout import rollout
-from hearts.bots.sampling import DealSampler, WeightedSampler, deal_tables
-from hearts.bots.splitmix import world_state
+from hearts.bots.hard.position import Passing
+from hearts.bots.hard.reference import rollout
+from hearts.bots.hard.sampling import DealSampler, WeightedSampler, deal_tables
+from hearts.bots.hard.splitmix import world_state
 from hearts.cards import QUEEN_SPADES, cards_of
 from hearts.hand import HandState
 from hearts.rules import Rules
@@ -78,7 +79,7 @@ def test_the_compiled_deals_are_the_reference_deals_and_fit_the_view() -> None:
         excluded = view.excluded()
         seed = view.seed()
         for w in range(12):
-            want, _ = kernel_ref.draw(tables, world_state(seed, w))
+            want, _ = reference.draw(tables, world_state(seed, w))
             assert kernel.draw_deal(tables, seed, w) == want
             assert [h.bit_count() for h in want] == list(view.counts)
             assert want[view.seat] == view.hand
@@ -92,7 +93,7 @@ def test_the_compiled_deals_are_the_reference_deals_and_fit_the_view() -> None:
 
 
 def _both_playouts(
-    view: PlayerView, rng: random.Random, tricks: int = 0
+    view: PlayerView, rng: random.Random
 ) -> tuple[tuple[list[int], list[int], int], tuple[list[int], list[int], int], list[int]]:
     """A deal drawn for ``view`` played out from its position by the reference
     playout and by the compiled one: (reference, compiled, the cards the
@@ -106,10 +107,10 @@ def _both_playouts(
     rules = view.rules
     want_jd = rollout(
         want_hands, trick[:], *args, want_pen, -1, rules.qs_breaks_hearts, rules.lead_card,
-        record, voids=5, tricks=tricks,
+        record, voids=5,
     )  # fmt: skip
     got = kernel.play_out(
-        hands, trick, *args, pen, -1, rules.qs_breaks_hearts, rules.lead_card, 5, tricks
+        hands, trick, *args, pen, -1, rules.qs_breaks_hearts, rules.lead_card, 5
     )
     return (want_hands, want_pen, want_jd), got, record
 
@@ -129,7 +130,7 @@ def test_the_compiled_search_sums_are_the_reference_sums() -> None:
         alive = list(range(len(cands)))
         pos, judge = search_position(view), search_judge(view)
         want_sums, want_points, want_mass = ([0.0] * len(cands) for _ in range(3))
-        kernel_ref.play_batch(
+        reference.play_batch(
             tables, view.seed(), 0, 16, cands, alive, pos, judge, want_sums, want_points, want_mass
         )
         sums, points, mass = np.zeros(len(cands)), np.zeros(len(cands)), np.zeros(len(cands))
@@ -149,13 +150,13 @@ def test_weighed_deals_are_weighed_alike_by_both_engines() -> None:
         assert pos.history == view.plays
         args = (tables, view.seed(), 0, 16, cands, alive, pos, judge)
         want = [0.0] * len(cands), [0.0] * len(cands), [0.0] * len(cands)
-        kernel_ref.play_batch(*args, *want)
+        reference.play_batch(*args, *want)
         got = np.zeros(len(cands)), np.zeros(len(cands)), np.zeros(len(cands))
         kernel.play_batch(*args, *got)
         assert [g.tolist() for g in got] == list(want)
         for w in range(16):
             world = kernel.draw_deal(tables, view.seed(), w)
-            weight = kernel_ref.likeness(world, pos)
+            weight = reference.likeness(world, pos)
             seen.add(weight)
             hands, pen = np.zeros(view.n, np.int64), np.zeros(view.n, np.int64)
             hist = np.array(view.plays, dtype=np.int64).reshape(-1, 2)
@@ -185,9 +186,9 @@ def test_the_real_hands_of_a_hand_played_by_the_policy_keep_their_whole_weight()
             state.play(card)
         view = state.view(state.turn)
         pos = search_position(view, 0.5)
-        assert kernel_ref.likeness(list(state.hands), pos) == 1.0
+        assert reference.likeness(list(state.hands), pos) == 1.0
         draws = [DealSampler(view).draw(random.Random(w)) for w in range(20)]
-        sampled = [kernel_ref.likeness(world, pos) for world in draws]
+        sampled = [reference.likeness(world, pos) for world in draws]
         assert min(sampled) < 1.0
 
 
@@ -222,7 +223,7 @@ def test_the_compiled_quick_pass_is_the_reference_pass() -> None:
         hand = sum(1 << c for c in rng.sample(range(52), rng.choice((10, 13, 17))))
         for jd in (False, True):
             for count in (3, 4):
-                want = kernel_ref.quick_pass(hand, count, jd)
+                want = reference.quick_pass(hand, count, jd)
                 assert kernel.quick_pass(hand, count, jd) == want
                 assert want.bit_count() == count and want & ~hand == 0
 
@@ -237,7 +238,7 @@ def test_the_compiled_pass_search_sums_are_the_reference_sums(look: int) -> None
         rules = view.rules
         offset = rules.pass_offset(view.direction)
         directions.add((rules.players, view.direction))
-        base = kernel_ref.quick_pass(view.hand, rules.pass_count, rules.jd_bonus)
+        base = reference.quick_pass(view.hand, rules.pass_count, rules.jd_bonus)
         cands = pass_candidates(view.hand, rules.pass_count, base, jd=rules.jd_bonus)
         alive = list(range(len(cands)))
         tables = deal_tables(DealSampler(view))
@@ -248,7 +249,7 @@ def test_the_compiled_pass_search_sums_are_the_reference_sums(look: int) -> None
         judge = search_judge(view)
         want_sums, want_points = [0.0] * len(cands), [0.0] * len(cands)
         args = (tables, view.seed(), 0, deals, cands, alive, passing, judge)
-        kernel_ref.pass_batch(*args, want_sums, want_points, look, look)
+        reference.pass_batch(*args, want_sums, want_points, look, look)
         sums, points = np.zeros(len(cands)), np.zeros(len(cands))
         kernel.pass_batch(*args, sums, points, look, look)
         assert sums.tolist() == want_sums
@@ -284,7 +285,7 @@ def test_the_seed_matters() -> None:
 
 FRESH = """
 import sys
-from hearts.bots import kernel
+from hearts.bots.hard import kernel
 from hearts.bots.hard import HardBot
 from hearts.view import PlayerView
 from hearts.rules import Rules
@@ -305,7 +306,7 @@ def test_a_fresh_process_compiles_and_decides_where_no_cache_can_be_written(
     shutil.copytree(
         Path(hearts.__file__).parent, package, ignore=shutil.ignore_patterns("__pycache__")
     )
-    (package / "bots" / "__pycache__").write_text("not a directory")
+    (package / "bots" / "hard" / "kernel" / "__pycache__").write_text("not a directory")
     blocked = tmp_path / "blocked"
     blocked.write_text("not a directory")
     env = dict(os.environ)
@@ -329,7 +330,7 @@ def test_a_fresh_process_compiles_and_decides_where_no_cache_can_be_written(
         timeout=300,
         check=True,
     ).stdout.split()
-    assert out == [str(package / "bots" / "kernel.py"), str(want)]
+    assert out == [str(package / "bots" / "hard" / "kernel" / "__init__.py"), str(want)]
     assert not (blocked.parent / "numba").exists()
 
 
@@ -359,7 +360,7 @@ def test_a_look_ahead_plays_the_legal_card_whose_playout_is_best_for_the_seat() 
                 after, [*trick, c], view.leader, len(view.plays) + 1, broken, list(pos.pen),
                 pos.jd, rules.qs_breaks_hearts, rules.lead_card, voids,
             )  # fmt: skip
-            worth[c] = kernel_ref.value(pen, jd, judge)[0]
+            worth[c] = reference.value(pen, jd, judge)[0]
         assert pick in worth and policy in worth
         assert worth[pick] == max(worth.values())
         assert worth[policy] < worth[pick] or pick == policy
@@ -368,37 +369,31 @@ def test_a_look_ahead_plays_the_legal_card_whose_playout_is_best_for_the_seat() 
 
 
 @pytest.mark.parametrize(
-    ("look_me", "look_others", "hide", "tricks"),
+    ("look_me", "look_others", "hide"),
     [
-        (13, 13, 0, 0),
-        (1, 0, 0, 0),
-        (0, 2, 0, 0),
-        (3, 13, 0, 0),
-        (13, 13, 1, 0),
-        (13, 13, 2, 0),
-        (2, 13, 3, 0),
-        (13, 13, 4, 0),
-        (13, 13, 14, 0),
-        (2, 13, 22, 0),
-        (13, 13, 0, 1),
-        (13, 13, 0, 2),
-        (13, 13, 14, 2),
+        (13, 13, 0),
+        (1, 0, 0),
+        (0, 2, 0),
+        (3, 13, 0),
+        (13, 13, 1),
+        (13, 13, 2),
+        (2, 13, 3),
+        (13, 13, 4),
+        (13, 13, 14),
+        (2, 13, 22),
     ],
 )
 def test_the_look_ahead_sums_are_the_reference_sums(
-    look_me: int, look_others: int, hide: int, tricks: int
+    look_me: int, look_others: int, hide: int
 ) -> None:
     # The compiled look ahead (kernel._look in kernel.rollout_look) is its
-    # pure-Python twin (kernel_ref.look in kernel_ref.rollout_look), bit for bit,
+    # pure-Python twin (reference.look in reference.rollout_look), bit for bit,
     # on every table, and differs from the plain playouts (with ``hide``, the
-    # others' cards dealt again in each look: kernel._hide and kernel_ref.hide;
-    # with ``tricks``, HardBot(look_tricks=...), the others' looks play each card
-    # out that many tricks only, not the whole hand's looks under another name).
+    # others' cards dealt again in each look: kernel._hide and reference.hide).
     differ = 0
     face_up = 0
     partial = 0
     deals = 0
-    short = 0
     for view in VIEWS[:12]:
         tables = deal_tables(DealSampler(view))
         cands = candidates(view)
@@ -406,9 +401,9 @@ def test_the_look_ahead_sums_are_the_reference_sums(
         pos, judge = search_position(view, 0.5), search_judge(view, 3.0)
         args = (tables, view.seed(), 0, 4, cands, alive, pos, judge)
         want = [0.0] * len(cands), [0.0] * len(cands), [0.0] * len(cands)
-        kernel_ref.play_batch(*args, *want, look_me, look_others, hide, tricks)
+        reference.play_batch(*args, *want, look_me, look_others, hide)
         got = np.zeros(len(cands)), np.zeros(len(cands)), np.zeros(len(cands))
-        kernel.play_batch(*args, *got, look_me, look_others, hide, tricks)
+        kernel.play_batch(*args, *got, look_me, look_others, hide)
         assert [g.tolist() for g in got] == list(want)
         plain = np.zeros(len(cands)), np.zeros(len(cands)), np.zeros(len(cands))
         kernel.play_batch(*args, *plain)
@@ -425,22 +420,17 @@ def test_the_look_ahead_sums_are_the_reference_sums(
             one = np.zeros(len(cands)), np.zeros(len(cands)), np.zeros(len(cands))
             kernel.play_batch(*args, *one, look_me, look_others, hide % 10)
             deals += one[0].tolist() != got[0].tolist()
-        if tricks:
-            whole = np.zeros(len(cands)), np.zeros(len(cands)), np.zeros(len(cands))
-            kernel.play_batch(*args, *whole, look_me, look_others, hide)
-            short += whole[0].tolist() != got[0].tolist()
     assert differ
     assert face_up or not hide
     assert partial or hide < 2
     assert deals or hide < 10
-    assert short or not tricks
 
 
 def test_hide_beyond_the_looks_room_is_refused() -> None:
-    # The compiled look has room for kernel_ref.MAX_DEALS deals: a bigger ``hide``
+    # The compiled look has room for reference.MAX_DEALS deals: a bigger ``hide``
     # (or an unknown way of hiding) is an error, not a write past that room.
-    HardBot(hide=10 * (kernel_ref.MAX_DEALS - 1) + 4)
-    for bad in (-1, 5, 10 * kernel_ref.MAX_DEALS + 4):
+    HardBot(hide=10 * (reference.MAX_DEALS - 1) + 4)
+    for bad in (-1, 5, 10 * reference.MAX_DEALS + 4):
         with pytest.raises(ValueError, match="hide"):
             HardBot(hide=bad)
 
@@ -457,7 +447,7 @@ def test_mixing_keeps_the_others_numbers_of_cards_and_their_voids_shown() -> Non
         sv = view.voids()
         state = world_state(view.seed(), 9)
         ref = hands[:]
-        after = kernel_ref.mix(ref, seat, sv, state)
+        after = reference.mix(ref, seat, sv, state)
         assert kernel.mix_cards(hands, seat, sv, state) == (ref, after)
         assert ref[seat] == hands[seat]
         union = 0
@@ -487,7 +477,7 @@ def test_hiding_deals_each_suit_again_among_the_others_keeping_their_lengths() -
         seat = view.turn
         state = world_state(view.seed(), 5)
         ref = hands[:]
-        after = kernel_ref.hide(ref, seat, state)
+        after = reference.hide(ref, seat, state)
         got = kernel.hide_cards(hands, seat, state)
         assert got == (ref, after)
         assert ref[seat] == hands[seat]
@@ -516,11 +506,11 @@ def test_both_engines_count_the_plays_unlike_the_policy_alike() -> None:
     for view in VIEWS:
         tables = deal_tables(DealSampler(view))
         pos = search_position(view, 0.5)
-        want = kernel_ref.unlike(tables, view.seed(), 0, 16, pos)
+        want = reference.unlike(tables, view.seed(), 0, 16, pos)
         assert kernel.unlike(tables, view.seed(), 0, 16, pos) == want
         # The count is the likeness's exponent, deal by deal.
         worlds = [kernel.draw_deal(tables, view.seed(), w) for w in range(16)]
-        weights = [kernel_ref.likeness(w, pos) for w in worlds]
+        weights = [reference.likeness(w, pos) for w in worlds]
         assert want == sum(round(-math.log2(x)) for x in weights) / 16
         seen.add(want)
     assert len(seen) > 3
@@ -560,19 +550,3 @@ def test_the_reference_engine_adapts_as_the_compiled_one_does() -> None:
         fast = HardBot(iterations=100, engine="compiled", adapt=0.22, adapt_from=3)
         slow = HardBot(iterations=100, engine="reference", adapt=0.22, adapt_from=3)
         assert fast.weigh_play(view) == slow.weigh_play(view)
-
-
-@pytest.mark.parametrize("tricks", [1, 2, 3])
-def test_a_short_playout_stops_after_its_tricks_in_both_engines(tricks: int) -> None:
-    # ``tricks``: the trick in progress and then tricks - 1 more, no further (unless
-    # the hand or its points run out first); the compiled playout is the reference's.
-    rng = random.Random(7)
-    stopped = 0
-    for view in VIEWS:
-        want, got, record = _both_playouts(view, rng, tricks)
-        assert got == want
-        most = view.n - len(view.trick) + (tricks - 1) * view.n
-        assert len(record) <= most
-        left = sum(h.bit_count() for h in want[0])
-        stopped += len(record) == most and left > 0
-    assert stopped  # some playouts stopped short of the hand's end

@@ -1,5 +1,5 @@
 """Khó's memory of a match: how the others played in its earlier hands
-(PlayerView.earlier, hearts.bots.memory), and what it opens (HardBot(remember=))."""
+(PlayerView.earlier, hearts.bots.hard.memory), and what it opens (HardBot(remember=))."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import random
 from hearts.bots.arena import play_hand
 from hearts.bots.base import get_bot
 from hearts.bots.hard import HardBot
-from hearts.bots.memory import unlike_share
+from hearts.bots.hard.memory import unlike_share
 from hearts.hand import HandState
 from hearts.rules import Rules
 from hearts.view import PlayerView

@@ -1,5 +1,5 @@
 """Moon defence: Khó sees a live moon and imagines the runner holding the hearts
-it needs (hearts.bots.moon)."""
+it needs (hearts.bots.hard.moon)."""
 
 from __future__ import annotations
 
@@ -8,12 +8,11 @@ import random
 import pytest
 from positions_helper import craft
 
-from hearts.bots import kernel, kernel_ref
 from hearts.bots.base import get_bot
-from hearts.bots.hard import HardBot, search_position
-from hearts.bots.moon import live_moon, moon_sampler, runs_for_the_moon
-from hearts.bots.playout import QUEEN_RUNS, lone_chaser, rollout
-from hearts.bots.sampling import DealSampler, MixtureSampler, deal_tables
+from hearts.bots.hard import HardBot, kernel, reference, search_position
+from hearts.bots.hard.moon import live_moon, moon_sampler, runs_for_the_moon
+from hearts.bots.hard.reference import QUEEN_RUNS, rollout
+from hearts.bots.hard.sampling import DealSampler, MixtureSampler, deal_tables
 from hearts.cards import parse_card
 from hearts.hand import HandState
 from hearts.rules import Rules
@@ -74,34 +73,6 @@ def test_half_the_deals_give_the_runner_the_high_hearts() -> None:
     assert all(d[0] == view.hand for d in draws)
 
 
-def test_queen_alone_is_a_live_moon_only_when_asked() -> None:
-    # West took Q♠ alone (13): not running by default; with queen=True it is, and
-    # half the deals give West the high hearts.
-    view = _view("2C AC 3C 4C  AS QS 2S 3S")
-    assert view.points_taken()[1] == 13
-    assert live_moon(view) == -1 and live_moon(view, queen=True) == 1
-    assert live_moon(_view("2C AC 3C 4C"), queen=True) == -1  # no points yet
-    assert not isinstance(moon_sampler(view, DealSampler(view)), MixtureSampler)
-    sampler = moon_sampler(view, DealSampler(view), queen=True)
-    assert isinstance(sampler, MixtureSampler)
-    assert sum(d[1] & TOPS == TOPS for d in _draws(sampler)) > 200
-
-
-def test_hard_moon_queen_changes_the_search_only_with_queen_alone() -> None:
-    def values(view: PlayerView, **options: bool) -> dict[int, float]:
-        return HardBot(iterations=300, **options).weigh_play(view).value
-
-    # South to follow West's K♦ lead while West holds Q♠ and 9♥ (14) alone.
-    queen = craft(HANDS, "2C AC 3C 4C  AS QS 2S 3S  AD 9H 2D 3D  KD TH 4D", void={"N": "D"})
-    view = queen.view(0)
-    assert view.turn == 0 and view.points_taken()[1] == 14
-    assert values(view, moon_queen=True) != values(view)
-    # No seat alone with points: the option changes nothing.
-    quiet = craft(HANDS, "2C AC 3C 4C", void={"N": "D"})
-    early = quiet.view(quiet.turn)
-    assert values(early, moon_queen=True) == values(early)
-
-
 def _cards(text: str) -> int:
     return sum(1 << parse_card(c) for c in text.split())
 
@@ -113,13 +84,13 @@ def _first_trick_played(
     of both engines (they must agree)."""
     record: list[int] = []
     rollout(list(hands), list(trick), leader, 8, False, list(pen), -1, False, 0, record,
-            voids=voids, tricks=1)  # fmt: skip
+            voids=voids)  # fmt: skip
     after, _, _ = kernel.play_out(list(hands), list(trick), leader, 8, False, list(pen), -1,
-                                  False, 0, voids, 1)  # fmt: skip
+                                  False, 0, voids)  # fmt: skip
     assert [h & ~a for h, a in zip(hands, after, strict=True)] == [
         sum(1 << c for c in record if (1 << c) & h) for h in hands
     ]
-    return record
+    return record[: len(hands) - len(trick)]
 
 
 def test_in_the_playouts_a_seat_alone_with_the_queen_runs_unchased() -> None:
@@ -139,26 +110,6 @@ def test_in_the_playouts_a_seat_alone_with_the_queen_runs_unchased() -> None:
     assert played[0] in (parse_card("5C"), parse_card("8S"))
 
 
-def test_with_lone_chase_only_the_searching_seat_blocks_a_runner() -> None:
-    # West (seat 1) alone took 15 points and leads A♦; North (seat 2), void in
-    # diamonds, keeps its hearts off West's trick while it chases (everyone does
-    # by default; with LONE_CHASE only the seat written there) and throws its
-    # highest heart when it does not.  West runs either way.
-    hands = [_cards("2C 3S 3D 5D 7D 2H"), _cards("AD KD QD JD"), _cards("5C 9H TH JH 8S"),
-             _cards("4C 2S 2D 4D 6D")]  # fmt: skip
-    safe = {parse_card("5C"), parse_card("8S")}
-    lead = [parse_card("AD")]
-    assert _first_trick_played(hands, lead, 1, [0, 15, 0, 0], 0)[0] in safe
-    assert _first_trick_played(hands, lead, 1, [0, 15, 0, 0], lone_chaser(0, 2))[0] in safe
-    assert _first_trick_played(hands, lead, 1, [0, 15, 0, 0], lone_chaser(0, 0))[0] == parse_card(
-        "JH"
-    )
-    for chaser in (0, 2):
-        assert _first_trick_played(hands, [], 1, [0, 15, 0, 0], lone_chaser(0, chaser))[0] == (
-            parse_card("AD")
-        )
-
-
 def _weighs_by_gate(view: PlayerView, option: str, values: tuple[str, ...]) -> dict:
     """Khó's weighing of ``view`` under each value of ``option``, with the others
     judged players of habit (adapt=1.0: every seat counts as one) or not (0)."""
@@ -167,22 +118,6 @@ def _weighs_by_gate(view: PlayerView, option: str, values: tuple[str, ...]) -> d
         for value in values
         for adapt in (0.0, 1.0)
     }
-
-
-def test_khó_chases_alone_against_players_who_search() -> None:
-    # South (Khó) to play while West runs: lone_chase="searchers" searches as
-    # "never" once the others are judged players of habit (adapt=1.0: every
-    # seat counts as one) and as "always" while they are not (adapt=0); the rule
-    # changes what the search finds, and both engines find the same.
-    view = _view()
-    weigh = _weighs_by_gate(view, "lone_chase", ("searchers", "always", "never"))
-    assert weigh["searchers", 1.0] == weigh["never", 1.0]
-    assert weigh["searchers", 0.0] == weigh["always", 0.0]
-    assert weigh["always", 0.0].value != weigh["never", 0.0].value
-    slow = HardBot(iterations=200, lone_chase="always", adapt=0.0, engine="reference")
-    assert slow.weigh_play(view) == weigh["always", 0.0]
-    with pytest.raises(ValueError, match="lone_chase"):
-        HardBot(lone_chase="sometimes")
 
 
 def test_khó_lets_a_seat_alone_with_the_queen_run_against_players_of_habit_only() -> None:
@@ -229,7 +164,7 @@ def test_adapt_measures_the_others_against_the_policy_it_searches_with() -> None
         rates = []
         for pos in (plain, flagged):
             fast = kernel.unlike(tables, view.seed(), 0, 8, pos)
-            assert fast == kernel_ref.unlike(tables, view.seed(), 0, 8, pos)
+            assert fast == reference.unlike(tables, view.seed(), 0, 8, pos)
             rates.append(fast)
         changed += rates[0] != rates[1]
     assert changed >= 4

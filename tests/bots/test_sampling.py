@@ -8,7 +8,7 @@ from collections.abc import Callable
 
 import pytest
 
-from hearts.bots.sampling import DealSampler, NoConsistentDeal
+from hearts.bots.hard.sampling import DealSampler, NoConsistentDeal
 from hearts.cards import QUEEN_SPADES, cards_of
 from hearts.hand import HandState
 from hearts.legal import legal_cards
@@ -159,7 +159,7 @@ class _Patched(DealSampler):
 
 
 def test_weighted_draws_move_the_queen_and_stay_consistent() -> None:
-    from hearts.bots.sampling import WeightedSampler
+    from hearts.bots.hard.sampling import WeightedSampler
     from hearts.cards import QUEEN_SPADES
 
     qs = 1 << QUEEN_SPADES

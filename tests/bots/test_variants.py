@@ -20,30 +20,7 @@ from hearts.hand import HandState
 from hearts.rules import Rules
 
 #: Decisions of Dễ and Vừa on 60 deals each and Khó (40 playouts) on 4, at
-#: totals near and far from the target: recorded at 9a82370, before the variants
-#: (823a696778818c95), and again when Khó's search moved to the compiled kernel and
-#: its SplitMix64 deals (issue 12): with the frozen yardstick (bench/yardstick) in
-#: Khó's place the digest is still the 9a82370 one, so Dễ and Vừa did not change
-#: (51a8cbc15b5d5136 on the kernel, b7d2d11035c2f6cd with moon defence; with
-#: ``moon=False`` Khó gives the kernel's digest again); 822e5a7e94c248c1 with the
-#: exact search of the last 3 cards (``endgame=3``, not the default);
-#: 7b4cac2d006f9aa1 when Khó's pass moved to the kernel (its deals from the
-#: kernel's stream, the search unchanged; Dễ and Vừa untouched);
-#: 82396eccaa4d609c when the look ahead at every turn became Khó's default (with
-#: ``lookahead=0, lookahead_others=0`` Khó gives 7b4cac2d006f9aa1 again);
-#: with ``hide=4`` (the other seats' looks mix the others' cards, not the default)
-#: 0bc37b103891dac1, with ``hide=2`` 2ba27397a63e3b98; a0b5f13dc14429bc when Khó
-#: began to adapt its model of the others to their play (``adapt``, session 23;
-#: with ``adapt=0`` Khó gives 82396eccaa4d609c again); a6dab96c3a473675 when its
-#: hidden looks went from two mixed deals to one (``adapt_hide`` 14 → 4, session 26;
-#: with ``adapt_hide=14`` Khó gives a0b5f13dc14429bc again); with a seat alone with
-#: Q♠ running in the playouts (not the default, sessions 28–29): fdbfc25abad4dc12
-#: with ``queen_runs="play"``, 53844689568eab5f with ``"habit"``, 79dd8a96cd476565 with
-#: ``"pass"``, 0cab0741bc0789de with ``"pass-mix"``, 2137ba9e43d688dd with
-#: ``"everywhere"`` (dd91584's rule, where it ran in every playout);
-#: 741e90b4066b5ce1 when the looks began to hide while one other seat alone has
-#: points (``block_hide=4``, session 34; with ``block_hide=None`` Khó gives
-#: a6dab96c3a473675 again).
+#: totals near and far from the target (the digest's history: docs/kho.md).
 RECORDED = (6820, "741e90b4066b5ce1")
 
 
@@ -127,23 +104,15 @@ def test_medium_wins_the_jack_when_last_and_gives_it_away_never() -> None:
     assert play_card(void) != JACK_DIAMONDS
 
 
-@pytest.mark.parametrize(
-    "module",
-    [
-        "easy",
-        "medium",
-        "hard",
-        "tactics",
-        "playout",
-        "sampling",
-        "kernel",
-        "kernel_ref",
-        "splitmix",
-    ],
-)
+BOTS = Path(hearts.bots.__file__).parent
+KHO = sorted(str(p.relative_to(BOTS)) for p in (BOTS / "hard").rglob("*.py"))
+MODULES = ["easy.py", "medium.py", "tactics.py", *KHO]
+
+
+@pytest.mark.parametrize("module", MODULES)
 def test_bots_do_not_import_the_state_or_the_match(module: str) -> None:
     """A bot sees a PlayerView only: hearts.hand and hearts.match are not its imports."""
-    path = Path(hearts.bots.__file__).parent / f"{module}.py"
+    path = BOTS / module
     tree = ast.parse(path.read_text(encoding="utf-8"))
     imported = {
         node.module for node in ast.walk(tree) if isinstance(node, ast.ImportFrom) and node.module

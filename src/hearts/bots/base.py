@@ -42,5 +42,5 @@ def get_bot(level: str, **options: object) -> Bot:
     if level == "hard":
         from hearts.bots.hard import HardBot
 
-        return HardBot(**options)  # type: ignore[arg-type]
+        return HardBot(**options)
     raise ValueError(f"unknown bot level {level!r}; choose from {', '.join(LEVELS)}")

@@ -59,11 +59,11 @@ def decide(level: str, job: Job) -> list[int]:
 def warm_up() -> None:
     """Import the bots in a fresh worker, and compile Khó's search kernel (or load
     it from numba's disk cache), so its first decision is not slow."""
-    from hearts.bots import kernel
+    from hearts.bots import hard
 
     for level in LEVELS:
         _bot(level)
-    kernel.warm_up()
+    hard.warm_up()
 
 
 def bot_pool(size: int) -> ProcessPoolExecutor:

@@ -14,8 +14,8 @@ playouts (whose defenders block a runner) show what letting it through costs.
 
 from __future__ import annotations
 
-from hearts.bots.playout import runs_for_the_moon
-from hearts.bots.sampling import (
+from hearts.bots.hard.reference import runs_for_the_moon
+from hearts.bots.hard.sampling import (
     DealSampler,
     MixtureSampler,
     NoConsistentDeal,
@@ -42,11 +42,9 @@ def scorers(taken: list[int]) -> list[int]:
     return [s for s, p in enumerate(taken) if p]
 
 
-def live_moon(view: PlayerView, queen: bool = False) -> int:
+def live_moon(view: PlayerView) -> int:
     """The other seat running for the moon (-1: none): it alone took points,
-    enough to be running, and hearts it still needs are out of ``view``'s hand.
-    ``queen``: Q♠ alone (13, 14 with a heart) is enough, as when a seat that
-    controls a long suit has had Q♠ thrown on it."""
+    enough to be running, and hearts it still needs are out of ``view``'s hand."""
     taken = penalties(view)
     seats = scorers(taken)
     if len(seats) != 1:
@@ -55,7 +53,7 @@ def live_moon(view: PlayerView, queen: bool = False) -> int:
     if runner == view.seat:
         return -1
     if not runs_for_the_moon(taken[runner]) and not (
-        taken[runner] >= 13 and (queen or _led_a_heart(view, runner))
+        taken[runner] >= 13 and _led_a_heart(view, runner)
     ):
         return -1
     if not view.unseen() & HEARTS_MASK:
@@ -71,13 +69,13 @@ def _led_a_heart(view: PlayerView, seat: int) -> bool:
 
 
 def moon_sampler(
-    view: PlayerView, base: DealSampler | WeightedSampler, queen: bool = False
+    view: PlayerView, base: DealSampler | WeightedSampler
 ) -> DealSampler | WeightedSampler | MixtureSampler:
-    """``base``, or while a moon is live (:func:`live_moon`, ``queen`` as there)
+    """``base``, or while a moon is live (:func:`live_moon`)
     a mixture: ``base`` on (1 - RUNNER_SHARE) of the deals, and deals in which
     the runner holds the highest hearts still out (as many of the RUNNER_HEARTS
     as fit what the view allows) on the rest."""
-    runner = live_moon(view, queen)
+    runner = live_moon(view)
     if runner < 0:
         return base
     known = view.known()

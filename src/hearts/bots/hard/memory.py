@@ -2,7 +2,7 @@
 
 Every card of a finished hand is public, so each seat's hand in it is known
 exactly, and each of the others' plays can be set beside the card the playout
-policy (:func:`hearts.bots.playout.rollout`) would have played holding that hand.
+policy (:func:`hearts.bots.hard.reference.rollout`) would have played holding that hand.
 Players of habit (Vừa) play the policy's kind of card almost always (median 5% of
 their plays unlike it over a hand, at most 18% in 200 hands of 4 × Vừa); players
 who search (Khó, the yardstick) far less (median 23–24%, at least 8–13%).  Khó's
@@ -18,7 +18,8 @@ import math
 from collections.abc import Iterable
 from functools import lru_cache
 
-from hearts.bots.kernel_ref import Position, likeness
+from hearts.bots.hard.position import Position
+from hearts.bots.hard.reference import likeness
 from hearts.rules import Rules
 from hearts.view import PlayerView
 
@@ -34,8 +35,8 @@ def unlike_in_hand(
 ) -> tuple[int, int]:
     """In one finished hand (``plays``: every (seat, card), in order), the other
     seats' plays (not ``me``'s) unlike the playout policy's kind of card
-    (:func:`hearts.bots.kernel_ref.kind`), and how many they made; ``flags``: the
-    policy's switches (:data:`hearts.bots.playout.QUEEN_RUNS`).
+    (:func:`hearts.bots.hard.reference.kind`), and how many they made; ``flags``: the
+    policy's switches (:data:`hearts.bots.hard.reference.QUEEN_RUNS`).
 
     >>> plays = ((0, 0), (1, 1), (2, 2), (3, 3))  # 2♣ 3♣ 4♣ 5♣, a hand cut short
     >>> unlike_in_hand(plays, 0, 4, False, 0)  # each follows low, as the policy

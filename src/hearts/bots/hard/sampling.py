@@ -241,7 +241,7 @@ class WeightedSampler:
 class MixtureSampler:
     """Deals drawn from several samplers, each picked with probability
     proportional to its weight: e.g. uniform deals, and deals in which a seat
-    running for the moon holds the hearts it would need (:mod:`hearts.bots.moon`)."""
+    running for the moon holds the hearts it would need (:mod:`hearts.bots.hard.moon`)."""
 
     def __init__(self, parts: list[tuple[float, DealSampler]]) -> None:
         self.parts = parts
@@ -272,7 +272,8 @@ Floats = npt.NDArray[np.float64]
 
 class DealTables(NamedTuple):
     """A sampler's counting flattened into arrays, for the compiled draw
-    (:mod:`hearts.bots.kernel`) and its pure-Python reference (:mod:`hearts.bots.kernel_ref`).
+    (:mod:`hearts.bots.hard.kernel`) and its pure-Python twin
+    (:mod:`hearts.bots.hard.reference`).
 
     A draw picks a part (a sampler of a :class:`WeightedSampler`, by ``part_cum``:
     cumulative weights), starts from its fixed cards and its root state, and
@@ -327,13 +328,8 @@ def deal_tables(sampler: DealSampler | WeightedSampler | MixtureSampler) -> Deal
         # The states of this part, numbered as first reached (depth first).
         ids: dict[tuple[int, tuple[int, ...]], int] = {}
 
-        def state(
-            k: int,
-            needs: tuple[int, ...],
-            part: DealSampler = part,
-            base: int = classes,
-            ids: dict[tuple[int, tuple[int, ...]], int] = ids,
-        ) -> int:
+        def state(k: int, needs: tuple[int, ...], part: DealSampler = part, base: int = classes,
+                  ids: dict[tuple[int, tuple[int, ...]], int] = ids) -> int:  # fmt: skip
             key = (k, needs)
             if key in ids:
                 return ids[key]

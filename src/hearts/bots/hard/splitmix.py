@@ -1,8 +1,8 @@
 """SplitMix64: the small integer random generator of Khó's search.
 
 Khó's search draws its deals from it in two implementations that must agree
-card for card: the compiled kernel (:mod:`hearts.bots.kernel`) and the
-pure-Python reference (:mod:`hearts.bots.kernel_ref`).  Its state is one 64-bit
+card for card: the compiled kernel (:mod:`hearts.bots.hard.kernel`) and the
+pure-Python reference (:mod:`hearts.bots.hard.reference`).  Its state is one 64-bit
 integer, its steps are additions, shifts, xors and multiplications modulo 2**64,
 which both can do exactly; each imagined deal gets its own stream
 (:func:`world_state`), so the deals do not depend on the order they are drawn in.
@@ -20,7 +20,7 @@ GOLDEN = 0x9E3779B97F4A7C15
 MIX1 = 0xBF58476D1CE4E5B9
 MIX2 = 0x94D049BB133111EB
 #: Salt of the seed of the generator that deals the others' cards again in a look
-#: ahead (:func:`hearts.bots.kernel_ref.hide`): a stream apart from the deals'.
+#: ahead (:func:`hearts.bots.hard.reference.hide`): a stream apart from the deals'.
 HIDE_SALT = 0xD1B54A32D192ED03
 #: 2**-53: a 53-bit integer times this is a float in [0, 1), exactly.
 UNIT = 1.0 / (1 << 53)
