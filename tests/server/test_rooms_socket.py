@@ -227,3 +227,19 @@ def test_a_socket_refuses_in_the_language_it_asked_for(client) -> None:
         answer = screen.act("play", {"version": room["version"], "card": "2C"})
         assert answer["status"] == 409 and answer["error"]["code"] == "wrong_phase"
         assert answer["error"]["message"] != ERRORS["wrong_phase"][1]
+
+
+def test_a_binary_frame_is_a_bad_message_and_the_socket_stays(client) -> None:
+    """A binary frame is not a JSON object: after the hello an error, the socket open;
+    as the hello, the bad first message's refusal (close 4400)."""
+    code, creator, _guest, _room = started(client)
+    bad = {"code": "bad_request", "message": ERRORS["bad_request"][1]}
+    with connect(client, code) as s:
+        screen = Screen(s, creator)
+        s.send_bytes(json.dumps({"type": "ping"}).encode())
+        assert screen.receive() == {"type": "error", "error": bad}
+        assert screen.send({"type": "ping"}) == {"type": "pong"}  # still open
+    with connect(client, code) as s:
+        s.send_bytes(json.dumps({"token": creator.token}).encode())
+        assert s.receive_json() == {"type": "error", "error": bad}
+        assert s.receive() == {"type": "websocket.close", "code": 4400, "reason": ""}

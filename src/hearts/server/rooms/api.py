@@ -174,7 +174,10 @@ def _install_socket(app: FastAPI, tables: Tables, rooms: Rooms, live: Live) -> N
     async def socket(websocket: WebSocket, code: str) -> None:
         await websocket.accept()
         try:
-            hello = json.loads(await asyncio.wait_for(websocket.receive_text(), HELLO_SECONDS))
+            first = await asyncio.wait_for(_receive(websocket), HELLO_SECONDS)
+            if first is None:
+                raise ValueError("a binary frame")  # not JSON: 4400, as bad JSON
+            hello = json.loads(first)
             token = hello.get("token") if isinstance(hello, dict) else None
             if not isinstance(token, str) or not token or len(token) > 256:
                 raise ApiError("bad_token")
@@ -190,7 +193,7 @@ def _install_socket(app: FastAPI, tables: Tables, rooms: Rooms, live: Live) -> N
         await live.connect(code, watcher)
         try:
             while True:
-                text = await websocket.receive_text()
+                text = await _receive(websocket)
                 reply, shown = await _on_message(rooms, code, pid, text)
                 await live.reply(watcher, reply, shown)
         except WebSocketDisconnect:
@@ -199,15 +202,28 @@ def _install_socket(app: FastAPI, tables: Tables, rooms: Rooms, live: Live) -> N
             await live.disconnect(code, watcher)
 
 
-async def _on_message(rooms: Rooms, code: str, pid: int, text: str) -> tuple[str, str | None]:
+async def _receive(websocket: WebSocket) -> str | None:
+    """The next message's text; None for a binary frame (no JSON object either:
+    Starlette's receive_text would fail on it and drop the socket)."""
+    message = await websocket.receive()
+    if message["type"] == "websocket.disconnect":
+        raise WebSocketDisconnect(message.get("code", 1000), message.get("reason"))
+    text = message.get("text")
+    return text if isinstance(text, str) else None
+
+
+async def _on_message(
+    rooms: Rooms, code: str, pid: int, text: str | None
+) -> tuple[str, str | None]:
     """The answer to one message of a seat's socket (and the Room text it carries:
     that version's push need not send it again)."""
+    size = len(text) if text is not None else 0
     try:
-        message = json.loads(text) if len(text) <= MESSAGE_LIMIT else None
+        message = json.loads(text) if text is not None and size <= MESSAGE_LIMIT else None
     except ValueError:
         message = None
     if not isinstance(message, dict):
-        what = "too_large" if len(text) > MESSAGE_LIMIT else "bad_request"
+        what = "too_large" if size > MESSAGE_LIMIT else "bad_request"
         return _dumps({"type": "error", "error": _error(what)}), None
     kind = message.get("type")
     if kind == "ping":
