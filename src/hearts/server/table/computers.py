@@ -15,7 +15,9 @@ from __future__ import annotations
 import asyncio
 import logging
 import multiprocessing
+import os
 import threading
+import time
 from collections.abc import Callable
 from concurrent.futures import BrokenExecutor, Executor, ProcessPoolExecutor
 from typing import Any, TypeVar
@@ -66,6 +68,30 @@ def warm_up() -> None:
     kernel.warm_up()
 
 
+#: How often a worker process looks whether its server is still there.
+PARENT_CHECK_SECONDS = 0.5
+
+
+def _die_with_server(server: int) -> None:
+    """Leave as soon as the server process ``server`` is gone: killed with SIGKILL it
+    shuts nothing down, and a worker left behind would hold its memory for ever. A
+    thread that looks at the parent's id (PR_SET_PDEATHSIG would fire when the
+    *thread* that started the worker ends, which may be any of the server's)."""
+
+    def watch() -> None:
+        while os.getppid() == server:
+            time.sleep(PARENT_CHECK_SECONDS)
+        os._exit(1)
+
+    threading.Thread(target=watch, name="hearts-server-watch", daemon=True).start()
+
+
+def _start_worker(server: int) -> None:
+    """A new worker process: tied to its server, then warmed up."""
+    _die_with_server(server)
+    warm_up()
+
+
 def bot_pool(size: int) -> ProcessPoolExecutor:
     """``size`` processes for the computers' decisions: Khó thinks without holding
     the server."""
@@ -73,7 +99,8 @@ def bot_pool(size: int) -> ProcessPoolExecutor:
         max_workers=size,
         # spawn, not fork: the server has threads by the time workers are (re)made.
         mp_context=multiprocessing.get_context("spawn"),
-        initializer=warm_up,
+        initializer=_start_worker,
+        initargs=(os.getpid(),),
     )
     # Start (and warm) the workers now, not on Khó's first card.  The first one
     # compiles Khó's kernel into numba's disk cache (about 15 s, once per install)
