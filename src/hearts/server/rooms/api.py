@@ -12,7 +12,6 @@ from typing import Annotated, Any
 from fastapi import Depends, FastAPI, Query, Request, WebSocket, WebSocketDisconnect
 from fastapi.responses import JSONResponse, Response
 from pydantic import BaseModel, ConfigDict, Field, StrictStr, ValidationError
-from starlette.requests import HTTPConnection
 
 from hearts.server.config import Config
 from hearts.server.i18n.messages import error_message, error_status
@@ -23,7 +22,7 @@ from hearts.server.solo.tables import Tables
 from hearts.server.table.game import GameError, rules_from_api
 from hearts.server.web.errors import ApiError, bearer_token
 from hearts.server.web.middleware import BODY_LIMIT
-from hearts.server.web.ratelimit import RateLimited, TokenBuckets, client_address
+from hearts.server.web.ratelimit import RateLimited, TokenBuckets, request_address
 from hearts.server.web.schema import ERROR_RESPONSES, MoonBody, PassBody, PlayBody, Version
 from hearts.server.web.security import HEADERS
 
@@ -100,7 +99,7 @@ def install(app: FastAPI, tables: Tables, rooms: Rooms, live: Live, config: Conf
 
     def limit(request: Request) -> None:
         """Joining (and making rooms) is limited per address, like new tokens."""
-        wait = joins.take(_address(request, config))
+        wait = joins.take(request_address(request))
         if wait > 0:
             raise RateLimited(wait, "join_limited")
 
@@ -164,10 +163,10 @@ def install(app: FastAPI, tables: Tables, rooms: Rooms, live: Live, config: Conf
         """Long-poll: the Room once its version is past ``after`` (or after ~25 s)."""
         return answer(await live.wait(code, pid, after, POLL_SECONDS))
 
-    _install_socket(app, tables, rooms, live, config)
+    _install_socket(app, tables, rooms, live)
 
 
-def _install_socket(app: FastAPI, tables: Tables, rooms: Rooms, live: Live, config: Config) -> None:
+def _install_socket(app: FastAPI, tables: Tables, rooms: Rooms, live: Live) -> None:
     """A room's WebSocket: the seat's actions in, the Room pushed out after each change."""
     caps = app.state.socket_caps = SocketCaps()
 
@@ -176,7 +175,7 @@ def _install_socket(app: FastAPI, tables: Tables, rooms: Rooms, live: Live, conf
         await websocket.accept()
         held: list[Held] = []
         try:
-            pid = await _hello(websocket, tables, rooms, code, caps, held, config)
+            pid = await _hello(websocket, tables, rooms, code, caps, held)
             if pid is None:
                 return
             watcher = Watcher(websocket, pid)
@@ -201,12 +200,11 @@ async def _hello(
     code: str,
     caps: SocketCaps,
     held: list[Held],
-    config: Config,
 ) -> int | None:
     """The player of a new socket, counted in ``caps`` (its address from the start,
     its token and room once known); None when the socket was refused and closed."""
     try:
-        caps.take("address", _address(websocket, config), held)
+        caps.take("address", request_address(websocket), held)
         first = await asyncio.wait_for(_receive(websocket), HELLO_SECONDS)
         if first is None:
             raise ValueError("a binary frame")  # not JSON: 4400, as bad JSON
@@ -225,13 +223,6 @@ async def _hello(
         await _refuse(websocket, "bad_request", None)
         return None
     return pid
-
-
-def _address(connection: HTTPConnection, config: Config) -> str:
-    """Who opened ``connection`` (the peer, or behind a trusted proxy its client)."""
-    peer = connection.client.host if connection.client else None
-    forwarded = connection.headers.getlist("x-forwarded-for")
-    return client_address(peer, forwarded, config.trusted_proxy)
 
 
 async def _receive(websocket: WebSocket) -> str | None:

@@ -16,7 +16,11 @@ from hearts.server.solo.tables import Tables
 from hearts.server.store.db import Loaded
 from hearts.server.table.game import Game, rules_from_api
 from hearts.server.web.errors import ApiError, bearer_token
-from hearts.server.web.ratelimit import RATE_LIMITED_RESPONSE, limit_new_players
+from hearts.server.web.ratelimit import (
+    RATE_LIMITED_RESPONSE,
+    limit_new_players,
+    request_address,
+)
 from hearts.server.web.schema import (
     ERROR_RESPONSES,
     MAX_HAND,
@@ -181,11 +185,20 @@ def _record_routes(app: FastAPI, tables: Tables) -> None:
         response.headers.update(NO_STORE)
         return await anyio.to_thread.run_sync(review.replay, body.record)
 
-    @app.post("/api/analysis", response_model=Analysis, responses=ERROR_RESPONSES, tags=["api"])
-    async def start_analysis(body: AnalysisBody, pid: PlayerId, response: Response) -> Any:
+    @app.post(
+        "/api/analysis",
+        response_model=Analysis,
+        responses=ERROR_RESPONSES | RATE_LIMITED_RESPONSE,
+        tags=["api"],
+    )
+    async def start_analysis(
+        body: AnalysisBody, pid: PlayerId, request: Request, response: Response
+    ) -> Any:
         """Phân tích: Khó weighs South's decisions in finished hand ``hand`` in the
-        background; poll GET /api/analysis/{hand}."""
-        return answer(await tables.start_analysis(pid, body.hand), response)
+        background, below live play; poll GET /api/analysis/{hand}. 429 analysis_busy
+        when this server runs its cap of analyses (of all, or of this address)."""
+        address = request_address(request)
+        return answer(await tables.start_analysis(pid, body.hand, address), response)
 
     @app.get(
         "/api/analysis/{hand}", response_model=Analysis, responses=ERROR_RESPONSES, tags=["api"]

@@ -13,6 +13,7 @@ A computer's decision is made by :func:`decide`, given only views
 from __future__ import annotations
 
 import asyncio
+import collections
 import logging
 import multiprocessing
 import os
@@ -138,23 +139,83 @@ def decide_here(level: str, job: Job, at: int | None = None) -> Choices:
 
 class Computers:
     """The worker pool where the costly work runs (Khó's decisions, hints,
-    analyses), and new workers when they die (where a factory makes them)."""
+    analyses), and new workers when they die (where a factory makes them).
+
+    Live play comes first: Khó's decisions go to the pool at once; the background
+    work (hints, analyses' steps: ``work(..., background=True)``) goes only while a
+    worker is free for it and none of the pool's ``size`` is wanted by live play, at
+    most ``size - 1`` at a time (one, for a pool of one). The pool's own queue is
+    first come first served: so a decision waits behind at most the background steps
+    already running, never behind a flood of them."""
 
     def __init__(
-        self, executor: Executor, executor_factory: Callable[[], Executor] | None = None
+        self,
+        executor: Executor,
+        executor_factory: Callable[[], Executor] | None = None,
+        size: int | None = None,
     ) -> None:
         self.executor = executor
         self.executor_factory = executor_factory
+        self.size = size or int(getattr(executor, "_max_workers", 1))
+        self.background_slots = max(1, self.size - 1)
+        self._live = 0  # decisions in the pool (running or queued)
+        self._background = 0  # background work in the pool, or given its turn
+        self._waiting: collections.deque[asyncio.Future[None]] = collections.deque()
 
-    async def work(self, fn: Callable[..., T], *args: Any) -> T:
-        """``fn(*args)`` in the workers.  If they died, new ones are started and
-        :class:`BrokenExecutor` is raised all the same (this work is lost)."""
+    async def work(self, fn: Callable[..., T], *args: Any, background: bool = False) -> T:
+        """``fn(*args)`` in the workers (``background``: below live play).  If they
+        died, new ones are started and :class:`BrokenExecutor` is raised all the same
+        (this work is lost)."""
+        if background:
+            await self._background_turn()
+        else:
+            self._live += 1
+        try:
+            return await self._run(fn, *args)
+        finally:
+            if background:
+                self._background -= 1
+            else:
+                self._live -= 1
+            self._wake()
+
+    async def _run(self, fn: Callable[..., T], *args: Any) -> T:
         loop = asyncio.get_running_loop()
         try:
             return await loop.run_in_executor(self.executor, fn, *args)
         except BrokenExecutor:
             self._renew()
             raise
+
+    def _room_for_background(self) -> bool:
+        return (
+            self._background < self.background_slots and self._background + self._live < self.size
+        )
+
+    async def _background_turn(self) -> None:
+        """Wait for a background turn (first come first served among them)."""
+        if not self._waiting and self._room_for_background():
+            self._background += 1
+            return
+        turn = asyncio.get_running_loop().create_future()
+        self._waiting.append(turn)
+        try:
+            await turn
+        except asyncio.CancelledError:
+            if turn.done() and not turn.cancelled():  # given its turn meanwhile
+                self._background -= 1
+                self._wake()
+            elif turn in self._waiting:
+                self._waiting.remove(turn)
+            raise
+
+    def _wake(self) -> None:
+        """Give the waiting background work the turns there are now (counted at once)."""
+        while self._waiting and self._room_for_background():
+            turn = self._waiting.popleft()
+            if not turn.done():
+                self._background += 1
+                turn.set_result(None)
 
     async def decide(self, level: str, job: Job) -> Choices:
         """The decision of the workers (None: play a plain legal card instead)."""
