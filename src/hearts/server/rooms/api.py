@@ -23,7 +23,14 @@ from hearts.server.table.game import GameError, rules_from_api
 from hearts.server.web.errors import ApiError, bearer_token
 from hearts.server.web.middleware import BODY_LIMIT
 from hearts.server.web.ratelimit import RateLimited, TokenBuckets, request_address
-from hearts.server.web.schema import ERROR_RESPONSES, MoonBody, PassBody, PlayBody, Version
+from hearts.server.web.schema import (
+    ERROR_RESPONSES,
+    MAX_VERSION,
+    MoonBody,
+    PassBody,
+    PlayBody,
+    Version,
+)
 from hearts.server.web.security import HEADERS
 
 log = logging.getLogger("hearts.server")
@@ -159,7 +166,9 @@ def install(app: FastAPI, tables: Tables, rooms: Rooms, live: Live, config: Conf
         return answer(await SEAT_ACTIONS["next-hand"].run(rooms, code, pid, body))
 
     @app.get("/api/rooms/{code}/events", responses=ROOM_RESPONSES, tags=tags)
-    async def events(code: str, pid: Player, after: Annotated[int, Query(ge=-1)] = -1) -> Response:
+    async def events(
+        code: str, pid: Player, after: Annotated[int, Query(ge=-1, le=MAX_VERSION)] = -1
+    ) -> Response:
         """Long-poll: the Room once its version is past ``after`` (or after ~25 s)."""
         return answer(await live.wait(code, pid, after, POLL_SECONDS))
 
