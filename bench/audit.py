@@ -1,6 +1,6 @@
 """The server audit: real ``hearts serve`` processes tried as an attacker and an operator would.
 
-    python3 bench/audit.py [--quick] [--only crash,double,hidden,slowloris,load]
+    python3 bench/audit.py [--quick] [--only crash,double,hidden,slowloris,load,flood]
         [--pg postgresql+psycopg://postgres@127.0.0.1:5432/postgres]
 
 Prints a report and writes it to ``bench/audit_results.md``:
@@ -21,6 +21,7 @@ Prints a report and writes it to ``bench/audit_results.md``:
   a normal request timed, and the size of the server's log.
 - load: 8 clients without think time (Dễ/Vừa), requests/s and p50/p95 of ``play``
   beside a static GET in the same run, with ``--workers 1`` and ``--workers 2``.
+- flood: a Khó player's ``/api/step`` p95, quiet and beside 15 analyses (flood.py).
 
 PostgreSQL: ``--pg`` (default ``$HEARTS_AUDIT_PG_URL`` or ``$HEARTS_TEST_PG_URL``)
 names a server where a database ``audit_<random>`` is made for each part and dropped
@@ -54,6 +55,7 @@ from typing import Any
 
 import httpx
 import sqlalchemy as sa
+from flood import report_flood
 from web import Browser, concurrent, pct
 
 from hearts.cards import card_name, cards_of
@@ -62,7 +64,7 @@ from hearts.server.store.db import token_hash
 
 HERE = Path(__file__).resolve().parent
 ALL_CARDS = frozenset(card_name(c) for c in range(52))
-PARTS = ("crash", "double", "hidden", "slowloris", "load")
+PARTS = ("crash", "double", "hidden", "slowloris", "load", "flood")
 Connect = Callable[[], httpx.AsyncClient]
 
 
@@ -774,6 +776,14 @@ def main() -> int:
                         f" | {res['static_p50']:.1f} ms | {res['static_p95']:.1f} ms"
                         f" | {os.getloadavg()[0]:.1f} |"
                     )
+        if "flood" in only:
+            report("\n## Analysis flood (live Khó beside 15 analyses)\n")
+            server = Server(["--data-dir", str(work / "flood")], work / "flood.log")
+            server.start()
+            try:
+                report_flood(report, server, 20.0 if q else 60.0)
+            finally:
+                server.stop()
     Path(args.out).write_text("\n".join(report.lines) + "\n", encoding="utf-8")
     print(f"\nwritten to {args.out}")
     return 0
