@@ -23,7 +23,7 @@ from fastapi import FastAPI
 from hearts.rules import Rules
 from hearts.server.config import Config
 from hearts.server.i18n.lang import Language
-from hearts.server.rooms import api as roomapi
+from hearts.server.rooms import api as rooms_api
 from hearts.server.rooms.live import Live
 from hearts.server.rooms.service import Rooms
 from hearts.server.solo import api as solo_api
@@ -116,7 +116,7 @@ def create_app(
     install_error_handlers(app)
     install_rate_limit(app, config)
     integer_bounds(app)
-    roomapi.install(app, tables, rooms, live, config)
+    rooms_api.install(app, tables, rooms, live, config)
     solo_api.install(app, tables)
     page.install(app, STATIC_DIR)
     return app

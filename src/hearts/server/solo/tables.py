@@ -18,8 +18,7 @@ import anyio.to_thread
 
 from hearts.rules import Rules
 from hearts.server.i18n import lang
-from hearts.server.solo import achievements, analysis, coach, history
-from hearts.server.solo import analysis_store as analysisdb
+from hearts.server.solo import achievements, analysis, analysis_store, coach, history
 from hearts.server.store.db import Loaded, PlayerGone, Stale, Store, token_hash
 from hearts.server.store.tokens import Tokens
 from hearts.server.table.computers import Choices, Computers, Heavy, decide_here
@@ -76,13 +75,13 @@ class Tables:
         )
         # Phân tích: the analyses this process runs, by (match id, hand): (player,
         # run, task).  Their rows (analysis_store.py) are what every process answers.
-        self.analyses = analysisdb.AnalysisStore(store)
+        self.analyses = analysis_store.AnalysisStore(store)
         self._analysing: dict[tuple[int, int], tuple[int, int, asyncio.Task[None]]] = {}
         self._analysis_address: dict[tuple[int, int], str] = {}  # who asked, for its cap
         self.analysis_caps = (ANALYSES_PER_PROCESS, ANALYSES_PER_ADDRESS)
         self.analysis_iterations = analysis.ITERATIONS
-        self.analysis_heartbeat = analysisdb.HEARTBEAT
-        self.analysis_stale = analysisdb.STALE
+        self.analysis_heartbeat = analysis_store.HEARTBEAT
+        self.analysis_stale = analysis_store.STALE
 
     def lock(self, player_id: int) -> asyncio.Lock:
         lock = self._locks.get(player_id)
@@ -403,7 +402,7 @@ class Tables:
         self._check_analysis_caps(player_id, address)
         await self._stop_others(player_id, (match_id, hand))
         found = analysis.Analysis(hand, match_id, on_table, total=len(steps))
-        new = analysisdb.Job(found, player_id, self.analysis_iterations)
+        new = analysis_store.Job(found, player_id, self.analysis_iterations)
         seen = None if job is None else job.run
         if not await anyio.to_thread.run_sync(self.analyses.claim, new, seen):
             return await self.analysis_now(player_id, hand)  # another process started it
@@ -423,7 +422,7 @@ class Tables:
         return await self._answer(job, on_table, results)
 
     async def _answer(
-        self, job: analysisdb.Job, on_table: int, results: list[tuple[int, ...]]
+        self, job: analysis_store.Job, on_table: int, results: list[tuple[int, ...]]
     ) -> dict[str, Any]:
         """``job`` as the API answers it, once a running one is seen to: stopped if
         the player moved on, taken over here if its process went silent."""
@@ -447,7 +446,7 @@ class Tables:
         return a.to_json()
 
     def _launch(
-        self, job: analysisdb.Job, steps: list[analysis.Decision], address: str = ""
+        self, job: analysis_store.Job, steps: list[analysis.Decision], address: str = ""
     ) -> None:
         """Run ``job`` (claimed by this process) here, from its first unweighed decision."""
         task = asyncio.ensure_future(self._analyse(job, steps))
@@ -477,7 +476,7 @@ class Tables:
         match_id, on_table, _ = await anyio.to_thread.run_sync(self._on_table, player_id)
         return (match_id, on_table) != (found.match_id, found.on_table)
 
-    async def _analyse(self, job: analysisdb.Job, steps: list[analysis.Decision]) -> None:
+    async def _analyse(self, job: analysis_store.Job, steps: list[analysis.Decision]) -> None:
         """Weigh South's decisions one by one in the workers, each in the player's
         slot for costly work (the player's own Khó goes between them), writing the
         progress to the row; stop when the player moves on (a next hand, a new
@@ -511,12 +510,12 @@ class Tables:
         finally:
             beating.cancel()
 
-    async def _fail(self, job: analysisdb.Job) -> None:
+    async def _fail(self, job: analysis_store.Job) -> None:
         job.analysis.status = "failed"
         with contextlib.suppress(Exception):
             await anyio.to_thread.run_sync(self.analyses.save, job)
 
-    async def _beat(self, job: analysisdb.Job, task: asyncio.Task[Any] | None) -> None:
+    async def _beat(self, job: analysis_store.Job, task: asyncio.Task[Any] | None) -> None:
         """The running analysis's heartbeat; stops ``task`` once its run no longer
         runs (another process cancelled it or took it over)."""
         while True:
@@ -543,7 +542,7 @@ class Tables:
         for _key, (_player, _run, task) in running:
             task.cancel()
         for key, (player_id, run, _task) in running:
-            job = analysisdb.Job(
+            job = analysis_store.Job(
                 analysis.Analysis(key[1], key[0], 0, 0), player_id, self.analysis_iterations, run
             )
             with contextlib.suppress(Exception):
