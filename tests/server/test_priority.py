@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import threading
 from concurrent.futures import ThreadPoolExecutor
+from typing import Any
 
 from hearts.server.table.computers import Computers
 
@@ -13,6 +14,10 @@ from hearts.server.table.computers import Computers
 def test_a_decision_goes_before_the_background_work_waiting() -> None:
     ran: list[str] = []
     release = threading.Event()
+
+    async def background(computers: Computers, *args: Any) -> Any:
+        async with computers.background() as run:
+            return await run(job, *args)
 
     def job(name: str, wait: bool = False) -> str:
         if wait:
@@ -23,12 +28,9 @@ def test_a_decision_goes_before_the_background_work_waiting() -> None:
     async def main() -> None:
         pool = ThreadPoolExecutor(max_workers=1)
         computers = Computers(pool)
-        first = asyncio.ensure_future(computers.work(job, "analysis 1", True, background=True))
+        first = asyncio.ensure_future(background(computers, "analysis 1", True))
         await asyncio.sleep(0.05)
-        queued = [
-            asyncio.ensure_future(computers.work(job, f"analysis {i}", background=True))
-            for i in (2, 3)
-        ]
+        queued = [asyncio.ensure_future(background(computers, f"analysis {i}")) for i in (2, 3)]
         await asyncio.sleep(0.05)
         live = asyncio.ensure_future(computers.work(job, "Khó"))
         await asyncio.sleep(0.05)
@@ -45,6 +47,10 @@ def test_background_work_leaves_a_worker_to_live_play() -> None:
     release = threading.Event()
     started: list[int] = []
 
+    async def background(computers: Computers, *args: Any) -> Any:
+        async with computers.background() as run:
+            return await run(job, *args)
+
     def job(i: int) -> int:
         started.append(i)
         release.wait(10)
@@ -53,7 +59,7 @@ def test_background_work_leaves_a_worker_to_live_play() -> None:
     async def main() -> None:
         pool = ThreadPoolExecutor(max_workers=3)
         computers = Computers(pool)
-        tasks = [asyncio.ensure_future(computers.work(job, i, background=True)) for i in range(4)]
+        tasks = [asyncio.ensure_future(background(computers, i)) for i in range(4)]
         await asyncio.sleep(0.1)
         assert sorted(started) == [0, 1]
         tasks[2].cancel()

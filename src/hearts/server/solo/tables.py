@@ -325,14 +325,16 @@ class Tables:
     async def _work_out_hint(
         self, player_id: int, match_id: int | None, version: int, view: Any, names: dict[int, str]
     ) -> dict[str, Any] | None:
-        """The hint from the workers (None: the game moved on while it waited)."""
-        async with self._costly_turn(player_id, match_id, version) as current:
+        """The hint from the workers, below live play (None: the game moved on while
+        it waited)."""
+        async with (
+            self.computers.background() as run,
+            self._costly_turn(player_id, match_id, version) as current,
+        ):
             if not current:
                 return None
             try:
-                found: dict[str, Any] = await self.computers.work(
-                    coach.hint, view, names, lang.current(), background=True
-                )
+                found: dict[str, Any] = await run(coach.hint, view, names, lang.current())
             except BrokenExecutor:
                 raise ApiError("internal") from None
             return found
@@ -488,10 +490,8 @@ class Tables:
                 if await self._moved_on(player_id, found):
                     await anyio.to_thread.run_sync(self.analyses.cancel, job)
                     return
-                async with self._costly_slot(player_id):
-                    result = await self.computers.work(
-                        analysis.weigh, step.view, step.chosen, job.iterations, background=True
-                    )
+                async with self.computers.background() as run, self._costly_slot(player_id):
+                    result = await run(analysis.weigh, step.view, step.chosen, job.iterations)
                 if result is not None:
                     found.found.append(result)
                 found.done += 1

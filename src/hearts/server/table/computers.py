@@ -14,12 +14,13 @@ from __future__ import annotations
 
 import asyncio
 import collections
+import contextlib
 import logging
 import multiprocessing
 import os
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from concurrent.futures import BrokenExecutor, Executor, ProcessPoolExecutor
 from typing import Any, TypeVar
 
@@ -142,7 +143,7 @@ class Computers:
     analyses), and new workers when they die (where a factory makes them).
 
     Live play comes first: Khó's decisions go to the pool at once; the background
-    work (hints, analyses' steps: ``work(..., background=True)``) goes only while a
+    work (hints, analyses' steps: :meth:`background`) goes only while a
     worker is free for it and none of the pool's ``size`` is wanted by live play, at
     most ``size - 1`` at a time (one, for a pool of one). The pool's own queue is
     first come first served: so a decision waits behind at most the background steps
@@ -162,21 +163,27 @@ class Computers:
         self._background = 0  # background work in the pool, or given its turn
         self._waiting: collections.deque[asyncio.Future[None]] = collections.deque()
 
-    async def work(self, fn: Callable[..., T], *args: Any, background: bool = False) -> T:
-        """``fn(*args)`` in the workers (``background``: below live play).  If they
-        died, new ones are started and :class:`BrokenExecutor` is raised all the same
-        (this work is lost)."""
-        if background:
-            await self._background_turn()
-        else:
-            self._live += 1
+    async def work(self, fn: Callable[..., T], *args: Any) -> T:
+        """``fn(*args)`` in the workers, for live play (at once).  If they died, new
+        ones are started and :class:`BrokenExecutor` is raised all the same (this work
+        is lost)."""
+        self._live += 1
         try:
             return await self._run(fn, *args)
         finally:
-            if background:
-                self._background -= 1
-            else:
-                self._live -= 1
+            self._live -= 1
+            self._wake()
+
+    @contextlib.asynccontextmanager
+    async def background(self) -> AsyncIterator[Callable[..., Awaitable[Any]]]:
+        """A turn for background work, below live play: yields the function that runs
+        ``fn(*args)`` in the workers (as :meth:`work`).  Take it before any lock of
+        the player's: waiting for it must not hold up the player's own decisions."""
+        await self._background_turn()
+        try:
+            yield self._run
+        finally:
+            self._background -= 1
             self._wake()
 
     async def _run(self, fn: Callable[..., T], *args: Any) -> T:
