@@ -1,6 +1,6 @@
 """The server audit: real ``hearts serve`` processes tried as an attacker and an operator would.
 
-    python3 bench/audit.py [--quick] [--only crash,double,hidden,slowloris,load]
+    python3 bench/audit.py [--quick] [--only crash,double,hidden,slowloris,load,flood]
         [--pg postgresql+psycopg://postgres@127.0.0.1:5432/postgres]
 
 Prints a report and writes it to ``bench/audit_results.md``:
@@ -10,7 +10,9 @@ Prints a report and writes it to ``bench/audit_results.md``:
   moments and restarted on the same data, the clients go on. At the end: no
   acknowledged state is ahead of the server, every acknowledged card is in the stored
   hand of that deal (its passes too), and every stored ``hearts-hand/1`` record (the
-  ``hands`` table and each match's hand on the table) replays legally.
+  ``hands`` table and each match's hand on the table) replays legally. Only the
+  server process is killed: its bot workers must leave by themselves (counted when
+  one is still there 5 s later).
 - double: N concurrent identical actions at one version from two tabs (two
   connections pools) of one token: exactly one 200, the rest 409, the version +1.
 - hidden: every response of a few whole hands (refused calls included) against the
@@ -19,6 +21,7 @@ Prints a report and writes it to ``bench/audit_results.md``:
   a normal request timed, and the size of the server's log.
 - load: 8 clients without think time (Dễ/Vừa), requests/s and p50/p95 of ``play``
   beside a static GET in the same run, with ``--workers 1`` and ``--workers 2``.
+- flood: a Khó player's ``/api/step`` p95, quiet and beside 15 analyses (flood.py).
 
 PostgreSQL: ``--pg`` (default ``$HEARTS_AUDIT_PG_URL`` or ``$HEARTS_TEST_PG_URL``)
 names a server where a database ``audit_<random>`` is made for each part and dropped
@@ -52,6 +55,7 @@ from typing import Any
 
 import httpx
 import sqlalchemy as sa
+from flood import report_flood
 from web import Browser, concurrent, pct
 
 from hearts.cards import card_name, cards_of
@@ -60,7 +64,7 @@ from hearts.server.store.db import token_hash
 
 HERE = Path(__file__).resolve().parent
 ALL_CARDS = frozenset(card_name(c) for c in range(52))
-PARTS = ("crash", "double", "hidden", "slowloris", "load")
+PARTS = ("crash", "double", "hidden", "slowloris", "load", "flood")
 Connect = Callable[[], httpx.AsyncClient]
 
 
@@ -71,9 +75,21 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
+#: seconds a killed server's bot workers have to leave by themselves
+ORPHAN_SECONDS = 5.0
+
+
+def _group_alive(group: int) -> bool:
+    try:
+        os.killpg(group, 0)
+    except ProcessLookupError:
+        return False
+    return True
+
+
 class Server:
-    """One ``hearts serve`` (its own process group, so kill -9 takes its bot workers
-    too), restartable on the same port and data."""
+    """One ``hearts serve`` in its own process group (what its kill leaves behind is
+    counted), restartable on the same port and data."""
 
     def __init__(self, args: list[str], log: Path, nofile: int | None = None) -> None:
         self.args = args
@@ -83,6 +99,7 @@ class Server:
         self.base = f"http://127.0.0.1:{self.port}"
         self.proc: subprocess.Popen[str] | None = None
         self.starts = 0
+        self.left_behind = 0  # kills after which a process of the server's stayed
 
     def _limit(self) -> None:
         if self.nofile is not None:
@@ -109,10 +126,20 @@ class Server:
         self.starts += 1
 
     def kill(self) -> None:
+        """SIGKILL to the server process alone, as a crash would: its bot workers must
+        leave by themselves; one still there after :data:`ORPHAN_SECONDS` is counted
+        in ``left_behind`` (then ended, so that the loop goes on)."""
         if self.proc is not None and self.proc.poll() is None:
             with contextlib.suppress(ProcessLookupError):
-                os.killpg(self.proc.pid, signal.SIGKILL)
+                os.kill(self.proc.pid, signal.SIGKILL)
             self.proc.wait()
+            deadline = time.monotonic() + ORPHAN_SECONDS
+            while _group_alive(self.proc.pid) and time.monotonic() < deadline:
+                time.sleep(0.1)
+            if _group_alive(self.proc.pid):
+                self.left_behind += 1
+                with contextlib.suppress(ProcessLookupError):
+                    os.killpg(self.proc.pid, signal.SIGKILL)
 
     def stop(self) -> None:
         if self.proc is not None and self.proc.poll() is None:
@@ -205,6 +232,7 @@ class Crash:
     transport_errors: int = 0
     refused: int = 0
     failed_starts: int = 0
+    left_behind: int = 0  # kills after which a bot worker outlived its server
     examples: list[str] = field(default_factory=list)
 
 
@@ -275,6 +303,7 @@ async def crash_run(server: Server, url: str, clients: int, kills: int, seed: in
 
     await asyncio.gather(killer(), *(client(i) for i in range(clients)))
     out.starts = server.starts
+    out.left_behind = server.left_behind
 
     # The server as it is now, against what each client was told.
     async with httpx.AsyncClient(base_url=server.base, timeout=30) as c:
@@ -609,9 +638,10 @@ def main() -> int:
             report()
             report(
                 "| database | kills | acknowledged actions (+ states read) | behind | lost"
-                " | stored hands | bad hands | refused (409…) | connection errors |"
+                " | stored hands | bad hands | refused (409…) | connection errors"
+                " | workers left behind |"
             )
-            report("|---|---|---|---|---|---|---|---|---|")
+            report("|---|---|---|---|---|---|---|---|---|---|")
             for kind in kinds:
                 with database(kind, args.pg, work) as (serve_args, url):
                     server = Server(serve_args, work / f"crash-{kind}.log")
@@ -626,7 +656,7 @@ def main() -> int:
                     f"| {kind} | {res.kills} | {res.actions} (+{res.acknowledged - res.actions})"
                     f" | {res.behind} | {res.lost}"
                     f" | {res.hands} | {res.bad_hands} | {res.refused}"
-                    f" | {res.transport_errors} |"
+                    f" | {res.transport_errors} | {res.left_behind} |"
                 )
                 for e in res.examples[:5]:
                     report(f"  - {kind}: {e}")
@@ -634,7 +664,9 @@ def main() -> int:
             report(
                 "behind: a client was told a version the server no longer has; lost: an"
                 " acknowledged state whose plays or pass are not in the stored hand of its"
-                " deal; bad hands: stored records that do not replay (`hearts.record.validate`)."
+                " deal; bad hands: stored records that do not replay (`hearts.record.validate`);"
+                " workers left behind: kills after which a process of the server's was still"
+                f" running {ORPHAN_SECONDS:g} s later (only the server process is killed)."
             )
 
         if "double" in only:
@@ -744,6 +776,14 @@ def main() -> int:
                         f" | {res['static_p50']:.1f} ms | {res['static_p95']:.1f} ms"
                         f" | {os.getloadavg()[0]:.1f} |"
                     )
+        if "flood" in only:
+            report("\n## Analysis flood (live Khó beside 15 analyses)\n")
+            server = Server(["--data-dir", str(work / "flood")], work / "flood.log")
+            server.start()
+            try:
+                report_flood(report, server, 20.0 if q else 60.0)
+            finally:
+                server.stop()
     Path(args.out).write_text("\n".join(report.lines) + "\n", encoding="utf-8")
     print(f"\nwritten to {args.out}")
     return 0

@@ -168,3 +168,29 @@ def test_the_analysis_runs_on_a_larger_budget_and_holds_up_no_one(
     assert south.call("GET", "/api/analysis/1")["done"] == 0
     south.call("POST", "/api/next-hand", {"version": state["version"]})
     held.gate.set()
+
+
+def test_analyses_beyond_the_caps_are_429_with_retry_after(
+    app_client: Any, new_south: Any
+) -> None:
+    """A process runs a few analyses at once, fewer of one address: one more is 429
+    analysis_busy with Retry-After (the player's own running one is not counted)."""
+    held = HeldAnalysis()
+    client = app_client(executor=held)
+    tables = client.app.state.tables
+    players = [new_south(client) for _ in range(2)]
+    for player in players:
+        player.call("PUT", "/api/settings", {"level": "easy"})
+        _careless_hand(player)
+    first, second = players
+    assert first.call("POST", "/api/analysis", {"hand": 1})["status"] == "running"
+    for caps in ((4, 1), (1, 4)):  # of this address (every test call's), of the process
+        tables.analysis_caps = caps
+        refused = client.post("/api/analysis", json={"hand": 1}, headers=second.headers)
+        assert refused.status_code == 429, refused.text
+        assert refused.json()["error"]["code"] == "analysis_busy"
+        assert refused.headers["retry-after"] == "10"
+        assert first.call("POST", "/api/analysis", {"hand": 1})["status"] == "running"
+    tables.analysis_caps = (2, 2)
+    assert second.call("POST", "/api/analysis", {"hand": 1})["status"] == "running"
+    held.gate.set()

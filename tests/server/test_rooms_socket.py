@@ -9,6 +9,7 @@ Computers play at once here (``room_pace=0``).
 
 from __future__ import annotations
 
+import contextlib
 import json
 import sys
 import time
@@ -227,3 +228,57 @@ def test_a_socket_refuses_in_the_language_it_asked_for(client) -> None:
         answer = screen.act("play", {"version": room["version"], "card": "2C"})
         assert answer["status"] == 409 and answer["error"]["code"] == "wrong_phase"
         assert answer["error"]["message"] != ERRORS["wrong_phase"][1]
+
+
+def test_a_binary_frame_is_a_bad_message_and_the_socket_stays(client) -> None:
+    """A binary frame is not a JSON object: after the hello an error, the socket open;
+    as the hello, the bad first message's refusal (close 4400)."""
+    code, creator, _guest, _room = started(client)
+    bad = {"code": "bad_request", "message": ERRORS["bad_request"][1]}
+    with connect(client, code) as s:
+        screen = Screen(s, creator)
+        s.send_bytes(json.dumps({"type": "ping"}).encode())
+        assert screen.receive() == {"type": "error", "error": bad}
+        assert screen.send({"type": "ping"}) == {"type": "pong"}  # still open
+    with connect(client, code) as s:
+        s.send_bytes(json.dumps({"token": creator.token}).encode())
+        assert s.receive_json() == {"type": "error", "error": bad}
+        assert s.receive() == {"type": "websocket.close", "code": 4400, "reason": ""}
+
+
+def test_sockets_over_a_cap_are_refused_with_4429(client) -> None:
+    """Sockets per token, per room and per address are capped (docs/api.md): the one
+    over a cap gets too_many_sockets and close 4429; a closed socket frees its place."""
+    caps = client.app.state.socket_caps
+    caps.limits.update(token=2, room=3, address=5)
+    creator, other, third = Guest(client), Guest(client), Guest(client)
+    code, second = new_room(creator)["code"], new_room(other)["code"]
+    refused = {
+        "type": "error",
+        "error": {"code": "too_many_sockets", "message": ERRORS["too_many_sockets"][1]},
+    }
+
+    def refuses(guest: Guest | None, room: str) -> None:
+        with connect(client, room) as s:
+            if guest is not None:
+                s.send_text(json.dumps({"token": guest.token}))
+            assert s.receive_json() == refused
+            assert s.receive() == {"type": "websocket.close", "code": 4429, "reason": ""}
+
+    with contextlib.ExitStack() as stack:
+
+        def opens(guest: Guest, room: str) -> None:
+            Screen(stack.enter_context(connect(client, room)), guest)
+
+        opens(creator, code)
+        opens(creator, code)
+        refuses(creator, code)  # its token's third
+        refuses(creator, second)  # on any room
+        opens(other, code)
+        refuses(third, code)  # the room's fourth
+        opens(other, second)
+        opens(third, second)
+        refuses(None, second)  # the address's sixth: before its hello
+    assert not caps.open
+    with connect(client, code) as s:
+        Screen(s, creator)

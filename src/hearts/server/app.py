@@ -33,13 +33,12 @@ from hearts.server.store.db import Store
 from hearts.server.table.computers import bot_pool
 from hearts.server.web import catalogue, page
 from hearts.server.web.errors import install_error_handlers
-from hearts.server.web.middleware import BodyLimit, HeadAsGet
+from hearts.server.web.middleware import BODY_LIMIT, BodyLimit, HeadAsGet
 from hearts.server.web.ratelimit import install as install_rate_limit
 from hearts.server.web.schema import integer_bounds
 from hearts.server.web.security import SecurityHeaders
 
 STATIC_DIR = Path(__file__).parent / "static"
-BODY_LIMIT = 16 * 1024
 #: ``create_app(prune_every=…)``'s default: the configured interval.
 FROM_CONFIG = -1.0
 

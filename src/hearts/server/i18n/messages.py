@@ -59,6 +59,8 @@ ERRORS: dict[str, tuple[int, str]] = {
     "bad_name": (400, "Tên phải có từ 1 đến 20 ký tự"),
     "bad_seat": (400, "Không có ghế này"),
     "join_limited": (429, "Vào phòng quá nhanh, hãy thử lại sau ít phút"),
+    "too_many_sockets": (429, "Quá nhiều kết nối, hãy đóng bớt các thẻ đang mở"),
+    "analysis_busy": (429, "Máy chủ đang phân tích nhiều ván, hãy thử lại sau ít giây"),
 }
 
 

@@ -40,6 +40,8 @@ ERRORS: dict[str, str] = {
     "bad_name": "A name has 1 to 20 characters",
     "bad_seat": "There is no such seat",
     "join_limited": "Joining rooms too fast, try again in a few minutes",
+    "too_many_sockets": "Too many connections: close some of your open tabs",
+    "analysis_busy": "The server is analysing many hands: try again in a few seconds",
 }
 
 RULE_ERRORS: dict[str, str] = {

@@ -15,13 +15,22 @@ from pydantic import BaseModel, ConfigDict, Field, StrictStr, ValidationError
 
 from hearts.server.config import Config
 from hearts.server.i18n.messages import error_message, error_status
+from hearts.server.rooms.caps import CLOSE_CODE, Held, SocketCaps
 from hearts.server.rooms.live import Live, Watcher
 from hearts.server.rooms.service import RoomError, Rooms
 from hearts.server.solo.tables import Tables
 from hearts.server.table.game import GameError, rules_from_api
 from hearts.server.web.errors import ApiError, bearer_token
-from hearts.server.web.ratelimit import RateLimited, TokenBuckets, client_address
-from hearts.server.web.schema import ERROR_RESPONSES, MoonBody, PassBody, PlayBody, Version
+from hearts.server.web.middleware import BODY_LIMIT
+from hearts.server.web.ratelimit import RateLimited, TokenBuckets, request_address
+from hearts.server.web.schema import (
+    ERROR_RESPONSES,
+    MAX_VERSION,
+    MoonBody,
+    PassBody,
+    PlayBody,
+    Version,
+)
 from hearts.server.web.security import HEADERS
 
 log = logging.getLogger("hearts.server")
@@ -84,8 +93,8 @@ SEAT_ACTIONS: dict[str, SeatAction] = {
         RoomVersionBody, lambda rooms, code, pid, b: rooms.next_hand(code, pid, b.version)
     ),
 }
-#: The longest message a room's socket takes (as a REST body, app.BODY_LIMIT).
-MESSAGE_LIMIT = 16 * 1024
+#: The longest message a room's socket takes (as a REST body; uvicorn's ws_max_size).
+MESSAGE_LIMIT = BODY_LIMIT
 
 
 def install(app: FastAPI, tables: Tables, rooms: Rooms, live: Live, config: Config) -> None:
@@ -97,10 +106,7 @@ def install(app: FastAPI, tables: Tables, rooms: Rooms, live: Live, config: Conf
 
     def limit(request: Request) -> None:
         """Joining (and making rooms) is limited per address, like new tokens."""
-        peer = request.client.host if request.client else None
-        forwarded = request.headers.getlist("x-forwarded-for")
-        address = client_address(peer, forwarded, config.trusted_proxy)
-        wait = joins.take(address)
+        wait = joins.take(request_address(request))
         if wait > 0:
             raise RateLimited(wait, "join_limited")
 
@@ -160,7 +166,9 @@ def install(app: FastAPI, tables: Tables, rooms: Rooms, live: Live, config: Conf
         return answer(await SEAT_ACTIONS["next-hand"].run(rooms, code, pid, body))
 
     @app.get("/api/rooms/{code}/events", responses=ROOM_RESPONSES, tags=tags)
-    async def events(code: str, pid: Player, after: Annotated[int, Query(ge=-1)] = -1) -> Response:
+    async def events(
+        code: str, pid: Player, after: Annotated[int, Query(ge=-1, le=MAX_VERSION)] = -1
+    ) -> Response:
         """Long-poll: the Room once its version is past ``after`` (or after ~25 s)."""
         return answer(await live.wait(code, pid, after, POLL_SECONDS))
 
@@ -169,45 +177,85 @@ def install(app: FastAPI, tables: Tables, rooms: Rooms, live: Live, config: Conf
 
 def _install_socket(app: FastAPI, tables: Tables, rooms: Rooms, live: Live) -> None:
     """A room's WebSocket: the seat's actions in, the Room pushed out after each change."""
+    caps = app.state.socket_caps = SocketCaps()
 
     @app.websocket("/api/rooms/{code}/ws")
     async def socket(websocket: WebSocket, code: str) -> None:
         await websocket.accept()
+        held: list[Held] = []
         try:
-            hello = json.loads(await asyncio.wait_for(websocket.receive_text(), HELLO_SECONDS))
-            token = hello.get("token") if isinstance(hello, dict) else None
-            if not isinstance(token, str) or not token or len(token) > 256:
-                raise ApiError("bad_token")
-            pid = await tables.player_id(token)
-            await rooms.look(code, pid)  # room_not_found before anything is kept
-        except ApiError as refused:
-            await _refuse(websocket, refused.code, refused.message)
-            return
-        except (TimeoutError, ValueError, WebSocketDisconnect):
-            await _refuse(websocket, "bad_request", None)
-            return
-        watcher = Watcher(websocket, pid)
-        await live.connect(code, watcher)
-        try:
-            while True:
-                text = await websocket.receive_text()
-                reply, shown = await _on_message(rooms, code, pid, text)
-                await live.reply(watcher, reply, shown)
-        except WebSocketDisconnect:
-            pass
+            pid = await _hello(websocket, tables, rooms, code, caps, held)
+            if pid is None:
+                return
+            watcher = Watcher(websocket, pid)
+            await live.connect(code, watcher)
+            try:
+                while True:
+                    text = await _receive(websocket)
+                    reply, shown = await _on_message(rooms, code, pid, text)
+                    await live.reply(watcher, reply, shown)
+            except WebSocketDisconnect:
+                pass
+            finally:
+                await live.disconnect(code, watcher)
         finally:
-            await live.disconnect(code, watcher)
+            caps.give_back(held)
 
 
-async def _on_message(rooms: Rooms, code: str, pid: int, text: str) -> tuple[str, str | None]:
+async def _hello(
+    websocket: WebSocket,
+    tables: Tables,
+    rooms: Rooms,
+    code: str,
+    caps: SocketCaps,
+    held: list[Held],
+) -> int | None:
+    """The player of a new socket, counted in ``caps`` (its address from the start,
+    its token and room once known); None when the socket was refused and closed."""
+    try:
+        caps.take("address", request_address(websocket), held)
+        first = await asyncio.wait_for(_receive(websocket), HELLO_SECONDS)
+        if first is None:
+            raise ValueError("a binary frame")  # not JSON: 4400, as bad JSON
+        hello = json.loads(first)
+        token = hello.get("token") if isinstance(hello, dict) else None
+        if not isinstance(token, str) or not token or len(token) > 256:
+            raise ApiError("bad_token")
+        pid = await tables.player_id(token)
+        await rooms.look(code, pid)  # room_not_found before anything is kept
+        caps.take("token", pid, held)
+        caps.take("room", code, held)
+    except ApiError as refused:
+        await _refuse(websocket, refused.code, refused.message)
+        return None
+    except (TimeoutError, ValueError, WebSocketDisconnect):
+        await _refuse(websocket, "bad_request", None)
+        return None
+    return pid
+
+
+async def _receive(websocket: WebSocket) -> str | None:
+    """The next message's text; None for a binary frame (no JSON object either:
+    Starlette's receive_text would fail on it and drop the socket)."""
+    message = await websocket.receive()
+    if message["type"] == "websocket.disconnect":
+        raise WebSocketDisconnect(message.get("code", 1000), message.get("reason"))
+    text = message.get("text")
+    return text if isinstance(text, str) else None
+
+
+async def _on_message(
+    rooms: Rooms, code: str, pid: int, text: str | None
+) -> tuple[str, str | None]:
     """The answer to one message of a seat's socket (and the Room text it carries:
     that version's push need not send it again)."""
+    size = len(text) if text is not None else 0
     try:
-        message = json.loads(text) if len(text) <= MESSAGE_LIMIT else None
+        message = json.loads(text) if text is not None and size <= MESSAGE_LIMIT else None
     except ValueError:
         message = None
     if not isinstance(message, dict):
-        what = "too_large" if len(text) > MESSAGE_LIMIT else "bad_request"
+        what = "too_large" if size > MESSAGE_LIMIT else "bad_request"
         return _dumps({"type": "error", "error": _error(what)}), None
     kind = message.get("type")
     if kind == "ping":
@@ -265,7 +313,8 @@ def _error(code: str) -> dict[str, str]:
 
 async def _refuse(websocket: WebSocket, code: str, message: str | None) -> None:
     body = {"error": {"code": code, "message": message or error_message(code)}}
-    close = {"bad_token": 4403, "room_not_found": 4404}.get(code, 4400)
+    close = {"bad_token": 4403, "room_not_found": 4404, "too_many_sockets": CLOSE_CODE}
+    close_code = close.get(code, 4400)
     with contextlib.suppress(Exception):
         await websocket.send_text(json.dumps({"type": "error", **body}, ensure_ascii=False))
-        await websocket.close(close)
+        await websocket.close(close_code)

@@ -16,9 +16,14 @@ from hearts.server.solo.tables import Tables
 from hearts.server.store.db import Loaded
 from hearts.server.table.game import Game, rules_from_api
 from hearts.server.web.errors import ApiError, bearer_token
-from hearts.server.web.ratelimit import RATE_LIMITED_RESPONSE, limit_new_players
+from hearts.server.web.ratelimit import (
+    RATE_LIMITED_RESPONSE,
+    limit_new_players,
+    request_address,
+)
 from hearts.server.web.schema import (
     ERROR_RESPONSES,
+    MAX_HAND,
     Achievements,
     Analysis,
     AnalysisBody,
@@ -52,6 +57,14 @@ def install(app: FastAPI, tables: Tables) -> None:
     _deal_routes(app, tables)
     _match_routes(app, tables)
     _record_routes(app, tables)
+
+
+def _hand_number(number: int) -> int:
+    """A hand number from a path; one no match can have is 404 before any query (the
+    database's integers are narrower than Python's)."""
+    if not 1 <= number <= MAX_HAND:
+        raise ApiError("not_found", "Ván này chưa xong hoặc không có")
+    return number
 
 
 def answer(state: dict[str, Any], response: Response) -> dict[str, Any]:
@@ -158,6 +171,7 @@ def _record_routes(app: FastAPI, tables: Tables) -> None:
     @app.get("/api/hands/{number}", responses=ERROR_RESPONSES, tags=["api"])
     async def hand_record(number: int, pid: PlayerId, response: Response) -> dict[str, Any]:
         """Hand ``number`` of the current match as a hearts-hand/1 record, once finished."""
+        number = _hand_number(number)
         record = await anyio.to_thread.run_sync(history.hand_record, tables.store, pid, number)
         if record is None:
             raise ApiError("not_found", "Ván này chưa xong hoặc không có")
@@ -171,18 +185,27 @@ def _record_routes(app: FastAPI, tables: Tables) -> None:
         response.headers.update(NO_STORE)
         return await anyio.to_thread.run_sync(review.replay, body.record)
 
-    @app.post("/api/analysis", response_model=Analysis, responses=ERROR_RESPONSES, tags=["api"])
-    async def start_analysis(body: AnalysisBody, pid: PlayerId, response: Response) -> Any:
+    @app.post(
+        "/api/analysis",
+        response_model=Analysis,
+        responses=ERROR_RESPONSES | RATE_LIMITED_RESPONSE,
+        tags=["api"],
+    )
+    async def start_analysis(
+        body: AnalysisBody, pid: PlayerId, request: Request, response: Response
+    ) -> Any:
         """Phân tích: Khó weighs South's decisions in finished hand ``hand`` in the
-        background; poll GET /api/analysis/{hand}."""
-        return answer(await tables.start_analysis(pid, body.hand), response)
+        background, below live play; poll GET /api/analysis/{hand}. 429 analysis_busy
+        when this server runs its cap of analyses (of all, or of this address)."""
+        address = request_address(request)
+        return answer(await tables.start_analysis(pid, body.hand, address), response)
 
     @app.get(
         "/api/analysis/{hand}", response_model=Analysis, responses=ERROR_RESPONSES, tags=["api"]
     )
     async def get_analysis(hand: int, pid: PlayerId, response: Response) -> Any:
         """The analysis of ``hand`` as far as it went (progress, then the findings)."""
-        return answer(await tables.analysis_now(pid, hand), response)
+        return answer(await tables.analysis_now(pid, _hand_number(hand)), response)
 
     @app.put("/api/settings", response_model=State, responses=ERROR_RESPONSES, tags=["api"])
     async def settings(body: SettingsBody, pid: PlayerId, response: Response) -> dict[str, Any]:

@@ -24,12 +24,18 @@ from hearts.server.store.tokens import Tokens
 from hearts.server.table.computers import Choices, Computers, Heavy, decide_here
 from hearts.server.table.game import Game, GameError, Job
 from hearts.server.web.errors import ApiError
+from hearts.server.web.ratelimit import RateLimited
 
 log = logging.getLogger("hearts.server")
 
 #: How long a token's player id is trusted without asking the database (the
 #: retention may remove a player inactive for a day; its lookup refreshes that).
 ID_CACHE_SECONDS = 300.0
+#: Analyses a process runs at once, of all players and of one address: a new one
+#: beyond is 429 ``analysis_busy``, to ask again after ANALYSIS_RETRY_SECONDS.
+ANALYSES_PER_PROCESS = 4
+ANALYSES_PER_ADDRESS = 2
+ANALYSIS_RETRY_SECONDS = 10.0
 T = TypeVar("T")
 
 
@@ -71,6 +77,8 @@ class Tables:
         # run, task).  Their rows (analysis_store.py) are what every process answers.
         self.analyses = analysis_store.AnalysisStore(store)
         self._analysing: dict[tuple[int, int], tuple[int, int, asyncio.Task[None]]] = {}
+        self._analysis_address: dict[tuple[int, int], str] = {}  # who asked, for its cap
+        self.analysis_caps = (ANALYSES_PER_PROCESS, ANALYSES_PER_ADDRESS)
         self.analysis_iterations = analysis.ITERATIONS
         self.analysis_heartbeat = analysis_store.HEARTBEAT
         self.analysis_stale = analysis_store.STALE
@@ -317,14 +325,16 @@ class Tables:
     async def _work_out_hint(
         self, player_id: int, match_id: int | None, version: int, view: Any, names: dict[int, str]
     ) -> dict[str, Any] | None:
-        """The hint from the workers (None: the game moved on while it waited)."""
-        async with self._costly_turn(player_id, match_id, version) as current:
+        """The hint from the workers, below live play (None: the game moved on while
+        it waited)."""
+        async with (
+            self.computers.background() as run,
+            self._costly_turn(player_id, match_id, version) as current,
+        ):
             if not current:
                 return None
             try:
-                found: dict[str, Any] = await self.computers.work(
-                    coach.hint, view, names, lang.current()
-                )
+                found: dict[str, Any] = await run(coach.hint, view, names, lang.current())
             except BrokenExecutor:
                 raise ApiError("internal") from None
             return found
@@ -365,9 +375,19 @@ class Tables:
         totals = tuple(sum(r[s] for r in results[: hand - 1]) for s in range(n))
         return analysis.decisions(record, totals)
 
-    async def start_analysis(self, player_id: int, hand: int) -> dict[str, Any]:
+    def _check_analysis_caps(self, player_id: int, address: str) -> None:
+        """429 ``analysis_busy`` if this process runs its cap of analyses, or of
+        ``address``'s (the player's own are not counted: a new one stops them)."""
+        others = [k for k, (player, _r, _t) in self._analysing.items() if player != player_id]
+        mine = [k for k in others if self._analysis_address.get(k) == address]
+        per_process, per_address = self.analysis_caps
+        if len(others) >= per_process or len(mine) >= per_address:
+            raise RateLimited(ANALYSIS_RETRY_SECONDS, "analysis_busy")
+
+    async def start_analysis(self, player_id: int, hand: int, address: str = "") -> dict[str, Any]:
         """Start (or find) the analysis of finished hand ``hand`` of the match on the
-        table; the player's analysis of another hand, if any, is stopped."""
+        table; the player's analysis of another hand, if any, is stopped.  Asked from
+        ``address``: a new one is within the caps (else 429 ``analysis_busy``)."""
         match_id, on_table, results = await self.run(
             player_id, functools.partial(self._on_table, player_id)
         )
@@ -381,13 +401,14 @@ class Tables:
         steps = await anyio.to_thread.run_sync(self._steps, player_id, hand, results)
         if steps is None:
             raise ApiError("not_found", "Ván này chưa xong hoặc không có")
+        self._check_analysis_caps(player_id, address)
         await self._stop_others(player_id, (match_id, hand))
         found = analysis.Analysis(hand, match_id, on_table, total=len(steps))
         new = analysis_store.Job(found, player_id, self.analysis_iterations)
         seen = None if job is None else job.run
         if not await anyio.to_thread.run_sync(self.analyses.claim, new, seen):
             return await self.analysis_now(player_id, hand)  # another process started it
-        self._launch(new, steps)
+        self._launch(new, steps, address)
         return found.to_json()
 
     async def analysis_now(self, player_id: int, hand: int) -> dict[str, Any]:
@@ -426,15 +447,19 @@ class Tables:
                 return (again or job).analysis.to_json()
         return a.to_json()
 
-    def _launch(self, job: analysis_store.Job, steps: list[analysis.Decision]) -> None:
+    def _launch(
+        self, job: analysis_store.Job, steps: list[analysis.Decision], address: str = ""
+    ) -> None:
         """Run ``job`` (claimed by this process) here, from its first unweighed decision."""
         task = asyncio.ensure_future(self._analyse(job, steps))
         key = job.key
         self._analysing[key] = (job.player_id, job.run, task)
+        self._analysis_address[key] = address
 
         def forget(_done: object) -> None:
             if self._analysing.get(key, (0, 0, task))[2] is task:
                 self._analysing.pop(key, None)
+                self._analysis_address.pop(key, None)
 
         task.add_done_callback(forget)
 
@@ -465,10 +490,8 @@ class Tables:
                 if await self._moved_on(player_id, found):
                     await anyio.to_thread.run_sync(self.analyses.cancel, job)
                     return
-                async with self._costly_slot(player_id):
-                    result = await self.computers.work(
-                        analysis.weigh, step.view, step.chosen, job.iterations
-                    )
+                async with self.computers.background() as run, self._costly_slot(player_id):
+                    result = await run(analysis.weigh, step.view, step.chosen, job.iterations)
                 if result is not None:
                     found.found.append(result)
                 found.done += 1

@@ -13,10 +13,14 @@ A computer's decision is made by :func:`decide`, given only views
 from __future__ import annotations
 
 import asyncio
+import collections
+import contextlib
 import logging
 import multiprocessing
+import os
 import threading
-from collections.abc import Callable
+import time
+from collections.abc import AsyncIterator, Awaitable, Callable
 from concurrent.futures import BrokenExecutor, Executor, ProcessPoolExecutor
 from typing import Any, TypeVar
 
@@ -66,6 +70,30 @@ def warm_up() -> None:
     hard.warm_up()
 
 
+#: How often a worker process looks whether its server is still there.
+PARENT_CHECK_SECONDS = 0.5
+
+
+def _die_with_server(server: int) -> None:
+    """Leave as soon as the server process ``server`` is gone: killed with SIGKILL it
+    shuts nothing down, and a worker left behind would hold its memory for ever. A
+    thread that looks at the parent's id (PR_SET_PDEATHSIG would fire when the
+    *thread* that started the worker ends, which may be any of the server's)."""
+
+    def watch() -> None:
+        while os.getppid() == server:
+            time.sleep(PARENT_CHECK_SECONDS)
+        os._exit(1)
+
+    threading.Thread(target=watch, name="hearts-server-watch", daemon=True).start()
+
+
+def _start_worker(server: int) -> None:
+    """A new worker process: tied to its server, then warmed up."""
+    _die_with_server(server)
+    warm_up()
+
+
 def bot_pool(size: int) -> ProcessPoolExecutor:
     """``size`` processes for the computers' decisions: Khó thinks without holding
     the server."""
@@ -73,7 +101,8 @@ def bot_pool(size: int) -> ProcessPoolExecutor:
         max_workers=size,
         # spawn, not fork: the server has threads by the time workers are (re)made.
         mp_context=multiprocessing.get_context("spawn"),
-        initializer=warm_up,
+        initializer=_start_worker,
+        initargs=(os.getpid(),),
     )
     # Start (and warm) the workers now, not on Khó's first card.  The first one
     # compiles Khó's kernel into numba's disk cache (about 15 s, once per install)
@@ -111,23 +140,89 @@ def decide_here(level: str, job: Job, at: int | None = None) -> Choices:
 
 class Computers:
     """The worker pool where the costly work runs (Khó's decisions, hints,
-    analyses), and new workers when they die (where a factory makes them)."""
+    analyses), and new workers when they die (where a factory makes them).
+
+    Live play comes first: Khó's decisions go to the pool at once; the background
+    work (hints, analyses' steps: :meth:`background`) goes only while a
+    worker is free for it and none of the pool's ``size`` is wanted by live play, at
+    most ``size - 1`` at a time (one, for a pool of one). The pool's own queue is
+    first come first served: so a decision waits behind at most the background steps
+    already running, never behind a flood of them."""
 
     def __init__(
-        self, executor: Executor, executor_factory: Callable[[], Executor] | None = None
+        self,
+        executor: Executor,
+        executor_factory: Callable[[], Executor] | None = None,
+        size: int | None = None,
     ) -> None:
         self.executor = executor
         self.executor_factory = executor_factory
+        self.size = size or int(getattr(executor, "_max_workers", 1))
+        self.background_slots = max(1, self.size - 1)
+        self._live = 0  # decisions in the pool (running or queued)
+        self._background = 0  # background work in the pool, or given its turn
+        self._waiting: collections.deque[asyncio.Future[None]] = collections.deque()
 
     async def work(self, fn: Callable[..., T], *args: Any) -> T:
-        """``fn(*args)`` in the workers.  If they died, new ones are started and
-        :class:`BrokenExecutor` is raised all the same (this work is lost)."""
+        """``fn(*args)`` in the workers, for live play (at once).  If they died, new
+        ones are started and :class:`BrokenExecutor` is raised all the same (this work
+        is lost)."""
+        self._live += 1
+        try:
+            return await self._run(fn, *args)
+        finally:
+            self._live -= 1
+            self._wake()
+
+    @contextlib.asynccontextmanager
+    async def background(self) -> AsyncIterator[Callable[..., Awaitable[Any]]]:
+        """A turn for background work, below live play: yields the function that runs
+        ``fn(*args)`` in the workers (as :meth:`work`).  Take it before any lock of
+        the player's: waiting for it must not hold up the player's own decisions."""
+        await self._background_turn()
+        try:
+            yield self._run
+        finally:
+            self._background -= 1
+            self._wake()
+
+    async def _run(self, fn: Callable[..., T], *args: Any) -> T:
         loop = asyncio.get_running_loop()
         try:
             return await loop.run_in_executor(self.executor, fn, *args)
         except BrokenExecutor:
             self._renew()
             raise
+
+    def _room_for_background(self) -> bool:
+        return (
+            self._background < self.background_slots and self._background + self._live < self.size
+        )
+
+    async def _background_turn(self) -> None:
+        """Wait for a background turn (first come first served among them)."""
+        if not self._waiting and self._room_for_background():
+            self._background += 1
+            return
+        turn = asyncio.get_running_loop().create_future()
+        self._waiting.append(turn)
+        try:
+            await turn
+        except asyncio.CancelledError:
+            if turn.done() and not turn.cancelled():  # given its turn meanwhile
+                self._background -= 1
+                self._wake()
+            elif turn in self._waiting:
+                self._waiting.remove(turn)
+            raise
+
+    def _wake(self) -> None:
+        """Give the waiting background work the turns there are now (counted at once)."""
+        while self._waiting and self._room_for_background():
+            turn = self._waiting.popleft()
+            if not turn.done():
+                self._background += 1
+                turn.set_result(None)
 
     async def decide(self, level: str, job: Job) -> Choices:
         """The decision of the workers (None: play a plain legal card instead)."""

@@ -36,6 +36,7 @@ from uvicorn.protocols.http.h11_impl import H11Protocol
 from uvicorn.server import ServerState
 
 from hearts.server.i18n.messages import error_message, error_status
+from hearts.server.web.middleware import BODY_LIMIT
 
 REQUEST_DEADLINE = 10.0  # seconds for a request to arrive whole
 KEEP_ALIVE = 5  # seconds an idle kept-alive connection stays open (uvicorn's default)
@@ -335,4 +336,7 @@ def server_options() -> dict[str, Any]:
         "timeout_keep_alive": KEEP_ALIVE,
         "backlog": backlog,
         "log_config": log_config(),
+        # a room socket's frame over its message limit is refused from its header,
+        # before its payload is read (uvicorn's default reads 16 MiB first)
+        "ws_max_size": BODY_LIMIT,
     }

@@ -6,6 +6,10 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from hearts.server.web.errors import error_response
 
+#: The largest request body, and a room socket's largest message (uvicorn's
+#: ws_max_size, web/connections.py): 16 KiB.
+BODY_LIMIT = 16 * 1024
+
 
 class BodyLimit:
     """Refuse request bodies over ``limit`` bytes with 413, before the app reads them."""

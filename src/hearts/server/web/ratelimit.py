@@ -24,6 +24,7 @@ from typing import Any
 
 from fastapi import FastAPI, Request
 from fastapi.responses import JSONResponse
+from starlette.requests import HTTPConnection
 
 from hearts.server.config import Config, Network
 from hearts.server.web.errors import error_response
@@ -123,11 +124,17 @@ class NewPlayerLimit:
         self.buckets = TokenBuckets(config.new_player_burst, config.new_player_interval, clock)
 
     def check(self, request: Request) -> None:
-        peer = request.client.host if request.client else None
-        address = client_address(peer, request.headers.getlist("x-forwarded-for"), self.trusted)
-        wait = self.buckets.take(address)
+        wait = self.buckets.take(request_address(request))
         if wait > 0:
             raise RateLimited(wait)
+
+
+def request_address(request: HTTPConnection) -> str:
+    """Who made ``request`` (a call or a WebSocket), as the limits count it: the
+    peer, or behind one of the app's trusted proxies its client."""
+    limit: NewPlayerLimit = request.app.state.new_player_limit
+    peer = request.client.host if request.client else None
+    return client_address(peer, request.headers.getlist("x-forwarded-for"), limit.trusted)
 
 
 async def limit_new_players(request: Request) -> None:

@@ -9,6 +9,9 @@ from fastapi import FastAPI
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictStr
 
 MAX_VERSION = 2**53  # the largest integer every JSON client holds exactly
+#: No match has more hands; a larger number in a path is no hand (404), whatever the
+#: database's integers hold.
+MAX_HAND = 10_000
 
 Version = Annotated[
     int,
@@ -59,7 +62,7 @@ class RecordBody(_Body):
 
 
 class AnalysisBody(_Body):
-    hand: int = Field(strict=True, ge=1, le=10_000, description="a finished hand of the match")
+    hand: int = Field(strict=True, ge=1, le=MAX_HAND, description="a finished hand of the match")
 
 
 class SettingsBody(_Body):
