@@ -128,47 +128,8 @@ def read_record(data: Any) -> tuple[HandState, int]:
         direction == "across" and rules.players != 4
     ):
         raise RecordError(f"pass must be left, right, across or none, not {direction!r}")
-
-    deal = data["deal"]
-    if not isinstance(deal, dict) or set(deal) != set(seats):
-        raise RecordError(f"deal must have exactly the seats {' '.join(seats)}")
-    masks = []
-    seen = 0
-    for seat in seats:
-        cards = _cards(deal[seat], f"deal.{seat}")
-        mask = 0
-        for c in cards:
-            if seen >> c & 1:
-                raise RecordError(f"deal: {card_name(c)} is dealt twice")
-            if not rules.deck >> c & 1:
-                raise RecordError(f"deal: {card_name(c)} is not in this deck")
-            seen |= 1 << c
-            mask |= 1 << c
-        if len(cards) != rules.hand_size:
-            raise RecordError(f"deal.{seat} holds {len(cards)} cards, not {rules.hand_size}")
-        masks.append(mask)
-
-    passes = data["passes"]
-    if not isinstance(passes, dict):
-        raise RecordError("passes must be an object")
-    unknown = set(passes) - set(seats)
-    if unknown:
-        raise RecordError(f"passes: unknown seat(s) {', '.join(sorted(unknown))}")
-    if direction == "none" and passes:
-        raise RecordError("passes must be {} when pass is none")
-    pass_masks: dict[int, int] = {}
-    for s, seat in enumerate(seats):
-        if seat not in passes:
-            continue
-        cards = _cards(passes[seat], f"passes.{seat}")
-        mask = sum(1 << c for c in set(cards))
-        if len(cards) != rules.pass_count or mask.bit_count() != len(cards):
-            raise RecordError(f"passes.{seat} must be {rules.pass_count} distinct cards")
-        if mask & ~masks[s]:
-            held = names(mask & ~masks[s])
-            raise RecordError(f"passes.{seat}: {', '.join(held)} not held by {seat}")
-        pass_masks[s] = mask
-
+    masks = _read_deal(rules, data["deal"])
+    pass_masks = _read_passes(rules, direction, data["passes"], masks)
     plays = _cards(data["plays"], "plays")
     points = data.get("points")
     if "points" in data and (
@@ -192,7 +153,63 @@ def read_record(data: Any) -> tuple[HandState, int]:
             )
         for s, mask in pass_masks.items():
             state.pass_cards(s, mask)
+    _replay(state, plays)
+    if points is not None:
+        _check_points(state, points)
+    return state, hand_number
 
+
+def _read_deal(rules: Rules, deal: Any) -> list[int]:
+    """Each seat's dealt cards (masks), in seat order."""
+    seats = rules.seats
+    if not isinstance(deal, dict) or set(deal) != set(seats):
+        raise RecordError(f"deal must have exactly the seats {' '.join(seats)}")
+    masks = []
+    seen = 0
+    for seat in seats:
+        cards = _cards(deal[seat], f"deal.{seat}")
+        mask = 0
+        for c in cards:
+            if seen >> c & 1:
+                raise RecordError(f"deal: {card_name(c)} is dealt twice")
+            if not rules.deck >> c & 1:
+                raise RecordError(f"deal: {card_name(c)} is not in this deck")
+            seen |= 1 << c
+            mask |= 1 << c
+        if len(cards) != rules.hand_size:
+            raise RecordError(f"deal.{seat} holds {len(cards)} cards, not {rules.hand_size}")
+        masks.append(mask)
+    return masks
+
+
+def _read_passes(rules: Rules, direction: str, passes: Any, masks: list[int]) -> dict[int, int]:
+    """The passes given, by seat index (a record may stop before every seat passed)."""
+    seats = rules.seats
+    if not isinstance(passes, dict):
+        raise RecordError("passes must be an object")
+    unknown = set(passes) - set(seats)
+    if unknown:
+        raise RecordError(f"passes: unknown seat(s) {', '.join(sorted(unknown))}")
+    if direction == "none" and passes:
+        raise RecordError("passes must be {} when pass is none")
+    pass_masks: dict[int, int] = {}
+    for s, seat in enumerate(seats):
+        if seat not in passes:
+            continue
+        cards = _cards(passes[seat], f"passes.{seat}")
+        mask = sum(1 << c for c in set(cards))
+        if len(cards) != rules.pass_count or mask.bit_count() != len(cards):
+            raise RecordError(f"passes.{seat} must be {rules.pass_count} distinct cards")
+        if mask & ~masks[s]:
+            held = names(mask & ~masks[s])
+            raise RecordError(f"passes.{seat}: {', '.join(held)} not held by {seat}")
+        pass_masks[s] = mask
+    return pass_masks
+
+
+def _replay(state: HandState, plays: list[int]) -> None:
+    """Play ``plays`` in order; the first the rules forbid is an :class:`IllegalStep`."""
+    seats = state.rules.seats
     for i, card in enumerate(plays):
         if state.is_terminal():
             raise IllegalStep(i, None, card_name(card), "the hand is over: no cards left")
@@ -202,19 +219,22 @@ def read_record(data: Any) -> tuple[HandState, int]:
         except IllegalAction as exc:
             raise IllegalStep(i, seat, card_name(card), f"{exc.code}: {exc.message}") from None
 
-    if points is not None:
-        if not state.is_terminal():
-            raise IllegalStep(None, None, None, "points given for an unfinished hand", "points")
-        allowed = [state.points()]
-        if rules.moon == "shooter_chooses" and state.shooter() >= 0:
-            allowed = [state.points("add_to_others"), state.points("subtract_from_self")]
-        given = [points[s] for s in seats]
-        if given not in allowed:
-            want = dict(zip(seats, allowed[0], strict=True))
-            raise IllegalStep(
-                None, None, None, f"points {points} disagree with the tricks: {want}", "points"
-            )
-    return state, hand_number
+
+def _check_points(state: HandState, points: dict[str, int]) -> None:
+    """The record's points agree with its tricks (either scoring a shooter may choose)."""
+    rules = state.rules
+    seats = rules.seats
+    if not state.is_terminal():
+        raise IllegalStep(None, None, None, "points given for an unfinished hand", "points")
+    allowed = [state.points()]
+    if rules.moon == "shooter_chooses" and state.shooter() >= 0:
+        allowed = [state.points("add_to_others"), state.points("subtract_from_self")]
+    given = [points[s] for s in seats]
+    if given not in allowed:
+        want = dict(zip(seats, allowed[0], strict=True))
+        raise IllegalStep(
+            None, None, None, f"points {points} disagree with the tricks: {want}", "points"
+        )
 
 
 def validate(data: Any) -> dict[str, int]:
