@@ -12,7 +12,8 @@ they are skipped (and only then).
 - ``pg_databases``: the session's helper behind both (``create()``/``drop(url)``), for
   fixtures of a wider scope. Databases are ``t_<random>``, all dropped at the end.
 
-A test that should run on both databases takes ``db_url`` (tests/server/conftest.py).
+The server tests run on SQLite, and where the two databases differ on PostgreSQL too
+(``both_databases(why)``, tests/server/conftest.py).
 """
 
 from __future__ import annotations
