@@ -125,7 +125,7 @@ def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
     else:
         cases = ["sqlite"]
     scope = "module" if names == ["shared_db_url"] else "function"
-    values = [tuple([case] * len(names)) for case in cases]
+    values = cases if len(names) == 1 else [tuple([case] * len(names)) for case in cases]
     metafunc.parametrize(",".join(names), values, indirect=True, ids=cases, scope=scope)
 
 
@@ -168,6 +168,7 @@ def migrated_copy(request: pytest.FixtureRequest, path: Path) -> str:
         url = databases.create(template=request.getfixturevalue("pg_template"))
         request.addfinalizer(lambda: databases.drop(url))
         return str(url)
+    assert request.param == "sqlite", request.param
     shutil.copyfile(request.getfixturevalue("sqlite_template"), path)
     return f"sqlite:///{path}"
 
@@ -250,6 +251,7 @@ def fresh_db_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str
     if request.param == "postgres":
         yield str(request.getfixturevalue("fresh_pg_url"))
         return
+    assert request.param == "env", request.param
     base = os.environ.get("HEARTS_TEST_DATABASE_URL", "")
     if not base.startswith("postgresql"):
         yield f"sqlite:///{tmp_path / 'fresh.db'}"
