@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs everything the tests need on a fresh machine, then runs every check:
 # ruff, mypy, and pytest (unit, property, API and browser tests). The server tests
-# run on SQLite and on a throw-away PostgreSQL cluster started here.
+# run on SQLite; those where the two databases differ (marked both_databases in
+# tests/server) on a throw-away PostgreSQL cluster started here too.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 

@@ -12,7 +12,8 @@ they are skipped (and only then).
 - ``pg_databases``: the session's helper behind both (``create()``/``drop(url)``), for
   fixtures of a wider scope. Databases are ``t_<random>``, all dropped at the end.
 
-A test that should run on both databases takes ``db_url`` (tests/server/conftest.py).
+The server tests run on SQLite, and where the two databases differ on PostgreSQL too
+(``both_databases(why)``, tests/server/conftest.py).
 """
 
 from __future__ import annotations
@@ -48,24 +49,36 @@ class PgDatabases:
         )
         self.free: list[str] = []
         self.made: set[str] = set()
+        self.copies: set[str] = set()  # made from a template: dropped when given back
 
     def url(self, name: str) -> str:
         return self.admin_url.set(database=name).render_as_string(hide_password=False)
 
-    def create(self) -> str:
-        """The URL of an empty database, nobody else's until given back."""
-        if self.free:
+    def create(self, template: str | None = None) -> str:
+        """The URL of an empty database, or a copy of the database ``template`` (made
+        by ``CREATE DATABASE ... TEMPLATE``), nobody else's until given back."""
+        if self.free and template is None:
             return self.url(self.free.pop())
         name = f"t_{secrets.token_hex(6)}"
         with self.engine.connect() as conn:
-            conn.exec_driver_sql(f"CREATE DATABASE {name}")
+            conn.exec_driver_sql(
+                f"CREATE DATABASE {name}" + (f" TEMPLATE {template}" if template else "")
+            )
         self.made.add(name)
+        if template:
+            self.copies.add(name)
         return self.url(name)
 
     def drop(self, url: str) -> None:
-        """Give the database back: emptied for the next test."""
+        """Give the database back: emptied for the next test (a copy is dropped)."""
         name = sa.make_url(url).database
         assert name in self.made and name not in self.free, f"not lent out: {name}"
+        if name in self.copies:
+            with self.engine.connect() as conn:
+                conn.exec_driver_sql(f"DROP DATABASE {name} WITH (FORCE)")
+            self.made.discard(name)
+            self.copies.discard(name)
+            return
         with self.engine.connect() as conn:
             conn.execute(
                 sa.text(

@@ -12,6 +12,7 @@ Screenshots in ``test-artifacts/layout-*.png``."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -237,7 +238,7 @@ def check_fit(page: Page, where: str) -> None:
 def check_hand(page: Page, where: str) -> None:
     view = page.viewport_size
     assert view is not None
-    for area in tap_areas(page):
+    for area in tap_areas(page, MIN_TAP):
         assert area["wide"] >= MIN_TAP and area["tall"] >= MIN_TAP, (where, area)
         assert area["top"] >= 0 and area["bottom"] <= view["height"], (where, area)
 
@@ -257,50 +258,69 @@ def raise_cards(page: Page, touch: bool) -> None:
 # 4 and 7 seats at every size; 3, 5 and 6 at the sizes each was seen wrong at
 # (their plates on a short table moved: the note to the top at 3, the plates in one
 # line across the top at 5 and 6; a row of five over the side plates at 1024×768).
-# The larger sizes at 3, 5 and 6 were never wrong and are left out: the suite must
-# stay under 20 minutes.  Cases other than the quick ones are marked slow.
-DEFAULT_RING = {(3, (360, 640)), (5, (1024, 768)), (6, (360, 640)), (5, (360, 640))}
-SEEN_WRONG = DEFAULT_RING | {
+# The larger sizes at 3, 5 and 6 were never wrong and are left out.
+SEEN_WRONG = {
+    (3, (360, 640)),
     (3, (640, 360)),
+    (5, (1024, 768)),
+    (5, (360, 640)),
     (5, (640, 360)),
     (5, (390, 844)),
+    (6, (360, 640)),
     (6, (390, 844)),
 }
 
 
-def _fit_marks(players: int, size: tuple[int, int]) -> list[pytest.MarkDecorator]:
-    marks = []
-    if players != 4 and (players, size) not in DEFAULT_RING:
-        marks.append(pytest.mark.slow)
-    return marks
+def is_phone(size: tuple[int, int]) -> bool:
+    return min(size) < 500
 
 
+def fit_sizes(players: int, phone: bool) -> list[tuple[int, int]]:
+    return [
+        size
+        for size in SIZES
+        if is_phone(size) == phone and (players in (4, 7) or (players, size) in SEEN_WRONG)
+    ]
+
+
+# One match per seat count and kind of screen (a phone's touch and mobile viewport
+# are the browser context's), its page resized to each size at every step of the
+# hand: the page lays itself out again on a resize, as when a phone is turned.
 FIT_CASES = [
-    pytest.param(size, players, id=f"{w}x{h}-{players}", marks=_fit_marks(players, size))
-    for players in (4, 3, 5, 6, 7)
-    for size in SIZES
-    for w, h in [size]
-    if players in (4, 7) or (players, size) in SEEN_WRONG
+    pytest.param(players, phone, id=f"{players}p-{'phone' if phone else 'large'}")
+    for players in (4, 7, 5, 3, 6)
+    for phone in (True, False)
+    if fit_sizes(players, phone)
 ]
 
 
-@pytest.mark.parametrize(("size", "players"), FIT_CASES)
-def test_table_and_hand_fit(
-    size: tuple[int, int], players: int, make_context: Any, artifacts: Path
-) -> None:
-    width, height = size
-    opts = options(width, height)
+def resized(page: Page, sizes: list[tuple[int, int]], players: int) -> Iterator[tuple[int, str]]:
+    """Resize ``page`` to each size in turn, once the page has laid itself out again
+    (two frames after the resize): its height and the screenshots' name prefix."""
+    for width, height in sizes:
+        page.set_viewport_size({"width": width, "height": height})
+        page.evaluate(
+            "() => new Promise(done => requestAnimationFrame(() => requestAnimationFrame(done)))"
+        )
+        yield height, f"layout-{players}p-{width}x{height}"
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("players", "phone"), FIT_CASES)
+def test_table_and_hand_fit(players: int, phone: bool, make_context: Any, artifacts: Path) -> None:
+    sizes = fit_sizes(players, phone)
+    opts = options(*sizes[0])
     page = make_context(**opts).new_page()
     open_table(page)
     if players != 4:
         new_match_by_api(page, {"players": players})
-    name = f"layout-{players}p-{width}x{height}"
 
     # the pass: the whole hand, three cards chosen, one focused
     raise_cards(page, opts["has_touch"])
-    page.screenshot(path=artifacts / f"{name}-pass.png")
-    check_fit(page, "pass")
-    check_hand(page, "pass")
+    for _, name in resized(page, sizes, players):
+        page.screenshot(path=artifacts / f"{name}-pass.png")
+        check_fit(page, f"{name} pass")
+        check_hand(page, f"{name} pass")
 
     # a trick on the table, South to play (at 3, 5 or 6 seats a deal may never have
     # South play third or later: one card before South's is enough, the trick is filled)
@@ -315,36 +335,49 @@ def test_table_and_hand_fit(
     )
     page.reload()
     wait_ready(page)
-    page.screenshot(path=artifacts / f"{name}-play.png")
-    check_fit(page, "play")
-    check_hand(page, "play")
-    trick = page.evaluate(TRICK_JS)
-    assert len(trick) >= least, trick
-    for c in trick:
-        assert c["inTable"] and c["corner"], c
-        assert c["width"] >= 30, c
-    assert page.evaluate(COVER_JS) == [], "a card of the trick, or a name, over a plate"
+    for height, name in resized(page, sizes, players):
+        page.screenshot(path=artifacts / f"{name}-play.png")
+        check_fit(page, f"{name} play")
+        check_hand(page, f"{name} play")
+        trick = page.evaluate(TRICK_JS)
+        assert len(trick) >= least, (name, trick)
+        for c in trick:
+            assert c["inTable"] and c["corner"], (name, c)
+            assert c["width"] >= 30, (name, c)
+        assert page.evaluate(COVER_JS) == [], (
+            f"{name}: a card of the trick, or a name, over a plate"
+        )
+        table = page.locator("#table").bounding_box()
+        assert table is not None and table["y"] >= 0 and table["y"] + table["height"] <= height
     assert page.evaluate(FILL_TRICK_JS) == players
-    page.screenshot(path=artifacts / f"{name}-full-trick.png")
-    for c in page.evaluate(TRICK_JS):
-        assert c["inTable"] and c["width"] >= 30, c
-    assert page.evaluate(COVER_JS) == [], "a card of a full trick, or a name, over a plate"
-    table = page.locator("#table").bounding_box()
-    assert table is not None and table["y"] >= 0 and table["y"] + table["height"] <= height
+    for _, name in resized(page, sizes, players):
+        page.screenshot(path=artifacts / f"{name}-full-trick.png")
+        for c in page.evaluate(TRICK_JS):
+            assert c["inTable"] and c["width"] >= 30, (name, c)
+        assert page.evaluate(COVER_JS) == [], (
+            f"{name}: a card of a full trick, or a name, over a plate"
+        )
 
     # the same in English (longer words), then the hand's result in both languages
     set_language(page, "en")
-    page.screenshot(path=artifacts / f"{name}-play-en.png")
-    check_fit(page, "play, English")
-    check_hand(page, "play, English")
+    for _, name in resized(page, sizes, players):
+        page.screenshot(path=artifacts / f"{name}-play-en.png")
+        check_fit(page, f"{name} play, English")
+        check_hand(page, f"{name} play, English")
     # English plates are wider ("7 cards"): the full trick again
     assert page.evaluate(FILL_TRICK_JS) == players
-    page.screenshot(path=artifacts / f"{name}-full-trick-en.png")
-    assert page.evaluate(COVER_JS) == [], "English: a card of a full trick, or a name, over a plate"
+    for _, name in resized(page, sizes, players):
+        page.screenshot(path=artifacts / f"{name}-full-trick-en.png")
+        assert page.evaluate(COVER_JS) == [], (
+            f"{name}, English: a card of a full trick, or a name, over a plate"
+        )
     if least == 1:  # a later trick may never come: the widest plates now
         assert page.evaluate(WORST_PLATES_JS) == players
-        page.screenshot(path=artifacts / f"{name}-widest-plates-en.png")
-        assert page.evaluate(COVER_JS) == [], "the widest plates: a card or a name over one"
+        for _, name in resized(page, sizes, players):
+            page.screenshot(path=artifacts / f"{name}-widest-plates-en.png")
+            assert page.evaluate(COVER_JS) == [], (
+                f"{name}, the widest plates: a card or a name over one"
+            )
 
     # later in the hand, with "Take back" beside "Hint" (the action bar must keep one line)
     def later_trick(s: dict[str, Any]) -> bool:
@@ -371,30 +404,39 @@ def test_table_and_hand_fit(
     if later:
         page.reload()
         wait_ready(page)
-        expect(page.locator("#take-back-button")).to_be_visible()
-        check_fit(page, "take back, English")
-        check_hand(page, "take back, English")
+        for _, name in resized(page, sizes, players):
+            expect(page.locator("#take-back-button")).to_be_visible()
+            check_fit(page, f"{name} take back, English")
+            check_hand(page, f"{name} take back, English")
         assert page.evaluate(FILL_TRICK_JS) == players
-        page.screenshot(path=artifacts / f"{name}-take-back-en.png")
-        assert page.evaluate(COVER_JS) == [], "English, later: a card or a name over a plate"
+        for _, name in resized(page, sizes, players):
+            page.screenshot(path=artifacts / f"{name}-take-back-en.png")
+            assert page.evaluate(COVER_JS) == [], (
+                f"{name}, English, later: a card or a name over a plate"
+            )
         if least == 2:  # whatever the deal: the widest plates (a full trick, "Last trick")
             assert page.evaluate(WORST_PLATES_JS) == players
-            if players == 4 or width >= 640:  # the marks found a place off the plates
-                expect(page.locator(".marks")).not_to_have_attribute("data-cramped", "true")
-            page.screenshot(path=artifacts / f"{name}-widest-plates-en.png")
-            assert page.evaluate(COVER_JS) == [], (
-                "the widest plates: a card, name or button over one"
-            )
+            for _, name in resized(page, sizes, players):
+                view = page.viewport_size
+                assert view is not None
+                if players == 4 or view["width"] >= 640:  # the marks found a place off the plates
+                    expect(page.locator(".marks")).not_to_have_attribute("data-cramped", "true")
+                page.screenshot(path=artifacts / f"{name}-widest-plates-en.png")
+                assert page.evaluate(COVER_JS) == [], (
+                    f"{name}, the widest plates: a card, name or button over one"
+                )
     play_by_api(page, lambda s: s["hand"]["phase"] == "done")
     page.reload()
     wait_ready(page)
-    expect(page.locator("#result")).to_be_in_viewport(ratio=1)
-    page.screenshot(path=artifacts / f"{name}-result-en.png")
-    check_fit(page, "result, English")
+    for _, name in resized(page, sizes, players):
+        expect(page.locator("#result")).to_be_in_viewport(ratio=1)
+        page.screenshot(path=artifacts / f"{name}-result-en.png")
+        check_fit(page, f"{name} result, English")
     set_language(page, "vi")
-    expect(page.locator("#result")).to_be_in_viewport(ratio=1)
-    page.screenshot(path=artifacts / f"{name}-result.png")
-    check_fit(page, "result")
+    for _, name in resized(page, sizes, players):
+        expect(page.locator("#result")).to_be_in_viewport(ratio=1)
+        page.screenshot(path=artifacts / f"{name}-result.png")
+        check_fit(page, f"{name} result")
 
 
 COVERED_JS = """() => {

@@ -79,14 +79,16 @@ def top(page: Page, name: str) -> float:
     return float(box["y"])
 
 
-def tap_areas(page: Page) -> list[dict[str, Any]]:
+def tap_areas(page: Page, enough: int | None = None) -> list[dict[str, Any]]:
     """For each card of the hand, the widest and tallest runs of points at which a
-    tap lands on that card (other cards overlap it), found by hit-testing a 2 px grid."""
+    tap lands on that card (other cards overlap it), found by hit-testing a 2 px grid
+    row by row; with ``enough``, a card's rows stop once both runs reach it (the
+    runs then say "at least")."""
     found: list[dict[str, Any]] = page.locator(HAND).evaluate_all(
-        """bs => bs.map(b => {
+        """(bs, enough) => bs.map(b => {
             const r = b.getBoundingClientRect();
-            const rows = [], cols = new Map();
-            let wide = 0;
+            const cols = new Map();
+            let wide = 0, tall = 0;
             for (let y = Math.ceil(r.top); y < r.bottom; y += 2) {
               let run = 0;
               for (let x = Math.ceil(r.left); x < r.right; x += 2) {
@@ -94,16 +96,16 @@ def tap_areas(page: Page) -> list[dict[str, Any]]:
                 const mine = !!hit && hit.closest('button.hand-card') === b;
                 run = mine ? run + 2 : 0;
                 wide = Math.max(wide, run);
-                const c = cols.get(x) || {run: 0, best: 0};
+                const c = cols.get(x) || {run: 0};
                 c.run = mine ? c.run + 2 : 0;
-                c.best = Math.max(c.best, c.run);
+                tall = Math.max(tall, c.run);
                 cols.set(x, c);
               }
+              if (enough && wide >= enough && tall >= enough) break;
             }
-            let tall = 0;
-            for (const c of cols.values()) tall = Math.max(tall, c.best);
             return {card: b.dataset.card, wide, tall, top: r.top, bottom: r.bottom};
-        })"""
+        })""",
+        enough,
     )
     return found
 

@@ -1,17 +1,24 @@
-"""Fixtures for the API tests: an app on a fresh database, and a South player.
+"""Fixtures for the API tests: an app on a database of the test's own, and a South player.
 
-Every test that takes ``db_url`` (or ``client``, ``south``, ``app_client``) runs twice:
-``[sqlite]`` on a fresh SQLite file and ``[postgres]`` on a fresh PostgreSQL database
-(``fresh_pg_url`` of tests/conftest.py: skipped only when ``HEARTS_TEST_PG_URL`` is not
-set; scripts/test.sh sets it). ``shared_db_url`` is the same per module, for fixtures
-shared by a module's tests. ``HEARTS_TEST_DATABASE_URL`` replaces both cases with
-that one database, as before (``[env]``).
+``db_url`` (and ``client``, ``south``, ``app_client`` on it) is a database already at
+the schema's head: a copy of one migrated once per session (a SQLite file copied, a
+PostgreSQL ``CREATE DATABASE ... TEMPLATE``), so an app's start finds nothing to do.
+``fresh_db_url`` is one nobody has opened, for the tests of the migrations themselves.
+``shared_db_url`` is ``db_url`` for one module's tests together.
+
+SQLite is the default. The tests of what the two databases do differently (the store's
+SQL, versions and concurrent writers, migrations, retention, several processes on one
+database, room storage) run on PostgreSQL too: their module or test is marked
+``both_databases(why)`` (``[sqlite]`` and ``[postgres]`` cases; the PostgreSQL case is
+skipped only when ``HEARTS_TEST_PG_URL`` is not set, and scripts/test.sh sets it).
+``HEARTS_TEST_DATABASE_URL`` replaces every case with that one database (``[env]``).
 """
 
 from __future__ import annotations
 
 import json
 import os
+import shutil
 import warnings
 from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
@@ -19,12 +26,15 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+import sqlalchemy as sa
 
 with warnings.catch_warnings():
     warnings.simplefilter("ignore")
     from fastapi.testclient import TestClient
 
+from hearts.server import migrate
 from hearts.server.app import create_app
+from hearts.server.db import make_engine
 
 
 class South:
@@ -90,34 +100,90 @@ def db_path(tmp_path: Path) -> Path:
     return tmp_path / "hearts.db"
 
 
-DATABASES = ["env"] if os.environ.get("HEARTS_TEST_DATABASE_URL") else ["sqlite", "postgres"]
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line(
+        "markers",
+        "both_databases(why): the test's database fixtures run on PostgreSQL as well as"
+        " SQLite (tests/server/conftest.py)",
+    )
 
 
-@pytest.fixture(params=DATABASES)
-def db_url(request: pytest.FixtureRequest, db_path: Path) -> str:
-    """A fresh SQLite file, a fresh PostgreSQL database (the same tests prove the SQL
-    portable), or the database named by ``HEARTS_TEST_DATABASE_URL``."""
+# The database fixtures, by scope; the marker chooses their cases.
+DATABASE_FIXTURES = {"db_url": "function", "fresh_db_url": "function", "shared_db_url": "module"}
+
+
+def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
+    names = [name for name in DATABASE_FIXTURES if name in metafunc.fixturenames]
+    if not names:
+        return
+    if os.environ.get("HEARTS_TEST_DATABASE_URL"):
+        cases = ["env"]
+    elif (mark := metafunc.definition.get_closest_marker("both_databases")) is not None:
+        if not (mark.args or mark.kwargs):
+            raise pytest.UsageError(f"{metafunc.definition.nodeid}: both_databases(why) says why")
+        cases = ["sqlite", "postgres"]
+    else:
+        cases = ["sqlite"]
+    scope = "module" if names == ["shared_db_url"] else "function"
+    values = cases if len(names) == 1 else [tuple([case] * len(names)) for case in cases]
+    metafunc.parametrize(",".join(names), values, indirect=True, ids=cases, scope=scope)
+
+
+def migrated(url: str) -> None:
+    """Bring the database at ``url`` to the schema's head, as a server's start does."""
+    engine = make_engine(url)
+    try:
+        with migrate.maintenance_lock(engine):
+            migrate.upgrade(engine)
+    finally:
+        engine.dispose()
+
+
+@pytest.fixture(scope="session")
+def sqlite_template(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A SQLite file at the schema's head, migrated once; tests get copies."""
+    path = tmp_path_factory.mktemp("template") / "hearts.db"
+    migrated(f"sqlite:///{path}")
+    assert not path.with_name("hearts.db-wal").exists(), "the template is one file"
+    return path
+
+
+@pytest.fixture(scope="session")
+def pg_template(pg_databases: Any) -> str:
+    """The name of a PostgreSQL database at the schema's head, migrated once; tests
+    get databases made from it (``CREATE DATABASE ... TEMPLATE``)."""
+    url = pg_databases.create()
+    migrated(url)
+    return str(sa.make_url(url).database)
+
+
+def migrated_copy(request: pytest.FixtureRequest, path: Path) -> str:
+    """A new database at the schema's head, as ``request.param`` says: a copy of the
+    SQLite template at ``path``, or a PostgreSQL database made from its template
+    (given back at the end of ``request``'s scope)."""
     if request.param == "env":
         return os.environ["HEARTS_TEST_DATABASE_URL"]
     if request.param == "postgres":
-        return str(request.getfixturevalue("fresh_pg_url"))
-    return f"sqlite:///{db_path}"
-
-
-@pytest.fixture(scope="module", params=DATABASES)
-def shared_db_url(
-    request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
-) -> Iterator[str]:
-    """``db_url`` for one module's tests together."""
-    if request.param == "env":
-        yield os.environ["HEARTS_TEST_DATABASE_URL"]
-    elif request.param == "postgres":
         databases = request.getfixturevalue("pg_databases")
-        url = databases.create()
-        yield url
-        databases.drop(url)
-    else:
-        yield f"sqlite:///{tmp_path_factory.mktemp('shared') / 'hearts.db'}"
+        url = databases.create(template=request.getfixturevalue("pg_template"))
+        request.addfinalizer(lambda: databases.drop(url))
+        return str(url)
+    assert request.param == "sqlite", request.param
+    shutil.copyfile(request.getfixturevalue("sqlite_template"), path)
+    return f"sqlite:///{path}"
+
+
+@pytest.fixture
+def db_url(request: pytest.FixtureRequest, db_path: Path) -> str:
+    """A database of the test's own at the schema's head: SQLite, PostgreSQL (the same
+    tests prove the SQL portable), or the one named by ``HEARTS_TEST_DATABASE_URL``."""
+    return migrated_copy(request, db_path)
+
+
+@pytest.fixture(scope="module")
+def shared_db_url(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> str:
+    """``db_url`` for one module's tests together."""
+    return migrated_copy(request, tmp_path_factory.mktemp("shared") / "hearts.db")
 
 
 @pytest.fixture
@@ -174,7 +240,7 @@ def app_client(db_url: str) -> Iterator[Callable[..., TestClient]]:
         c.__exit__(None, None, None)
 
 
-@pytest.fixture(params=DATABASES)
+@pytest.fixture
 def fresh_db_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
     """A database nobody has opened: a new SQLite file, an empty PostgreSQL database
     (``fresh_pg_url``), or, when ``HEARTS_TEST_DATABASE_URL`` names PostgreSQL, a new
@@ -185,13 +251,12 @@ def fresh_db_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str
     if request.param == "postgres":
         yield str(request.getfixturevalue("fresh_pg_url"))
         return
+    assert request.param == "env", request.param
     base = os.environ.get("HEARTS_TEST_DATABASE_URL", "")
     if not base.startswith("postgresql"):
         yield f"sqlite:///{tmp_path / 'fresh.db'}"
         return
     import secrets
-
-    import sqlalchemy as sa
 
     url = sa.make_url(base)
     name = f"hearts_test_{secrets.token_hex(4)}"

@@ -283,6 +283,7 @@ def test_finishing_hands_and_a_match_unlocks_what_happened_once(
     assert {a["id"]: a for a in listed["achievements"]}["matches_10"]["progress"] == 2
 
 
+@pytest.mark.both_databases("grouped sums, on each database")
 def test_stats_give_points_per_hand_by_difficulty(south: Any) -> None:
     stats = south.call("GET", "/api/stats")
     assert stats["levels"]["easy"] == {"hands": 0, "points": 0, "average": None}
@@ -293,6 +294,7 @@ def test_stats_give_points_per_hand_by_difficulty(south: Any) -> None:
     assert stats["levels"]["hard"]["hands"] == 0
 
 
+@pytest.mark.both_databases("the store's inserts of goals, once each")
 def test_a_goal_met_again_is_not_unlocked_again(db_url: str) -> None:
     """At the store: a hand (seeded: a clean hand at Khó) that ends a match (target
     1) unlocks its goals in the saving transaction; looking at it again, or at the

@@ -10,8 +10,14 @@ from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
 from typing import Any
 
+import pytest
+
 from hearts.server.solo import analysis
 from hearts.server.solo import analysis_store as analysisdb
+
+pytestmark = pytest.mark.both_databases(
+    "two apps on one database hand an analysis over through its rows"
+)
 
 SMALL = 48  # playouts: a quick analysis for the tests
 LIVE = 60.0  # seconds: a liveness bound only

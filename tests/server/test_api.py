@@ -63,6 +63,7 @@ def error_of(response: Any, status: int, code: str) -> dict[str, Any]:
     return body
 
 
+@pytest.mark.both_databases("the players row holds the token's hash alone, on each database")
 def test_new_player_gets_an_opaque_token_stored_only_as_a_hash(client, db_url, db_path) -> None:
     tokens = {client.post("/api/players").json()["token"] for _ in range(3)}
     assert len(tokens) == 3

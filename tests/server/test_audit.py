@@ -37,6 +37,7 @@ def connect(db_url: str) -> Iterator[Callable[[], httpx.AsyncClient]]:
     app.state.tables.store.close()
 
 
+@pytest.mark.both_databases("concurrent writers at one version")
 def test_identical_actions_at_once_from_two_tabs_apply_once(audit, connect) -> None:
     rounds, n = 10, 6
     res: dict[str, Any] = asyncio.run(audit.double_click(connect, rounds, n))

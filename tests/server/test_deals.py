@@ -8,6 +8,7 @@ from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
+import pytest
 from fastapi.testclient import TestClient
 
 from hearts.match import Match
@@ -28,6 +29,7 @@ def first_deals(url: str, new_south: Callable[..., Any], tokens: int) -> list[li
         return [*deals, second["hand"]["cards"]]
 
 
+@pytest.mark.both_databases("match ids from each database's own sequence")
 def test_two_tokens_get_different_deals_and_a_fresh_server_the_same_again(
     fresh_db_url: str, tmp_path: Any, new_south: Callable[..., Any]
 ) -> None:

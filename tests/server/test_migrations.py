@@ -26,6 +26,8 @@ from hearts.server.app import create_app
 from hearts.server.store import migrate
 from hearts.server.store.db import Store, make_engine, matches, metadata, players
 
+pytestmark = pytest.mark.both_databases("the migrations run on each database's own DDL")
+
 RELEASE_DB = Path(__file__).parent.parent / "data" / "release-0.1.0.db"
 
 

@@ -136,6 +136,7 @@ def test_no_response_of_a_whole_hand_holds_another_seats_hidden_card(south, db_u
     assert checked > 40
 
 
+@pytest.mark.both_databases("a whole match saved: matches, hands and statistics")
 def test_a_whole_match_to_a_low_target(app_client, new_south) -> None:
     client = app_client(target=30)
     south = new_south(client)
@@ -175,6 +176,7 @@ def test_a_whole_match_to_a_low_target(app_client, new_south) -> None:
     assert south.call("GET", "/api/stats")["played"] == 1
 
 
+@pytest.mark.both_databases("a match read back by a new store")
 def test_the_match_continues_after_a_server_restart_mid_trick(app_client, new_south):
     first = app_client()
     south = new_south(first)
@@ -195,6 +197,7 @@ def test_the_match_continues_after_a_server_restart_mid_trick(app_client, new_so
     assert third.call("GET", "/api/stats")["hands"] == 1
 
 
+@pytest.mark.both_databases("saved hands read back by a new store")
 def test_the_computers_remember_the_earlier_hands_after_a_restart(
     app_client, new_south, db_url
 ) -> None:
@@ -219,6 +222,7 @@ def test_the_computers_remember_the_earlier_hands_after_a_restart(
     assert job.views and all(v.earlier == (plays,) for v in job.views)
 
 
+@pytest.mark.both_databases("the store's round trip")
 def test_a_state_round_trips_through_the_database_between_every_action(south) -> None:
     """Each answer is exactly what a fresh load of the stored match shows."""
     s = south.state()
@@ -227,6 +231,7 @@ def test_a_state_round_trips_through_the_database_between_every_action(south) ->
         assert south.state() == s
 
 
+@pytest.mark.both_databases("concurrent writers at one version")
 def test_concurrent_double_actions_apply_once(db_url) -> None:
     app = create_app(db_url, seed=3, executor=ThreadPoolExecutor(1))
 

@@ -20,6 +20,8 @@ from hearts.server.app import create_app
 from hearts.server.store import retention
 from hearts.server.store.db import Store, analyses, hands, matches, players, token_hash
 
+pytestmark = pytest.mark.both_databases("the retention's deletes and counts, on each database")
+
 NOW = dt.datetime.now(dt.UTC)
 
 

@@ -27,6 +27,8 @@ from hearts.server.app import create_app
 from hearts.server.store import retention
 from hearts.server.store.db import Store, players, room_seats, rooms, token_hash
 
+pytestmark = pytest.mark.both_databases("the retention's deletes and counts, on each database")
+
 NOW = dt.datetime.now(dt.UTC)
 
 

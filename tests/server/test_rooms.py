@@ -18,6 +18,7 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
+import pytest
 import sqlalchemy as sa
 
 with warnings.catch_warnings():
@@ -177,6 +178,7 @@ def test_names_are_checked_and_kept_as_text(client) -> None:
     assert guest.act(code, "join", {"name": "  Minh   Anh "})["seats"][0]["name"] == "Minh Anh"
 
 
+@pytest.mark.both_databases("a room's versioned update, on each database")
 def test_a_double_tap_changes_nothing_twice(client) -> None:
     creator, guest = Guest(client), Guest(client)
     code = new_room(creator)["code"]
@@ -194,6 +196,7 @@ def test_a_double_tap_changes_nothing_twice(client) -> None:
     assert sorted(creator.room(code)["state"]["hand"]["passed"]) == sorted(dealt[:3])
 
 
+@pytest.mark.both_databases("a room read back from its rows")
 def test_reconnecting_gets_the_same_room(client) -> None:
     creator, guest = Guest(client), Guest(client)
     code = new_room(creator)["code"]
@@ -279,6 +282,7 @@ def test_the_invite_link_serves_the_page(client) -> None:
     assert response.text == client.get("/").text
 
 
+@pytest.mark.both_databases("the sweep's query of overdue rooms")
 def test_the_sweep_makes_an_overdue_move_of_any_process(client, db_url: str) -> None:
     """A move whose timer lived in a process that died is made by another process's
     sweep: here the timer is cancelled and the move left overdue in the row."""

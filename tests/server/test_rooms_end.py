@@ -201,6 +201,7 @@ def test_the_end_of_the_match_is_on_every_screen_and_stops_every_action(
     assert guest.room(code)["version"] == over["version"]  # nothing changed
 
 
+@pytest.mark.both_databases("the sweep's query of overdue rooms")
 def test_any_seated_human_deals_the_next_hand_and_the_timer_does_if_nobody_does(
     client, db_url: str
 ) -> None:

@@ -11,6 +11,7 @@ import warnings
 from pathlib import Path
 from typing import Any
 
+import pytest
 import sqlalchemy as sa
 
 with warnings.catch_warnings():
@@ -90,6 +91,7 @@ def test_leaving_mid_match_gives_the_seat_to_a_computer_and_the_room_to_the_next
     assert after["error"]["code"] == "not_in_room"
 
 
+@pytest.mark.both_databases("the sweep's query of overdue rooms")
 def test_an_absent_player_is_played_for_once_and_takes_over_again(client, db_url) -> None:
     creator, guest = Guest(client), Guest(client)
     code = new_room(creator, turn_seconds=600)["code"]

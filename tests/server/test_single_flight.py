@@ -11,8 +11,13 @@ from concurrent.futures import Future, ThreadPoolExecutor
 from typing import Any
 
 import httpx
+import pytest
 
 from hearts.server.app import create_app
+
+pytestmark = pytest.mark.both_databases(
+    "concurrent actions at one version: the database's locking decides which applies"
+)
 
 
 class SpyWorkers(ThreadPoolExecutor):

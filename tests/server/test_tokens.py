@@ -72,6 +72,7 @@ def test_a_token_not_issued_here_is_403_and_makes_no_row(client: Any) -> None:
     assert count_players(store) == before
 
 
+@pytest.mark.both_databases("racing first inserts of one row: each database's unique index")
 def test_first_calls_at_once_make_one_row(client: Any, db_url: str) -> None:
     """Threads of this app and of a second one (another process) race on one token."""
     token = client.post("/api/players").json()["token"]
@@ -98,6 +99,7 @@ def test_first_calls_at_once_make_one_row(client: Any, db_url: str) -> None:
     assert results[0::2] == [200] * 4 and results[1::2] == [rows[0].id] * 4
 
 
+@pytest.mark.both_databases("the token secret stored and read back")
 def test_a_token_outlives_a_restart(client: Any, app_client: Callable[..., Any]) -> None:
     """The signing key is in the database: every server of it accepts its tokens."""
     token = client.post("/api/players").json()["token"]

@@ -278,6 +278,7 @@ def test_computer_shooters_choose_and_the_result_says_how(south, db_url) -> None
     assert h["points"] == {"S": 0, "W": -26, "N": 0, "E": 0}
 
 
+@pytest.mark.both_databases("the statistics' aggregates, on each database")
 def test_stats_keep_the_rules_of_each_match(south, db_url) -> None:
     # East shoots under "add to the others": everybody else passes 50; East wins.
     rules = Rules(target=50, players=4, jd_bonus=True)

@@ -10,6 +10,8 @@ import pytest
 
 from hearts.server.store.db import players, token_hash
 
+pytestmark = pytest.mark.both_databases("versions up to 2^53: PostgreSQL's INTEGER is 32-bit")
+
 ACTIONS: dict[str, dict[str, Any]] = {
     "/api/pass": {"cards": ["2C", "3C", "4C"]},
     "/api/play": {"card": "2C"},
