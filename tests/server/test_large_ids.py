@@ -7,6 +7,10 @@ from typing import Any
 
 import pytest
 
+pytestmark = pytest.mark.both_databases(
+    "ids past PostgreSQL's 32- and 64-bit integers overflow there, past 64 bits on SQLite"
+)
+
 HUGE = ["2147483648", "9223372036854775808", "99999999999999999999999", "-9223372036854775809"]
 
 
