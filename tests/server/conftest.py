@@ -32,9 +32,9 @@ with warnings.catch_warnings():
     warnings.simplefilter("ignore")
     from fastapi.testclient import TestClient
 
-from hearts.server import migrate
 from hearts.server.app import create_app
-from hearts.server.db import make_engine
+from hearts.server.store import migrate
+from hearts.server.store.db import make_engine
 
 
 class South:
