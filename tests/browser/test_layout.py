@@ -18,6 +18,7 @@ from typing import Any
 
 import pytest
 from playwright.sync_api import Browser, Page, Route, expect
+from playwright.sync_api import Error as PlaywrightError
 from table_page import (
     card,
     hand_cards,
@@ -215,6 +216,20 @@ TOPBAR_JS = """width => {
 }"""
 
 
+def play_on(page: Page, until: Any) -> None:
+    """``play_by_api``, again on a connection reset: the page's checks at every size
+    leave its API connection idle about as long as the server keeps one open (5 s),
+    and a request sent as the server closes it is reset. Each step reads the state
+    first, so going on is safe."""
+    for attempt in range(3):
+        try:
+            play_by_api(page, until)
+            return
+        except PlaywrightError as e:
+            if "ECONNRESET" not in str(e) or attempt == 2:
+                raise
+
+
 def next_hand_by_api(page: Page) -> None:
     headers = {"Authorization": f"Bearer {token(page)}"}
     s = page.request.get("/api/state", headers=headers).json()
@@ -325,7 +340,7 @@ def test_table_and_hand_fit(players: int, phone: bool, make_context: Any, artifa
     # a trick on the table, South to play (at 3, 5 or 6 seats a deal may never have
     # South play third or later: one card before South's is enough, the trick is filled)
     least = 2 if players in (4, 7) else 1
-    play_by_api(
+    play_on(
         page,
         lambda s: (
             s["hand"]["phase"] == "play"
@@ -389,7 +404,7 @@ def test_table_and_hand_fit(players: int, phone: bool, make_context: Any, artifa
         )
 
     try:
-        play_by_api(page, later_trick)
+        play_on(page, later_trick)
         later = True
     except AssertionError:
         # at 3, 5 or 6 seats South may lead every trick after the first (the deal's
@@ -399,7 +414,7 @@ def test_table_and_hand_fit(players: int, phone: bool, make_context: Any, artifa
             later = False
         else:
             next_hand_by_api(page)
-            play_by_api(page, later_trick)
+            play_on(page, later_trick)
             later = True
     if later:
         page.reload()
@@ -425,7 +440,7 @@ def test_table_and_hand_fit(players: int, phone: bool, make_context: Any, artifa
                 assert page.evaluate(COVER_JS) == [], (
                     f"{name}, the widest plates: a card, name or button over one"
                 )
-    play_by_api(page, lambda s: s["hand"]["phase"] == "done")
+    play_on(page, lambda s: s["hand"]["phase"] == "done")
     page.reload()
     wait_ready(page)
     for _, name in resized(page, sizes, players):
