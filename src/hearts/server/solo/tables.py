@@ -74,10 +74,10 @@ class Tables:
             weakref.WeakValueDictionary()
         )
         # Phân tích: the analyses this process runs, by (match id, hand): (player,
-        # run, task).  Their rows (analysis_store.py) are what every process answers.
+        # run, task, the address that asked: for its cap).  Their rows
+        # (analysis_store.py) are what every process answers.
         self.analyses = analysis_store.AnalysisStore(store)
-        self._analysing: dict[tuple[int, int], tuple[int, int, asyncio.Task[None]]] = {}
-        self._analysis_address: dict[tuple[int, int], str] = {}  # who asked, for its cap
+        self._analysing: dict[tuple[int, int], tuple[int, int, asyncio.Task[None], str]] = {}
         self.analysis_caps = (ANALYSES_PER_PROCESS, ANALYSES_PER_ADDRESS)
         self.analysis_iterations = analysis.ITERATIONS
         self.analysis_heartbeat = analysis_store.HEARTBEAT
@@ -378,8 +378,8 @@ class Tables:
     def _check_analysis_caps(self, player_id: int, address: str) -> None:
         """429 ``analysis_busy`` if this process runs its cap of analyses, or of
         ``address``'s (the player's own are not counted: a new one stops them)."""
-        others = [k for k, (player, _r, _t) in self._analysing.items() if player != player_id]
-        mine = [k for k in others if self._analysis_address.get(k) == address]
+        others = [a for player, _r, _t, a in self._analysing.values() if player != player_id]
+        mine = [a for a in others if a == address]
         per_process, per_address = self.analysis_caps
         if len(others) >= per_process or len(mine) >= per_address:
             raise RateLimited(ANALYSIS_RETRY_SECONDS, "analysis_busy")
@@ -453,19 +453,17 @@ class Tables:
         """Run ``job`` (claimed by this process) here, from its first unweighed decision."""
         task = asyncio.ensure_future(self._analyse(job, steps))
         key = job.key
-        self._analysing[key] = (job.player_id, job.run, task)
-        self._analysis_address[key] = address
+        self._analysing[key] = (job.player_id, job.run, task, address)
 
         def forget(_done: object) -> None:
-            if self._analysing.get(key, (0, 0, task))[2] is task:
+            if self._analysing.get(key, (0, 0, task, ""))[2] is task:
                 self._analysing.pop(key, None)
-                self._analysis_address.pop(key, None)
 
         task.add_done_callback(forget)
 
     def _stop_local(self, which: Callable[[tuple[int, int], int], bool]) -> None:
         """Cancel the analyses run here for which ``which(key, player)`` holds."""
-        for key, (player_id, _run, task) in list(self._analysing.items()):
+        for key, (player_id, _run, task, _address) in list(self._analysing.items()):
             if which(key, player_id):
                 task.cancel()
 
@@ -539,9 +537,9 @@ class Tables:
         """The process stops: its analyses are left for another process to take
         over at once (their heartbeat set long past)."""
         running = list(self._analysing.items())
-        for _key, (_player, _run, task) in running:
+        for _key, (_player, _run, task, _address) in running:
             task.cancel()
-        for key, (player_id, run, _task) in running:
+        for key, (player_id, run, _task, _address) in running:
             job = analysis_store.Job(
                 analysis.Analysis(key[1], key[0], 0, 0), player_id, self.analysis_iterations, run
             )
