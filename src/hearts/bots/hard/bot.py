@@ -162,7 +162,6 @@ class HardBot:
         sums: Any = np.zeros(k) if compiled else [0.0] * k
         points: Any = np.zeros(k) if compiled else [0.0] * k
         pass_batch = kernel.pass_batch if compiled else reference.pass_batch
-        look = self.options.pass_lookahead
 
         mix = "pass-mix" in places
         # Both models whatever else queen_runs names (with "pass" too, one stays plain).
@@ -177,14 +176,12 @@ class HardBot:
                 for model in models:
                     s2: Any = np.zeros(k) if compiled else [0.0] * k
                     p2: Any = np.zeros(k) if compiled else [0.0] * k
-                    pass_batch(tables, seed, w0, w1, cands, alive, model, judge, s2, p2, look, look)
+                    pass_batch(tables, seed, w0, w1, cands, alive, model, judge, s2, p2)
                     for i in alive:
                         sums[i] += 0.5 * float(s2[i])
                         points[i] += 0.5 * float(p2[i])
             else:
-                pass_batch(
-                    tables, seed, w0, w1, cands, alive, passing, judge, sums, points, look, look
-                )  # fmt: skip
+                pass_batch(tables, seed, w0, w1, cands, alive, passing, judge, sums, points)
 
         # Under two models a deal costs two playouts: half the deals, the same work.
         budget = self.options.pass_iterations // len(models)

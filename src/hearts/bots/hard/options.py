@@ -80,7 +80,7 @@ def _checked_hide(hide: int) -> int:
 
 
 _INTS = ("iterations", "seed", "pass_iterations", "lookahead", "lookahead_others",
-         "pass_lookahead", "adapt_from", "remember_from")  # fmt: skip
+         "adapt_from", "remember_from")  # fmt: skip
 _FLOATS = ("infer", "shoot", "mismatch", "clear", "adapt", "remember_share")
 
 
@@ -104,8 +104,7 @@ class Options:
     ``lookahead``: in each playout Khó's next this many turns after the card
     weighed are played by trying each of its cards with a plain playout and
     keeping the best (:func:`kernel._look`; 0: the plain policy),
-    ``lookahead_others``: the same for the other seats, ``pass_lookahead``: the
-    same for every seat in the pass search's playouts; ``clear``: the play search
+    ``lookahead_others``: the same for the other seats; ``clear``: the play search
     stops once its leader leads the runner-up by this many standard errors
     (:func:`clear_lead`; 0: the whole budget); ``hide``: a look ahead plays its
     cards out where the others' cards of each suit are dealt again among them
@@ -139,7 +138,6 @@ class Options:
     mismatch: float = 1.0
     lookahead: int = DEFAULT_LOOKAHEAD
     lookahead_others: int = DEFAULT_LOOKAHEAD
-    pass_lookahead: int = 0
     clear: float = DEFAULT_CLEAR
     hide: int = DEFAULT_HIDE
     adapt: float = DEFAULT_ADAPT

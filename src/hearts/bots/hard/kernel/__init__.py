@@ -131,12 +131,9 @@ def pass_batch(
     judge: Judge,
     sums: Any,
     points: Any,
-    lookahead: int = 0,
-    lookahead_others: int = 0,
 ) -> None:
     """:func:`hearts.bots.hard.reference.pass_batch`, compiled; ``sums`` and ``points``
-    are float64 arrays; ``lookahead`` and ``lookahead_others`` as in :func:`play_batch`
-    (from the first lead)."""
+    are float64 arrays."""
     _pass_batch(
         t,
         _seed64(seed),
@@ -156,8 +153,6 @@ def pass_batch(
         judge.target,
         judge.moon,
         judge.jd_bonus,
-        lookahead,
-        lookahead_others,
         sums,
         points,
     )

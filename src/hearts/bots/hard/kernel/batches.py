@@ -290,14 +290,12 @@ def _pass_batch(
     target: int,
     moon: int,
     jd_bonus: bool,
-    look_me: int,
-    look_others: int,
     sums: Any,
     points: Any,
 ) -> None:
     n = totals.shape[0]
-    looks = np.zeros(n, np.int64)
-    h2, p2, t2, pts, after, rs, h3, cb, sv, ow, kn = _look_scratch(n)
+    pts = np.zeros(n, np.int64)
+    after = np.zeros(n, np.int64)
     world, hands, pen, trick, buf = _deal_scratch(n)
     passes = np.zeros(n, np.int64)
     lead_bit = 1 << lead_card
@@ -315,18 +313,7 @@ def _pass_batch(
             for s in range(n - 1, -1, -1):
                 if hands[s] & lead_bit:
                     leader = s
-            if look_me or look_others:
-                for s in range(n):
-                    looks[s] = look_me if s == me else look_others
-                jd = rollout_look(
-                    hands, trick, 0, leader, 0, False, pen, -1, qs_breaks, lead_card, voids,
-                    me, looks, 0.0, near, totals, target, moon, jd_bonus, h2, p2, t2, pts,
-                    after, 0, rs, h3, cb, sv, ow, kn,
-                )  # fmt: skip
-            else:
-                jd = rollout(
-                    hands, trick, 0, leader, 0, False, pen, -1, qs_breaks, lead_card, voids
-                )
+            jd = rollout(hands, trick, 0, leader, 0, False, pen, -1, qs_breaks, lead_card, voids)
             v, mine = _value0(pen, jd, me, near, totals, target, moon, jd_bonus, pts, after)
             sums[i] += v
             points[i] += mine

@@ -237,8 +237,6 @@ def pass_batch(
     judge: Judge,
     sums: list[float],
     points: list[float],
-    lookahead: int = 0,
-    lookahead_others: int = 0,
 ) -> None:
     """Deals ``w0``..``w1 - 1`` before the pass; in each, the other seats pass
     their :func:`quick_pass` (chosen before seeing ours: once per deal), and for
@@ -259,17 +257,10 @@ def pass_batch(
             hands = [(world[s] & ~passes[s]) | passes[(s - passing.offset) % n] for s in range(n)]
             leader = next(s for s in range(n) if hands[s] & lead_bit)
             pen = [0] * n
-            if lookahead or lookahead_others:
-                looks = [lookahead if s == me else lookahead_others for s in range(n)]
-                jd = rollout_look(
-                    hands, [], leader, 0, False, pen, -1, passing.qs_breaks, passing.lead_card,
-                    passing.voids, looks, judge,
-                )  # fmt: skip
-            else:
-                jd = rollout(
-                    hands, [], leader, 0, False, pen, -1, passing.qs_breaks, passing.lead_card,
-                    voids=passing.voids,
-                )  # fmt: skip
+            jd = rollout(
+                hands, [], leader, 0, False, pen, -1, passing.qs_breaks, passing.lead_card,
+                voids=passing.voids,
+            )  # fmt: skip
             v, mine = _value(pen, jd, judge)
             sums[i] += v
             points[i] += mine
