@@ -201,6 +201,7 @@ const R = {
   knewOpen: "What the computer knew",
   knewAbout: " At each computer turn: what it could see, and where Hard guessed the hidden cards were, beside where they really were.",
   knewError: "Could not load this",
+  knewLoading: "Going over the computers' turns…",
   knewNotHard: "The computers played this hand at Easy or Medium: those levels do not guess the hidden cards, they play on what they see.",
   knewNonePass: "The computers did not pass this hand.",
   knewNoneTrick: "No computer played a card in this trick.",

@@ -267,6 +267,7 @@ export const R = {
   knewOpen: "Máy đã biết gì",
   knewAbout: " Ở mỗi lượt của máy: máy thấy những gì, và Khó đoán bài ẩn nằm ở đâu, bên cạnh chỗ chúng thật sự nằm.",
   knewError: "Không tải được phần này",
+  knewLoading: "Đang xem lại các lượt của máy…",
   knewNotHard: "Ván này máy chơi ở mức Dễ hoặc Vừa: các mức này không đoán bài ẩn, chỉ đánh theo những gì thấy.",
   knewNonePass: "Máy không chuyền bài ở ván này.",
   knewNoneTrick: "Vòng này máy không đánh lá nào.",

@@ -43,14 +43,14 @@ export class KnewPanel {
   async load() {
     const hand = this.hand;
     const button = this.box.querySelector("#rv-knew-open");
-    if (button) button.disabled = true;
+    if (button) { button.disabled = true; button.textContent = R.knewLoading; }
     try {
       const report = await api.knew(hand);
       if (this.hand !== hand) return;
       this.report = report;
     } catch (e) {
       this.showError(e.message || R.knewError);
-      if (button) button.disabled = false;
+      if (button) { button.disabled = false; button.textContent = R.knewOpen; }
       return;
     }
     this.render();
