@@ -4,6 +4,9 @@ not see beside where they were; only for the token's own finished hands."""
 
 from __future__ import annotations
 
+import threading
+import time
+from concurrent.futures import Future, ThreadPoolExecutor
 from typing import Any
 
 from hearts.cards import parse_card
@@ -51,6 +54,11 @@ def test_each_computer_decision_with_what_it_saw_and_believed(south: Any) -> Non
         i = d["index"]
         gone = set(record["plays"][:i])
         assert d["chose"] == record["plays"][i] and d["played"] == i
+        # hand 1 passes left: it was passed the cards of the seat on its right
+        assert d["from"] == {"W": "S", "N": "W", "E": "N"}[d["seat"]]
+        passer = {"W": "S", "N": "W", "E": "N"}[d["seat"]]
+        assert sorted(d["received"]) == sorted(record["passes"][passer])
+        assert sorted(d["passed"]) == sorted(record["passes"][d["seat"]])
         assert d["trick"] == i // 4 + 1
         assert sorted(d["hand"]) == sorted(c for c in start[d["seat"]] if c not in gone)
         assert [p["card"] for p in d["table"]] == record["plays"][i - i % 4 : i]
@@ -112,3 +120,57 @@ def test_the_report_counts_in_the_analyses_caps(south: Any, new_south: Any) -> N
     assert got.status_code == 429 and got.json()["error"]["code"] == "analysis_busy"
     tables.analysis_caps = (4, 2)
     assert south.call("GET", "/api/knew/1")["hand"] == 1
+
+
+class HeldBeliefs(ThreadPoolExecutor):
+    """Bot workers where every belief waits for ``gate``; the rest runs at once."""
+
+    def __init__(self) -> None:
+        super().__init__(max_workers=3)
+        self.gate = threading.Event()
+        self.waiting = 0
+
+    def submit(self, fn: Any, /, *args: Any, **kwargs: Any) -> Future[Any]:
+        if fn is not knew.believe:
+            return super().submit(fn, *args, **kwargs)
+
+        def held() -> Any:
+            self.waiting += 1
+            assert self.gate.wait(60), "the test never opened the gate"
+            return fn(*args, **kwargs)
+
+        return super().submit(held)
+
+
+def test_a_report_being_made_counts_in_the_caps_of_the_others(
+    app_client: Any, new_south: Any
+) -> None:
+    """While one player's report is worked out, it counts in the analyses' caps: one
+    more analysis or report of another player beyond them is 429 analysis_busy."""
+    held = HeldBeliefs()
+    client = app_client(executor=held)
+    tables = client.app.state.tables
+    first, second = new_south(client), new_south(client)
+    for player in (first, second):
+        player.call("PUT", "/api/settings", {"level": "easy"})
+        _hand_at_hard(player)
+    with ThreadPoolExecutor(max_workers=1) as asker:
+        asked = asker.submit(first.call, "GET", "/api/knew/1")
+        deadline = time.monotonic() + 30  # liveness only
+        while not held.waiting and time.monotonic() < deadline:
+            time.sleep(0.02)
+        try:
+            assert held.waiting == 1
+            tables.analysis_caps = (1, 4)
+            for method, path, body in (
+                ("POST", "/api/analysis", {"hand": 1}),  # answers at once if let through
+                ("GET", "/api/knew/1", None),
+            ):
+                refused = client.request(method, path, json=body, headers=second.headers)
+                assert refused.status_code == 429, refused.text
+                assert refused.json()["error"]["code"] == "analysis_busy"
+        finally:
+            held.gate.set()
+        got = asked.result(timeout=60)
+    assert got["level"] == "hard" and any(d["belief"] for d in got["decisions"])
+    assert second.call("GET", "/api/knew/1")["hand"] == 1  # room again
