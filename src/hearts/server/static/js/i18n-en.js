@@ -209,7 +209,7 @@ const R = {
   knewPlayed: "played",
   knewNothing: "none",
   knewHand: "In hand:",
-  knewGave: "Passed away:",
+  knewGave: "It passed:",
   knewGot: (name) => `Passed by ${name}:`,
   knewTable: "On the table:",
   knewLeads: "nothing yet, it leads",
