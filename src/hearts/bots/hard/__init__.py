@@ -7,6 +7,8 @@
 - :mod:`.position`: a position put as numbers for the kernels;
 - :mod:`.sampling`, :mod:`.moon`, :mod:`.memory`: the deals drawn from a view,
   moon defence, the match's memory of how the others play;
+- :mod:`.belief`: what it believed about the hidden cards at a decision, from
+  its search's own deals (the review's "Máy đã biết gì");
 - :mod:`.kernel`: the compiled kernel (sampler, policy, looks, batches);
 - :mod:`.reference`: its pure-Python twin, the same results bit for bit;
 - :mod:`.masks`, :mod:`.splitmix`: card masks and the random stream both share.

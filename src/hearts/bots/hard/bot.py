@@ -37,6 +37,7 @@ from hearts.bots.hard.reference import QUEEN_RUNS, pass_scores
 from hearts.bots.hard.sampling import (
     DealSampler,
     DealTables,
+    MixtureSampler,
     WeightedSampler,
     deal_tables,
 )
@@ -237,12 +238,7 @@ class HardBot:
         budget if None); each playout adds the seat's points to ``tally`` if given."""
         started = time.perf_counter()
         o = self.options
-        base: DealSampler | WeightedSampler
-        if o.infer:
-            base = WeightedSampler(view, QUEEN_SPADES, queen_doubts(view, o.infer))
-        else:
-            base = DealSampler(view)
-        sampler = moon_sampler(view, base) if o.moon else base
+        sampler = play_sampler(view, o)
         budget = self.play_playouts(view) if total is None else total
         deadline = None
         if o.budget_ms is not None:
@@ -331,6 +327,18 @@ class HardBot:
         if self.options.spread:
             total = playouts_for(total, sum(view.counts))
         return total
+
+
+def play_sampler(view: PlayerView, o: Options) -> DealSampler | WeightedSampler | MixtureSampler:
+    """The deals Khó's play search imagines from ``view``: uniform among those
+    consistent with it, Q♠ weighed by the others' plays (``infer``), and the
+    high hearts given to a live moon runner on part of them (``moon``)."""
+    base: DealSampler | WeightedSampler
+    if o.infer:
+        base = WeightedSampler(view, QUEEN_SPADES, queen_doubts(view, o.infer))
+    else:
+        base = DealSampler(view)
+    return moon_sampler(view, base) if o.moon else base
 
 
 def _other_moon_open(view: PlayerView) -> bool:

@@ -42,6 +42,7 @@ ERRORS: dict[str, str] = {
     "join_limited": "Joining rooms too fast, try again in a few minutes",
     "too_many_sockets": "Too many connections: close some of your open tabs",
     "analysis_busy": "The server is analysing many hands: try again in a few seconds",
+    "hand_in_play": "This hand is still being played: it can be seen once it is over",
 }
 
 RULE_ERRORS: dict[str, str] = {

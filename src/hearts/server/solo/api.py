@@ -28,6 +28,7 @@ from hearts.server.web.schema import (
     Analysis,
     AnalysisBody,
     Hint,
+    Knew,
     MoonBody,
     NewMatchBody,
     PassBody,
@@ -206,6 +207,20 @@ def _record_routes(app: FastAPI, tables: Tables) -> None:
     async def get_analysis(hand: int, pid: PlayerId, response: Response) -> Any:
         """The analysis of ``hand`` as far as it went (progress, then the findings)."""
         return answer(await tables.analysis_now(pid, _hand_number(hand)), response)
+
+    @app.get(
+        "/api/knew/{hand}",
+        response_model=Knew,
+        response_model_by_alias=True,
+        responses=ERROR_RESPONSES | RATE_LIMITED_RESPONSE,
+        tags=["api"],
+    )
+    async def get_knew(hand: int, pid: PlayerId, request: Request, response: Response) -> Any:
+        """Máy đã biết gì: each computer decision of finished hand ``hand``, what its
+        seat could see, and Khó's belief about the cards it could not; worked out
+        after the hand only (409 hand_in_play before), below live play."""
+        address = request_address(request)
+        return answer(await tables.knew(pid, _hand_number(hand), address), response)
 
     @app.put("/api/settings", response_model=State, responses=ERROR_RESPONSES, tags=["api"])
     async def settings(body: SettingsBody, pid: PlayerId, response: Response) -> dict[str, Any]:

@@ -19,16 +19,27 @@ from hearts.server.table.game import rules_json
 
 def hand_record(store: Store, player_id: int, number: int) -> dict[str, Any] | None:
     """Hand ``number`` of the player's match on the table, once finished (else None)."""
+    found = hand_played(store, player_id, number)
+    return None if found is None else found[0]
+
+
+def hand_played(
+    store: Store, player_id: int, number: int
+) -> tuple[dict[str, Any], str | None] | None:
+    """Hand ``number`` of the player's match on the table, once finished, with the
+    computers' level when it ended (None: a hand of a server before 0005)."""
     with store.read() as conn:
         match_id = conn.execute(
             sa.select(players.c.match_id).where(players.c.id == player_id)
         ).scalar()
         if match_id is None:
             return None
-        text = conn.execute(
-            sa.select(hands.c.record).where(hands.c.match_id == match_id, hands.c.number == number)
-        ).scalar()
-    return None if text is None else dict(json.loads(text))
+        row = conn.execute(
+            sa.select(hands.c.record, hands.c.level).where(
+                hands.c.match_id == match_id, hands.c.number == number
+            )
+        ).one_or_none()
+    return None if row is None else (dict(json.loads(row.record)), row.level)
 
 
 def stats_by_rules(store: Store, player_id: int) -> list[dict[str, Any]]:

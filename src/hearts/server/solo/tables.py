@@ -5,6 +5,7 @@ action's transaction, Khó in workers), Gợi ý and Phân tích."""
 from __future__ import annotations
 
 import asyncio
+import collections
 import contextlib
 import functools
 import logging
@@ -18,7 +19,7 @@ import anyio.to_thread
 
 from hearts.rules import Rules
 from hearts.server.i18n import lang
-from hearts.server.solo import achievements, analysis, analysis_store, coach, history
+from hearts.server.solo import achievements, analysis, analysis_store, coach, history, knew
 from hearts.server.store.db import Loaded, PlayerGone, Stale, Store, token_hash
 from hearts.server.store.tokens import Tokens
 from hearts.server.table.computers import Choices, Computers, Heavy, decide_here
@@ -36,6 +37,8 @@ ID_CACHE_SECONDS = 300.0
 ANALYSES_PER_PROCESS = 4
 ANALYSES_PER_ADDRESS = 2
 ANALYSIS_RETRY_SECONDS = 10.0
+#: Máy đã biết gì reports kept in a process (deterministic: made once per hand).
+KNEW_KEPT = 64
 T = TypeVar("T")
 
 
@@ -82,6 +85,13 @@ class Tables:
         self.analysis_iterations = analysis.ITERATIONS
         self.analysis_heartbeat = analysis_store.HEARTBEAT
         self.analysis_stale = analysis_store.STALE
+        # Máy đã biết gì: the reports being made here, by (match id, hand): (player,
+        # address, the report to come), counted in the analyses' caps; and the last
+        # reports made (the same hand gives the same report).
+        self._knowing: dict[tuple[int, int], tuple[int, str, asyncio.Future[dict[str, Any]]]] = {}
+        self._knew: collections.OrderedDict[tuple[int, int], dict[str, Any]] = (
+            collections.OrderedDict()
+        )
 
     def lock(self, player_id: int) -> asyncio.Lock:
         lock = self._locks.get(player_id)
@@ -379,6 +389,7 @@ class Tables:
         """429 ``analysis_busy`` if this process runs its cap of analyses, or of
         ``address``'s (the player's own are not counted: a new one stops them)."""
         others = [a for player, _r, _t, a in self._analysing.values() if player != player_id]
+        others += [a for player, a, _f in self._knowing.values() if player != player_id]
         mine = [a for a in others if a == address]
         per_process, per_address = self.analysis_caps
         if len(others) >= per_process or len(mine) >= per_address:
@@ -545,6 +556,74 @@ class Tables:
             )
             with contextlib.suppress(Exception):
                 await anyio.to_thread.run_sync(self.analyses.beat, job, 0.0)
+
+    # -- Máy đã biết gì -------------------------------------------------------------
+    async def knew(self, player_id: int, hand: int, address: str = "") -> dict[str, Any]:
+        """What the computers knew in finished hand ``hand`` of the match on the table
+        (:mod:`.knew`): 404 if there is no such hand, 409 ``hand_in_play`` while it is
+        being played.  Worked out in the workers below live play, within the
+        analyses' caps (429 ``analysis_busy``), one decision at a time in the player's
+        slot for costly work; requests for one hand share it."""
+        match_id, on_table, results = await self.run(
+            player_id, functools.partial(self._on_table, player_id)
+        )
+        if match_id is None:
+            raise ApiError("not_found", "Ván này chưa xong hoặc không có")
+        key = (match_id, hand)
+        made = self._knew.get(key)
+        if made is not None:
+            return made
+        running = self._knowing.get(key)
+        if running is not None:
+            return await asyncio.shield(running[2])
+        played = await anyio.to_thread.run_sync(history.hand_played, self.store, player_id, hand)
+        if played is None:
+            if hand == on_table:
+                raise ApiError("hand_in_play")
+            raise ApiError("not_found", "Ván này chưa xong hoặc không có")
+        self._check_analysis_caps(player_id, address)
+        future: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
+        self._knowing[key] = (player_id, address, future)
+        try:
+            record, level = played
+            report = await self._knew_report(player_id, hand, record, level, results)
+            future.set_result(report)
+        except asyncio.CancelledError:
+            future.cancel()
+            raise
+        except Exception as exc:
+            future.set_exception(exc)
+            future.exception()  # seen here: the waiters, if any, get it too
+            raise
+        finally:
+            self._knowing.pop(key, None)
+        self._knew[key] = report
+        while len(self._knew) > KNEW_KEPT:
+            self._knew.popitem(last=False)
+        return report
+
+    async def _knew_report(
+        self,
+        player_id: int,
+        hand: int,
+        record: dict[str, Any],
+        level: str | None,
+        results: list[tuple[int, ...]],
+    ) -> dict[str, Any]:
+        n = len(record["deal"])
+        totals = tuple(sum(r[s] for r in results[: hand - 1]) for s in range(n))
+        steps = await anyio.to_thread.run_sync(knew.decisions, record, totals)
+        beliefs: list[dict[str, Any] | None] = []
+        for step in steps:
+            if level != "hard":
+                beliefs.append(None)
+                continue
+            try:
+                async with self.computers.background() as run, self._costly_slot(player_id):
+                    beliefs.append(await run(knew.believe, step.view))
+            except BrokenExecutor:
+                raise ApiError("internal") from None
+        return knew.report(hand, level, steps, beliefs)
 
     def new_match(self, player_id: int, version: int, rules: Rules | None = None) -> dict[str, Any]:
         """A fresh match at the table ``rules`` (the server's own if None)."""

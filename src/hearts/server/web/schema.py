@@ -278,6 +278,49 @@ class Analysis(BaseModel):
     decisions: list[Finding]
 
 
+class Belief(BaseModel):
+    """What Khó believed about the cards it could not see, from its imagined deals."""
+
+    worlds: int = Field(description="the deals its search imagined")
+    seats: dict[str, dict[str, int]] = Field(
+        description="per other seat, per watched card it could not see: the % of deals"
+    )
+
+
+class Played(BaseModel):
+    """A card on the table, with its seat."""
+
+    seat: str
+    card: str
+
+
+class Known(BaseModel):
+    """A computer's decision: what its seat could see, what it chose and believed."""
+
+    seat: str
+    kind: Literal["pass", "play"]
+    index: int | None = Field(description="the play's index in the hand (null: a pass)")
+    trick: int = Field(description="the trick (1-13; 0: the pass)")
+    chose: str | list[str] = Field(description="its card (or passed cards)")
+    hand: list[str] = Field(description="its cards then")
+    passed: list[str]
+    received: list[str]
+    from_: str | None = Field(alias="from", description="who passed it `received`")
+    table: list[Played] = Field(description="the trick on the table, leader first")
+    played: int = Field(description="cards played in the hand before this decision")
+    where: dict[str, str] = Field(description="each watched card it could not see: its seat")
+    belief: Belief | None = Field(description="Khó's belief (null: another level, or no choice)")
+
+
+class Knew(BaseModel):
+    """Máy đã biết gì: every computer decision of a finished hand."""
+
+    hand: int
+    level: str | None = Field(description="the computers' level when the hand ended")
+    watched: list[str] = Field(description="the cards a belief is given for")
+    decisions: list[Known]
+
+
 ERROR_RESPONSES: dict[int | str, dict[str, Any]] = {
     400: {"model": ErrorBody, "description": "bad input (bad_request, bad_card, bad_pass, …)"},
     403: {"model": ErrorBody, "description": "missing or unknown token (bad_token)"},

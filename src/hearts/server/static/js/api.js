@@ -77,6 +77,7 @@ export const api = {
   checkRecord: (record) => call("POST", "/api/records/check", { record }),
   startAnalysis: (hand) => call("POST", "/api/analysis", { hand }),
   analysis: (hand) => call("GET", `/api/analysis/${hand}`),
+  knew: (hand) => call("GET", `/api/knew/${hand}`),
   nextHand: (version) => call("POST", "/api/next-hand", { version }),
   newMatch: (version, rules) => call("POST", "/api/new-match", rules ? { version, rules } : { version }),
   moon: (version, choice) => call("POST", "/api/moon", { version, choice }),

@@ -5,6 +5,7 @@
 import { api } from "./api.js";
 import { SEAT_NAME, R, T, cardShort, cardSpoken, isRed, signed } from "./i18n.js";
 import { $, el } from "./dom.js";
+import { KnewPanel } from "./knew.js";
 
 const POLL_MS = 400;
 
@@ -206,8 +207,12 @@ export class ReviewDialog {
 
     const analysis = el("section", "rv-analysis");
     analysis.id = "rv-analysis";
-    body.append(title, seats, table, caption, nav, strip, analysis);
+    const knew = el("section", "rv-knew");
+    knew.id = "rv-knew";
+    body.append(title, seats, table, caption, nav, strip, analysis, knew);
     const names = r.names || SEAT_NAME;
+    this.knew = new KnewPanel(knew, (text) => this.showError(text));
+    this.knew.reset(this.source ? this.source.hand : null, names);
     const pts = r.points ? " · " + r.seats.map((s) => `${names[s]} ${signed(r.points[s])}`).join(", ") : " · " + R.notDone;
     title.textContent = R.handN(r.hand) + (r.pass_direction !== "none" ? R.passing(r.pass_direction) : R.noPassing) + pts;
     this.renderAnalysis();
@@ -256,6 +261,7 @@ export class ReviewDialog {
       caption.textContent = r.pass_direction === "none" ? R.noPassCaption : R.passCaption;
     }
     this.dialog.dataset.reviewStep = String(k);
+    if (this.knew) this.knew.go(k);
     for (const b of this.dialog.querySelectorAll(".rv-step")) b.setAttribute("aria-current", b.dataset.step === String(k) ? "step" : "false");
     $("#rv-first", this.dialog).disabled = $("#rv-prev", this.dialog).disabled = k === 0;
     $("#rv-next", this.dialog).disabled = $("#rv-last", this.dialog).disabled = k === r.tricks.length;
