@@ -36,6 +36,8 @@ from hearts.server.store.db import (
     hands,
     matches,
     players,
+    public_players,
+    public_tables,
     room_seats,
     rooms,
 )
@@ -168,6 +170,9 @@ def _prune_rooms(
             pruned.codes += [row.code for row in found]
             if not dry_run:
                 conn.execute(room_seats.delete().where(room_seats.c.room_id.in_(ids)))
+                # a public table goes with its room (its players are at no table then)
+                conn.execute(public_players.delete().where(public_players.c.room_id.in_(ids)))
+                conn.execute(public_tables.delete().where(public_tables.c.room_id.in_(ids)))
                 conn.execute(rooms.delete().where(rooms.c.id.in_(ids)))
 
 
