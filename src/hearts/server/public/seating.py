@@ -309,12 +309,16 @@ class Seating:
                 before = self._load(conn, room_id) if room_id is not None else None
                 if before is None:
                     break
+                if not before.humans:  # never all computers: it waits for a human
+                    conn.execute(
+                        public_tables.update()
+                        .where(public_tables.c.room_id == before.id)
+                        .values(start_at=None)
+                    )
+                    continue
 
                 def start(room: Room, _seat: int | None) -> None:
-                    if room.humans:
-                        begin(room, self.rooms.seed)
-                    elif room.public is not None:
-                        room.public["start_at"] = None  # never all computers
+                    begin(room, self.rooms.seed)
 
                 room = self.rooms.next_version(before, None, start)
                 self.rooms.write_in(conn, room, before)

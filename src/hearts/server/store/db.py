@@ -174,7 +174,8 @@ public_tables = sa.Table(
     sa.Column("code", sa.String(16), nullable=False),
     # the rules and level a seeker asks for, as one string (public/seating.py)
     sa.Column("kind", sa.String(200), nullable=False),
-    sa.Column("phase", sa.String(8), nullable=False),  # "lobby" | "playing" | "over"
+    # "lobby" | "playing" | "over" | "abandoned" (no human left: never rated)
+    sa.Column("phase", sa.String(10), nullable=False),
     # seats a seeker may take now (empty, or a computer's not promised to a newcomer)
     sa.Column("open_seats", sa.Integer, nullable=False),
     # when a lobby with a human starts (Unix seconds); null: nobody seated yet

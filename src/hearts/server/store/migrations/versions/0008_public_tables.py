@@ -29,7 +29,7 @@ def upgrade() -> None:
         sa.Column("room_id", sa.Integer, primary_key=True, autoincrement=False),
         sa.Column("code", sa.String(16), nullable=False),
         sa.Column("kind", sa.String(200), nullable=False),
-        sa.Column("phase", sa.String(8), nullable=False),
+        sa.Column("phase", sa.String(10), nullable=False),
         sa.Column("open_seats", sa.Integer, nullable=False),
         sa.Column("start_at", sa.Float, nullable=True),
         sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
