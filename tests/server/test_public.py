@@ -285,7 +285,7 @@ def test_an_abandoned_match_is_not_rated_and_a_lobby_never_starts_without_a_huma
     assert seek(loner, rules=three)["code"] != code  # an abandoned table seats nobody
     loner.call("POST", f"/api/public/{seek(loner, rules=three)['code']}/leave")
     seating_ = client.app.state.seating
-    with engine_of(client).begin() as conn:
+    with client.app.state.tables.store.write() as conn:
         conn.execute(public_tables.update().values(start_at=0.0))
         phases = dict(conn.execute(sa.select(public_tables.c.code, public_tables.c.phase)).all())
     assert phases[code] == "abandoned"
@@ -306,7 +306,7 @@ def test_the_leaderboard_top_week_and_keeping_off(client) -> None:
     ids = [store.player_id(g.token) for g in guests]
     now = dt.datetime.now(dt.UTC)
     old = now - dt.timedelta(days=15)
-    with engine_of(client).begin() as conn:
+    with client.app.state.tables.store.write() as conn:
         for pid, (name, mu, when) in zip(
             ids[:3], [("Lan", 30.0, now), ("Minh", 35.0, old), ("An", 20.0, now)], strict=True
         ):
@@ -359,8 +359,52 @@ def test_rating_a_match_twice_is_refused_by_the_database(client) -> None:
     game = Game.new(rules, 1, 1, 99)
     seats = [Seat(seat=i, kind="human", name=f"P{i}", player_id=1000 + i) for i in range(4)]
     room = Room(99, "X" * 16, 5, "over", 0, rules, "easy", None, game, seats, public={})
-    with engine_of(client).begin() as conn:
+    with client.app.state.tables.store.write() as conn:
         changes = rating.rate(conn, room)
     assert sorted(c["place"] for c in changes.values()) == [1, 1, 1, 1]
-    with pytest.raises(sa.exc.IntegrityError), engine_of(client).begin() as conn:
+    with pytest.raises(sa.exc.IntegrityError), client.app.state.tables.store.write() as conn:
         rating.rate(conn, room)
+
+
+@pytest.mark.both_databases("the retention's deletes, on each database")
+def test_the_retention_removes_a_public_table_whole_and_a_rating_with_its_player(
+    client,
+) -> None:
+    from hearts.server.store import retention
+    from hearts.server.store.db import players, rooms, token_hash
+
+    store = client.app.state.tables.store
+    lan, minh = Guest(client), Guest(client)
+    code = seek(lan)["code"]
+    seek(minh)
+    now = dt.datetime.now(dt.UTC)
+    with store.write() as conn:
+        conn.execute(rooms.update().values(updated_at=now - dt.timedelta(days=2)))
+        ids = [store.player_id(g.token) for g in (lan, minh)]
+        for pid, days in zip(ids, (3, 500), strict=True):
+            conn.execute(
+                ratings_table.insert().values(
+                    player_id=pid,
+                    mu=25.0,
+                    sigma=8.0,
+                    conservative=1.0,
+                    matches=1,
+                    name="x",
+                    hidden=False,
+                    rated_at=now,
+                )
+            )
+            conn.execute(
+                players.update()
+                .where(players.c.token_hash == token_hash([lan, minh][ids.index(pid)].token))
+                .values(last_seen_at=now - dt.timedelta(days=days))
+            )
+    done = retention.prune(store, retention.Policy())
+    assert done.codes == [code] and done.ids == [ids[1]]  # lan: rated, so used
+    with store.read() as conn:
+        for table in (public_tables, public_players):
+            assert conn.execute(sa.select(sa.func.count()).select_from(table)).scalar() == 0
+        kept = conn.execute(sa.select(ratings_table.c.player_id)).scalars().all()
+    assert kept == [ids[0]]
+    client.app.state.rooms.forget_all(done.codes)
+    assert where(lan)["code"] is None and seek(lan)["code"] != code

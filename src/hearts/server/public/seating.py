@@ -217,8 +217,8 @@ class Seating:
                 public_tables.c.phase.in_(("lobby", "playing")),
                 public_tables.c.open_seats > 0,
             )
-            # lobbies first (they start sooner), the oldest first
-            .order_by(public_tables.c.phase.desc(), public_tables.c.room_id)
+            # lobbies first ("lobby" < "playing": they start sooner), the oldest first
+            .order_by(public_tables.c.phase, public_tables.c.room_id)
             .limit(1)
         )
         if self.postgres:
