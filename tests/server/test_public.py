@@ -13,6 +13,7 @@ Computers play at once here (``room_pace=0``).
 from __future__ import annotations
 
 import datetime as dt
+import json
 import re
 import sys
 import time
@@ -135,6 +136,8 @@ def test_names_strangers_see(client) -> None:
             "code": "name_not_allowed",
             "message": ERRORS["name_not_allowed"][1],
         }
+    assert seek(guest, level="expert", status=400)["error"]["code"] == "bad_request"
+    assert seek(guest, rules={"players": 9}, status=400)["error"]["code"] == "bad_rules"
     assert where(guest)["code"] is None  # nothing changed
     assert seek(guest, name="  Dũng  ")["room"]["seats"][0]["name"] == "Dũng"
 
@@ -225,31 +228,39 @@ def test_a_public_match_with_a_newcomer_and_a_leaver_shows_nobody_another_hand(
     assert [s["kind"] for s in room["seats"]] == ["human", "computer", "computer", "computer"]
     assert room["level"] == "easy"
     queued = seek(minh, name="Minh")
-    assert queued["code"] == code and not queued["seated"]
-    assert queued["room"]["state"] is None
-    assert seek(an, name="An")["room"]["public"]["queued"] == 2
-    assert where(an) == {"code": code, "seated": False}
-    assert an.call("POST", f"/api/public/{code}/react", {"reaction": "like"}, 403)
-    play([lan], code, lambda r: r["state"]["match"]["hands"] != [])  # the first hand
-    room = play([lan], code, lambda r: r["state"]["hand"]["phase"] != "done")
-    assert [s["kind"] for s in room["seats"]].count("human") == 3
-    seat_of = {}
-    for guest in (minh, an):
-        seen = guest.room(code)
-        assert seen["you"] == "S" and seen["state"] is not None
-        seat_of[guest.token] = next(
-            i
-            for i, s in enumerate(lan.room(code)["seats"])
-            if s["name"] == seen["seats"][0]["name"]
-        )
-    gone = an.call("POST", f"/api/public/{code}/leave")
-    assert gone["you"] is None
-    assert where(an)["code"] is None  # free to seek again
-    final = play([lan, minh], code, lambda r: r["phase"] == "over")
-    assert final["state"]["match"]["over"]
-    for guest, seat in ((lan, 0), (minh, seat_of[minh.token]), (an, seat_of[an.token])):
-        for message in guest.received:
-            assert leaks(message, seat, history) == [], message
+    with client.websocket_connect(f"/api/rooms/{code}/ws") as socket:
+        socket.send_text(json.dumps({"token": minh.token}))  # the newcomer's pushes too
+        assert queued["code"] == code and not queued["seated"]
+        assert queued["room"]["state"] is None
+        assert seek(an, name="An")["room"]["public"]["queued"] == 2
+        assert where(an) == {"code": code, "seated": False}
+        assert an.call("POST", f"/api/public/{code}/react", {"reaction": "like"}, 403)
+        play([lan], code, lambda r: r["state"]["match"]["hands"] != [])  # the first hand
+        room = play([lan], code, lambda r: r["state"]["hand"]["phase"] != "done")
+        assert [s["kind"] for s in room["seats"]].count("human") == 3
+        seat_of = {}
+        for guest in (minh, an):
+            seen = guest.room(code)
+            assert seen["you"] == "S" and seen["state"] is not None
+            seat_of[guest.token] = next(
+                i
+                for i, s in enumerate(lan.room(code)["seats"])
+                if s["name"] == seen["seats"][0]["name"]
+            )
+        gone = an.call("POST", f"/api/public/{code}/leave")
+        assert gone["you"] is None
+        assert where(an)["code"] is None  # free to seek again
+        final = play([lan, minh], code, lambda r: r["phase"] == "over")
+        assert final["state"]["match"]["over"]
+        for guest, seat in ((lan, 0), (minh, seat_of[minh.token]), (an, seat_of[an.token])):
+            for message in guest.received:
+                assert leaks(message, seat, history) == [], message
+        frames = []
+        while not frames or frames[-1].get("room", {}).get("phase") != "over":
+            frames.append(socket.receive_json())
+    assert len(frames) > 50 and any(f["room"]["state"] is None for f in frames)  # queued first
+    for frame in frames:
+        assert leaks(frame, seat_of[minh.token], history) == [], frame
     # rated once: the two who stayed by their totals, the leaver last
     rated = final["public"]["rated"]
     assert rated is not None and rated["place"] in (1, 2)

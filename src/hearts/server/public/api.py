@@ -10,6 +10,7 @@ from fastapi import Depends, FastAPI, Request
 from fastapi.responses import Response
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictStr
 
+from hearts.bots.base import LEVELS
 from hearts.server.public import rating
 from hearts.server.public.names import public_name
 from hearts.server.public.reactions import hide, react
@@ -88,6 +89,8 @@ def install(app: FastAPI, tables: Tables, rooms: Rooms, seating: Seating) -> Non
         """ "Tìm bàn": seated at a waiting public table of these rules, or a new one;
         while a match runs, queued for a computer's seat at the next hand."""
         rules = rules_from_api(body.rules, tables.rules)
+        if body.level not in LEVELS:
+            raise ApiError("bad_request")
         name = public_name(body.name)
         limits.take(
             "seek_limited",
