@@ -419,3 +419,37 @@ def test_the_retention_removes_a_public_table_whole_and_a_rating_with_its_player
     assert kept == [ids[0]]
     client.app.state.rooms.forget_all(done.codes)
     assert where(lan)["code"] is None and seek(lan)["code"] != code
+
+
+@pytest.mark.both_databases("the version check and the rating in one transaction")
+def test_the_change_that_ends_a_match_rates_it_once_whoever_makes_it(client) -> None:
+    """Two processes making the last move of a match from the same version: the
+    version check refuses the second before it rates anything."""
+    from hearts.server.store.db import Stale
+
+    three = {"players": 3, "target": 50}
+    guests = [Guest(client) for _ in range(3)]
+    code = ""
+    for g in guests:
+        code = seek(g, rules=three)["code"]
+    rooms = client.app.state.rooms
+    store = client.app.state.tables.store
+    with store.read() as conn:
+        before = rooms.db.load(conn, code)
+    assert before.phase == "playing"
+
+    def ended(room: Any, _seat: Any) -> None:
+        room.phase = "over"
+
+    for attempt in range(2):
+        after = rooms.next_version(before, None, ended)
+        if attempt == 0:
+            with store.write() as conn:
+                rooms.write_in(conn, after, before)
+            assert sorted(c["place"] for c in after.public["rated"].values()) == [1, 1, 1]
+        else:
+            with pytest.raises(Stale), store.write() as conn:
+                rooms.write_in(conn, after, before)
+    with store.read() as conn:
+        assert conn.execute(sa.select(sa.func.count()).select_from(rating_changes)).scalar() == 3
+        assert set(conn.execute(sa.select(ratings_table.c.matches)).scalars()) == {1}
