@@ -23,6 +23,8 @@ from fastapi import FastAPI
 from hearts.rules import Rules
 from hearts.server.config import Config
 from hearts.server.i18n.lang import Language
+from hearts.server.public import api as public_api
+from hearts.server.public.seating import Seating
 from hearts.server.rooms import api as rooms_api
 from hearts.server.rooms.live import Live
 from hearts.server.rooms.service import Rooms
@@ -89,6 +91,7 @@ def create_app(
     pace = config.room_pace if room_pace is None else room_pace
     rooms = Rooms(store, tables.computers, seed, pace, lambda _c, _r: None)
     live = Live(rooms)
+    seating = Seating(rooms)
     policy = retention.Policy(
         unused_days=config.unused_days if unused_days is None else unused_days,
         keep_days=config.keep_days if keep_days is None else keep_days,
@@ -108,15 +111,17 @@ def create_app(
         summary="The web game's JSON API (docs/api.md): South against three computers.",
         docs_url=None,
         redoc_url=None,
-        lifespan=_lifespan(tables, rooms, live, pruning, own_executor),
+        lifespan=_lifespan(tables, rooms, live, seating, pruning, own_executor),
     )
     app.state.tables = tables
     app.state.rooms = rooms
+    app.state.seating = seating
     _add_middleware(app, body_limit)
     install_error_handlers(app)
     install_rate_limit(app, config)
     integer_bounds(app)
     rooms_api.install(app, tables, rooms, live, config)
+    public_api.install(app, tables, rooms, seating)
     solo_api.install(app, tables)
     app.include_router(catalogue.router)
     page.install(app, STATIC_DIR)
@@ -155,18 +160,22 @@ def _lifespan(
     tables: Tables,
     rooms: Rooms,
     live: Live,
+    seating: Seating,
     pruning: Callable[[], Coroutine[Any, Any, None]] | None,
     own_executor: bool,
 ) -> Callable[[FastAPI], contextlib.AbstractAsyncContextManager[None]]:
     """What starts with the app and stops with it: the retention's pruning, the
-    rooms' moves and live updates; then the analyses, the workers, the store."""
+    rooms' moves and live updates, the public lobbies' start; then the analyses,
+    the workers, the store."""
 
     @contextlib.asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
         pruned = None if pruning is None else asyncio.create_task(pruning())
         await rooms.start_driving()
         await live.start()
+        await seating.start()
         yield
+        await seating.stop()
         await live.stop()
         await rooms.stop_driving()
         await tables.stop_analyses()  # another process goes on with them at once

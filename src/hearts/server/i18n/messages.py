@@ -62,6 +62,13 @@ ERRORS: dict[str, tuple[int, str]] = {
     "too_many_sockets": (429, "Quá nhiều kết nối, hãy đóng bớt các thẻ đang mở"),
     "analysis_busy": (429, "Máy chủ đang phân tích nhiều ván, hãy thử lại sau ít giây"),
     "hand_in_play": (409, "Ván này đang chơi, hết ván mới xem được"),
+    # public tables (play with everyone)
+    "public_table": (409, "Bàn công khai: hãy dùng Tìm bàn"),
+    "name_not_allowed": (400, "Tên này không dùng được ở bàn công khai"),
+    "bad_reaction": (400, "Không có biểu cảm này"),
+    "reaction_too_soon": (429, "Mỗi 3 giây chỉ gửi được một biểu cảm"),
+    "seek_limited": (429, "Tìm bàn quá nhanh, hãy thử lại sau ít giây"),
+    "react_limited": (429, "Gửi biểu cảm quá nhanh, hãy thử lại sau ít giây"),
 }
 
 

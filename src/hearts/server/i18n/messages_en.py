@@ -43,6 +43,12 @@ ERRORS: dict[str, str] = {
     "too_many_sockets": "Too many connections: close some of your open tabs",
     "analysis_busy": "The server is analysing many hands: try again in a few seconds",
     "hand_in_play": "This hand is still being played: it can be seen once it is over",
+    "public_table": "A public table: use Find a table",
+    "name_not_allowed": "This name cannot be used at a public table",
+    "bad_reaction": "There is no such reaction",
+    "reaction_too_soon": "One reaction every 3 seconds at most",
+    "seek_limited": "Finding tables too fast, try again in a few seconds",
+    "react_limited": "Sending reactions too fast, try again in a few seconds",
 }
 
 RULE_ERRORS: dict[str, str] = {

@@ -128,6 +128,13 @@ class Rooms:
         self._cache_lock = threading.Lock()
         #: a seat connected by a call (live.py tells the others)
         self.on_presence: Callable[[str], Awaitable[None]] = _nothing
+        # Hooks of the public tables (public/; rooms of friends leave them as they are):
+        #: inside each change's transaction, after the write: (conn, room, before)
+        self.on_write: Callable[[Any, Room, Room], None] = lambda _c, _r, _b: None
+        #: a new hand was dealt on the room (newcomers take computers' seats)
+        self.on_deal: Callable[[Room], None] = lambda _r: None
+        #: the human at this seat leaves for good (before the seat is a computer's)
+        self.on_leave: Callable[[Room, int], None] = lambda _r, _s: None
 
     # -- reading -------------------------------------------------------------------
     def _load(self, code: str) -> Room:
@@ -252,8 +259,31 @@ class Rooms:
     def _write(self, room: Room, before: Room) -> None:
         """Commit ``room`` if ``before``'s version is still the room's (else Stale)."""
         with self.store.write() as conn:
-            self.db.save(conn, room, before)
-            self.in_transaction(conn, room.code, room.version)
+            self.write_in(conn, room, before)
+
+    def write_in(self, conn: Any, room: Room, before: Room) -> None:
+        """Write ``room`` in the caller's transaction (else Stale), then its hook
+        (after the version check: the room's row is locked first)."""
+        self.db.save(conn, room, before)
+        self.on_write(conn, room, before)
+        self.in_transaction(conn, room.code, room.version)
+
+    def next_version(
+        self, before: Room, player_id: int | None, action: Callable[[Room, int | None], None]
+    ) -> Room:
+        """:meth:`_apply` for public/, which writes it in its own transaction."""
+        return self._apply(before, player_id, action)
+
+    def change(self, code: str, version: int, action: Callable[[Room, int | None], None]) -> Room:
+        """The server's change of the room at ``version`` for public/ (in a thread;
+        RoomError if the version is taken): the new Room, committed and kept here;
+        the loop then calls :meth:`committed`."""
+        return self._change(code, version, None, action)
+
+    def committed(self, room: Room) -> None:
+        """A change public/ committed (on the loop): keep it, push it, time its moves."""
+        self._remember(room, from_db=False)
+        self._after(room)
 
     def _refuse(
         self, code: str, player_id: int | None, members_only: bool, latest: Room | None
@@ -404,6 +434,8 @@ class Rooms:
             if seated is not None:
                 return room_text(room, seated)
             free = [s.seat for s in room.seats if s.kind == "empty"]
+            if room.public is not None:
+                raise ApiError("public_table")  # seated only by seeking (public/)
             if room.phase != "lobby":
                 raise ApiError("room_started" if room.phase == "playing" else "match_over")
             if not free:
@@ -422,6 +454,20 @@ class Rooms:
                 return await self._commit(code, room.version, player_id, sit, False)
             except RoomError:
                 continue
+        raise ApiError("internal")
+
+    async def act(
+        self, code: str, player_id: int, action: Callable[[Room, int | None], None]
+    ) -> str:
+        """``action`` at the room's latest version, for a call that names none
+        (public/: a reaction, a hide, leaving): tried again while others change it."""
+        for _ in range(20):
+            room = await anyio.to_thread.run_sync(self.current, code)
+            try:
+                return await self._commit(code, room.version, player_id, action, False)
+            except RoomError as refused:
+                if refused.code != "stale":
+                    raise
         raise ApiError("internal")
 
     async def start(self, code: str, player_id: int, version: int) -> str:
@@ -446,6 +492,8 @@ class Rooms:
         return seat
 
     def _creator(self, room: Room, seat: int | None) -> None:
+        if room.public is not None:
+            raise ApiError("public_table")  # nobody owns a public table
         if self._member(room, seat) != room.creator:
             raise ApiError("creator_only")
 
@@ -469,6 +517,7 @@ class Rooms:
     async def leave(self, code: str, player_id: int, version: int) -> str:
         def leave(room: Room, seat: int | None) -> None:
             seat = self._member(room, seat)
+            self.on_leave(room, seat)
             kind = "empty" if room.phase == "lobby" else "computer"
             room.seats[seat] = Seat(seat=seat, kind=kind)
             if room.creator == seat:
@@ -515,6 +564,7 @@ class Rooms:
                 raise ApiError("wrong_phase")
             room.game.next_hand(self.seed)
             room.auto_plays = []
+            self.on_deal(room)
 
         return await self._commit(code, version, player_id, deal)
 
@@ -559,6 +609,7 @@ class Rooms:
             return
         game.next_hand(self.seed)
         room.auto_plays = []
+        self.on_deal(room)
 
     def _decide(self, room: Room, job: Job, choices: Choices) -> None:
         """The computers' move: ``choices`` if the workers made them already, else

@@ -7,6 +7,7 @@ runs in a thread, on the :class:`~hearts.server.store.db.Store`'s engine.
 
 from __future__ import annotations
 
+import copy
 import dataclasses
 import datetime as dt
 import json
@@ -48,6 +49,8 @@ class Room:
     #: this hand's decisions made for absent players: {"seat", "step", "card"}
     auto_plays: list[dict[str, Any]] = field(default_factory=list)
     due_at: float | None = None
+    #: a public table's own part (public/; JSON-able), None for a room of friends
+    public: dict[str, Any] | None = None
     #: each seat's table State as JSON text, built once for this version and language
     #: (view.py)
     tables: dict[tuple[int, str], str] = field(default_factory=dict, compare=False, repr=False)
@@ -69,6 +72,7 @@ class Room:
             game=self.game.copy() if self.game is not None else None,
             seats=[dataclasses.replace(s) for s in self.seats],
             auto_plays=list(self.auto_plays),
+            public=copy.deepcopy(self.public),
             tables={},
         )
 
@@ -104,7 +108,7 @@ def game_from_json(text: str, rules: Rules, deal_key: int, humans: list[int]) ->
 
 
 #: What an action writes in the room's row.
-_SAVED = ("version", "phase", "creator", "game", "auto_plays", "due_at", "updated_at")
+_SAVED = ("version", "phase", "creator", "game", "auto_plays", "due_at", "updated_at", "public")
 #: That write, made once (each action only fills it in): building the statement
 #: anew cost more than running it.
 _SAVE_ROOM = (
@@ -137,6 +141,7 @@ class RoomStore:
                 due_at=None,
                 created_at=now,
                 updated_at=now,
+                public=_public_json(room),
             )
         )
         key = result.inserted_primary_key
@@ -195,6 +200,7 @@ class RoomStore:
             seats=seats,
             auto_plays=json.loads(row["auto_plays"]),
             due_at=row["due_at"],
+            public=json.loads(row["public"]) if row["public"] is not None else None,
         )
 
     def save(self, conn: Connection, room: Room, before: Room) -> None:
@@ -216,6 +222,7 @@ class RoomStore:
                 "new_auto_plays": json.dumps(room.auto_plays),
                 "new_due_at": room.due_at,
                 "new_updated_at": _now(),
+                "new_public": _public_json(room),
             },
         )
         if done.rowcount != 1:
@@ -259,6 +266,10 @@ class RoomStore:
                     .limit(limit)
                 ).scalars()
             )
+
+
+def _public_json(room: Room) -> str | None:
+    return json.dumps(room.public, ensure_ascii=False) if room.public is not None else None
 
 
 def now() -> float:

@@ -21,6 +21,8 @@ from hearts.server.table.game import Game
 
 #: A seat is shown connected this long after its last socket refresh or call.
 CONNECTED_SECONDS = 30.0
+#: A public table's reaction is sent this long after it was made (the page shows it 2 s).
+REACTION_SECONDS = 2.0
 
 
 def turned_hand(hand: HandState, viewer: int) -> HandState:
@@ -115,10 +117,14 @@ def room_view(room: Room, viewer: int | None, table: bool = True) -> dict[str, A
 
     t = now()
     connected = presence(room, t)
+    me = room.seats[viewer].player_id if viewer is not None else None
+    hidden = _hidden_by(room, me)
     seats = []
     for r in range(n):
         s = room.seats[(r + base) % n]
         name = s.name
+        if s.kind == "human" and s.player_id in hidden:
+            name = "Hidden player" if lang.english() else "Người chơi ẩn"
         if s.kind == "computer":
             name = messages_en.computer(s.seat + 1) if lang.english() else f"Máy {s.seat + 1}"
         seats.append(
@@ -170,7 +176,48 @@ def room_view(room: Room, viewer: int | None, table: bool = True) -> dict[str, A
         "computer_to_move": computer_to_move(room),
         "deadline": deadline,
         "auto_plays": auto_plays,
+        "public": public_view(room, viewer, letter, hidden, t),
         "state": state,
+    }
+
+
+def _hidden_by(room: Room, player_id: int | None) -> set[int]:
+    """The players whose names and reactions ``player_id`` hid at this public table."""
+    if room.public is None or player_id is None:
+        return set()
+    return set(room.public.get("hidden", {}).get(str(player_id), []))
+
+
+def public_view(
+    room: Room, viewer: int | None, letter: Any, hidden: set[int], t: float
+) -> dict[str, Any] | None:
+    """A public table's part of the Room from ``viewer``'s seat (None: friends):
+    the reactions of the last 2 s not hidden, the seats hidden, the lobby's start,
+    and the viewer's rating change once the match is rated."""
+    public = room.public
+    if public is None:
+        return None
+    me = room.seats[viewer].player_id if viewer is not None else None
+    reactions = [
+        {"seat": letter(r["seat"]), "reaction": r["reaction"], "id": r["id"]}
+        for r in public.get("reactions", [])
+        if t - r["at"] < REACTION_SECONDS
+        and r["player_id"] not in hidden
+        and room.seats[r["seat"]].player_id == r["player_id"]
+    ]
+    start_at = public.get("start_at")
+    return {
+        "reactions": reactions,
+        "hidden": [
+            letter(s.seat) for s in room.seats if s.kind == "human" and s.player_id in hidden
+        ],
+        "start_in": (
+            round(max(0.0, start_at - t), 1)
+            if room.phase == "lobby" and start_at is not None
+            else None
+        ),
+        "queued": len(public.get("queue", [])),
+        "rated": public.get("rated", {}).get(str(me)) if me is not None else None,
     }
 
 

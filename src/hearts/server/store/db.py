@@ -145,6 +145,9 @@ rooms = sa.Table(
     sa.Column("due_at", sa.Float, nullable=True, index=True),
     sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
     sa.Column("updated_at", sa.DateTime(timezone=True), nullable=False),
+    # a public table's own part (public/: queue, leavers, reactions, hidden names,
+    # ratings) as JSON; null for a room of friends
+    sa.Column("public", sa.Text, nullable=True),
     sqlite_autoincrement=True,
 )
 
@@ -159,6 +162,61 @@ room_seats = sa.Table(
     sa.Column("player_id", sa.Integer, nullable=True, index=True),
     sa.Column("auto", sa.Boolean, nullable=False),
     sa.Column("seen_at", sa.Float, nullable=True),  # last socket refresh or call (Unix s)
+)
+
+
+# -- public tables (issue 40; the SQL is public/seating.py and public/rating.py) --
+public_tables = sa.Table(
+    "public_tables",
+    metadata,
+    # no foreign key: the retention removes the room and this row together
+    sa.Column("room_id", sa.Integer, primary_key=True, autoincrement=False),
+    sa.Column("code", sa.String(16), nullable=False),
+    # the rules and level a seeker asks for, as one string (public/seating.py)
+    sa.Column("kind", sa.String(200), nullable=False),
+    # "lobby" | "playing" | "over" | "abandoned" (no human left: never rated)
+    sa.Column("phase", sa.String(10), nullable=False),
+    # seats a seeker may take now (empty, or a computer's not promised to a newcomer)
+    sa.Column("open_seats", sa.Integer, nullable=False),
+    # when a lobby with a human starts (Unix seconds); null: nobody seated yet
+    sa.Column("start_at", sa.Float, nullable=True, index=True),
+    sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
+    sa.Index("ix_public_tables_seek", "kind", "phase", "open_seats"),
+)
+
+public_players = sa.Table(
+    "public_players",
+    metadata,
+    # the key: a player is at one public table at most, whatever the processes do
+    sa.Column("player_id", sa.Integer, primary_key=True, autoincrement=False),
+    sa.Column("room_id", sa.Integer, nullable=False, index=True),
+    sa.Column("joined_at", sa.DateTime(timezone=True), nullable=False),
+)
+
+ratings = sa.Table(
+    "ratings",
+    metadata,
+    sa.Column("player_id", sa.Integer, primary_key=True, autoincrement=False),
+    sa.Column("mu", sa.Float, nullable=False),
+    sa.Column("sigma", sa.Float, nullable=False),
+    # mu - 3 sigma, kept for the leaderboard's order
+    sa.Column("conservative", sa.Float, nullable=False, index=True),
+    sa.Column("matches", sa.Integer, nullable=False),
+    sa.Column("name", sa.String(40), nullable=False),  # the last name shown at a table
+    sa.Column("hidden", sa.Boolean, nullable=False),  # kept off the leaderboard
+    sa.Column("rated_at", sa.DateTime(timezone=True), nullable=False, index=True),
+)
+
+rating_changes = sa.Table(
+    "rating_changes",
+    metadata,
+    # one per player and match: a match is rated once
+    sa.Column("room_id", sa.Integer, primary_key=True, autoincrement=False),
+    sa.Column("player_id", sa.Integer, primary_key=True, autoincrement=False, index=True),
+    sa.Column("place", sa.Integer, nullable=False),  # 1: best among the match's humans
+    sa.Column("before", sa.Float, nullable=False),  # conservative rating
+    sa.Column("after", sa.Float, nullable=False),
+    sa.Column("rated_at", sa.DateTime(timezone=True), nullable=False, index=True),
 )
 
 

@@ -7,7 +7,8 @@
 - A room (play with friends) goes with its seats: a lobby never started after
   ``room_lobby_days`` (default 1) without a change, any other room (finished, or
   left unfinished) after ``room_days`` (default 14) without a change.  A player
-  seated in a room still kept is not "never used", whatever its own version.
+  seated in a room still kept is not "never used", whatever its own version; nor
+  is a rated player (public tables).  A public table goes as its room does.
 - Nothing else is ever deleted: a saved match stays as long as its player does.
 
 ``hearts prune`` applies it once; the server applies it by itself (at start, then
@@ -36,6 +37,10 @@ from hearts.server.store.db import (
     hands,
     matches,
     players,
+    public_players,
+    public_tables,
+    rating_changes,
+    ratings,
     room_seats,
     rooms,
 )
@@ -101,8 +106,10 @@ def prune(
     seated = sa.exists().where(room_seats.c.player_id == players.c.id, room_seats.c.kind == "human")
     if dry_run:  # the rooms that would go still hold their seats
         seated = seated.where(room_seats.c.room_id.not_in(pruned.room_ids))
+    # a rated player (public tables) has used the game too, even with no solo move
+    rated = sa.exists().where(ratings.c.player_id == players.c.id, ratings.c.matches > 0)
     goes = sa.or_(
-        sa.and_(players.c.version <= 1, players.c.last_seen_at < unused_before, ~seated),
+        sa.and_(players.c.version <= 1, players.c.last_seen_at < unused_before, ~seated, ~rated),
         players.c.last_seen_at < keep_before,
     )
     after = 0
@@ -133,6 +140,9 @@ def prune(
                 # Phân tích of its hands: they go with their match
                 conn.execute(analyses.delete().where(analyses.c.player_id.in_(ids)))
                 conn.execute(matches.delete().where(matches.c.player_id.in_(ids)))
+                # its rating and its place on the leaderboard go with it
+                conn.execute(rating_changes.delete().where(rating_changes.c.player_id.in_(ids)))
+                conn.execute(ratings.delete().where(ratings.c.player_id.in_(ids)))
                 conn.execute(players.delete().where(players.c.id.in_(ids)))
 
 
@@ -168,6 +178,9 @@ def _prune_rooms(
             pruned.codes += [row.code for row in found]
             if not dry_run:
                 conn.execute(room_seats.delete().where(room_seats.c.room_id.in_(ids)))
+                # a public table goes with its room (its players are at no table then)
+                conn.execute(public_players.delete().where(public_players.c.room_id.in_(ids)))
+                conn.execute(public_tables.delete().where(public_tables.c.room_id.in_(ids)))
                 conn.execute(rooms.delete().where(rooms.c.id.in_(ids)))
 
 

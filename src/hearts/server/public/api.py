@@ -1,0 +1,184 @@
+"""The public tables' routes of docs/api.md ("Public tables"): "Tìm bàn", where the
+player sits, reactions, hiding a player, leaving, and the leaderboard."""
+
+import json
+from enum import Enum
+from typing import Annotated, Any
+
+import anyio.to_thread
+from fastapi import Depends, FastAPI, Request
+from fastapi.responses import Response
+from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictStr
+
+from hearts.bots.base import LEVELS
+from hearts.server.public import rating
+from hearts.server.public.names import public_name
+from hearts.server.public.reactions import hide, react
+from hearts.server.public.seating import Seating
+from hearts.server.rooms.api import NO_STORE, ROOM_RESPONSES, answer
+from hearts.server.rooms.service import RoomError, Rooms
+from hearts.server.rooms.store import Room
+from hearts.server.solo.tables import Tables
+from hearts.server.table.game import rules_from_api
+from hearts.server.web.errors import ApiError, bearer_token
+from hearts.server.web.ratelimit import RateLimited, TokenBuckets, request_address
+from hearts.server.web.schema import ERROR_RESPONSES
+
+
+class _Body(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class SeekBody(_Body):
+    rules: Any = Field(None, description="as POST /api/new-match (null: the standard table)")
+    level: StrictStr = Field("medium", description="the computers' level in the empty seats")
+    name: Any = Field(None, description="the name strangers see (null: a generated one)")
+
+
+class ReactBody(_Body):
+    reaction: StrictStr = Field(description="like, wow, laugh, sad, nice, sorry or thanks")
+
+
+class HideBody(_Body):
+    seat: StrictStr = Field(description="the player's seat as the caller sees it")
+    hidden: StrictBool = True
+
+
+class BoardBody(_Body):
+    hidden: StrictBool = Field(description="true: keep me off the leaderboard")
+
+
+class Limits:
+    """Seeking and reacting, per player and per address (each process its own)."""
+
+    def __init__(self) -> None:
+        self.seek_player = TokenBuckets(5, 2.0)
+        self.seek_address = TokenBuckets(200, 0.05)
+        self.react_player = TokenBuckets(3, 3.0)
+        self.react_address = TokenBuckets(100, 0.1)
+
+    @staticmethod
+    def take(code: str, *pairs: tuple[TokenBuckets, str]) -> None:
+        """A token from each bucket, or RateLimited (and no token taken from the
+        later buckets)."""
+        for buckets, key in pairs:
+            wait = buckets.take(key)
+            if wait > 0:
+                raise RateLimited(wait, code)
+
+
+def _seek_answer(room: Room, player_id: int, text: str) -> Response:
+    head = json.dumps({"code": room.code, "seated": room.seat_of(player_id) is not None})
+    return Response(
+        f'{head[:-1]}, "room": {text}}}', media_type="application/json", headers=NO_STORE
+    )
+
+
+def install(app: FastAPI, tables: Tables, rooms: Rooms, seating: Seating) -> None:
+    """The public tables' routes on ``app``."""
+    limits = app.state.public_limits = Limits()
+
+    async def player(request: Request) -> int:
+        return await tables.player_id(bearer_token(request))
+
+    Player = Annotated[int, Depends(player)]
+    tags: list[str | Enum] = ["public"]
+
+    @app.post("/api/public/seek", responses=ROOM_RESPONSES, tags=tags)
+    async def seek(body: SeekBody, pid: Player, request: Request) -> Response:
+        """ "Tìm bàn": seated at a waiting public table of these rules, or a new one;
+        while a match runs, queued for a computer's seat at the next hand."""
+        rules = rules_from_api(body.rules, tables.rules)
+        if body.level not in LEVELS:
+            raise ApiError("bad_request")
+        name = public_name(body.name)
+        limits.take(
+            "seek_limited",
+            (limits.seek_player, str(pid)),
+            (limits.seek_address, request_address(request)),
+        )
+        room, text = await seating.find(pid, rules, body.level, name)
+        return _seek_answer(room, pid, text)
+
+    @app.get("/api/public/table", responses=ERROR_RESPONSES, tags=tags)
+    async def where(pid: Player) -> Response:
+        """The public table the player is at (seated or queued), or null."""
+        room = await anyio.to_thread.run_sync(seating.where, pid)
+        body: dict[str, Any] = {"code": None, "seated": False}
+        if room is not None:
+            body = {"code": room.code, "seated": room.seat_of(pid) is not None}
+        return Response(json.dumps(body), media_type="application/json", headers=NO_STORE)
+
+    @app.post("/api/public/{code}/react", responses=ROOM_RESPONSES, tags=tags)
+    async def send_reaction(code: str, body: ReactBody, pid: Player, request: Request) -> Response:
+        """A reaction over the player's seat (one per 3 s)."""
+        action = react(body.reaction)
+        limits.take(
+            "react_limited",
+            (limits.react_player, str(pid)),
+            (limits.react_address, request_address(request)),
+        )
+        return answer(await rooms.act(code, pid, action))
+
+    @app.post("/api/public/{code}/hide", responses=ROOM_RESPONSES, tags=tags)
+    async def hide_player(code: str, body: HideBody, pid: Player) -> Response:
+        """Hide a player's name and reactions for the rest of the match (or show them)."""
+        return answer(await rooms.act(code, pid, hide(body.seat, body.hidden)))
+
+    @app.post("/api/public/{code}/leave", responses=ROOM_RESPONSES, tags=tags)
+    async def leave(code: str, pid: Player) -> Response:
+        """Leave for good: a computer takes the seat and the match counts as last
+        place (a queued newcomer just leaves the queue)."""
+        return answer(await _leave(rooms, code, pid))
+
+    @app.get("/api/leaderboard", responses=ERROR_RESPONSES, tags=tags)
+    async def leaderboard(pid: Player) -> Response:
+        """This week's and all-time top 50 by mu - 3 sigma, and the player's own place."""
+
+        def read() -> dict[str, Any]:
+            with rooms.store.read() as conn:
+                return rating.leaderboard(conn, pid)
+
+        board = await anyio.to_thread.run_sync(read)
+        return Response(json.dumps(board, ensure_ascii=False), media_type="application/json")
+
+    @app.put("/api/leaderboard/me", responses=ERROR_RESPONSES, tags=tags)
+    async def keep_off(body: BoardBody, pid: Player) -> Response:
+        """Keep myself off the leaderboard (or back on it); the board after it."""
+
+        def write() -> dict[str, Any]:
+            with rooms.store.write() as conn:
+                rating.keep_off(conn, pid, body.hidden)
+            with rooms.store.read() as conn:
+                return rating.leaderboard(conn, pid)
+
+        board = await anyio.to_thread.run_sync(write)
+        return Response(
+            json.dumps(board, ensure_ascii=False), media_type="application/json", headers=NO_STORE
+        )
+
+
+async def _leave(rooms: Rooms, code: str, pid: int) -> str:
+    """Leave the public table ``code`` at its latest version (seated or queued)."""
+    for _ in range(20):
+        room = await anyio.to_thread.run_sync(rooms.current, code)
+        if room.public is None:
+            raise ApiError("bad_request")
+        if room.seat_of(pid) is None:
+            queued = any(q["player_id"] == pid for q in room.public.get("queue", []))
+            if not queued:
+                raise ApiError("not_in_room")
+
+            def unqueue(room: Room, _seat: int | None) -> None:
+                assert room.public is not None
+                room.public["queue"] = [
+                    q for q in room.public.get("queue", []) if q["player_id"] != pid
+                ]
+
+            return await rooms.act(code, pid, unqueue)
+        try:
+            return await rooms.leave(code, pid, room.version)
+        except RoomError as refused:
+            if refused.code != "stale":
+                raise
+    raise ApiError("internal")

@@ -1,0 +1,455 @@
+"""Public tables (issue 40): "Tìm bàn" over the rooms, the lobby's start, newcomers
+at the next deal, names strangers see, reactions, hiding, leaving for good, the
+rating and the leaderboard.
+
+Every rule of trust of the issue has its test here: nobody receives another seat's
+cards (a whole public match with a newcomer and a leaver scanned against the true
+hands), one table per player and never over-full (many seekers at once on two
+server processes over PostgreSQL: test_public_processes.py), the limits refuse
+clearly and change nothing, and a match is rated once, never when abandoned.
+Computers play at once here (``room_pace=0``).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+import re
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+import sqlalchemy as sa
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from room_guests import Guest, leaks
+
+from hearts.server.i18n.messages import ERRORS
+from hearts.server.public import seating
+from hearts.server.store.db import public_players, public_tables, rating_changes
+from hearts.server.store.db import ratings as ratings_table
+from hearts.server.web.ratelimit import TokenBuckets
+
+CLIENT_OPTIONS = {"seed": 5, "room_pace": 0.0}
+SHORT = {"target": 50}
+LIVE = 30.0  # a generous bound for "it got there" on a loaded machine
+
+
+def seek(guest: Guest, status: int = 200, **body: Any) -> Any:
+    options = {"rules": SHORT, "level": "easy", **body}
+    return guest.call("POST", "/api/public/seek", options, status)
+
+
+def where(guest: Guest) -> Any:
+    return guest.call("GET", "/api/public/table")
+
+
+def until(guest: Guest, code: str, check: Any) -> Any:
+    deadline = time.monotonic() + LIVE
+    while time.monotonic() < deadline:
+        room = guest.room(code)
+        if check(room):
+            return room
+        time.sleep(0.02)
+    raise AssertionError(f"never: {guest.room(code)}")
+
+
+def step(guest: Guest, code: str) -> bool:
+    """The guest's pass, card or next deal if the table waits on it: whether it moved."""
+    room = guest.room(code)
+    if room["phase"] != "playing" or room["state"] is None:
+        return False
+    hand, v = room["state"]["hand"], room["version"]
+    if hand["phase"] == "pass" and hand["passed"] is None:
+        guest.act(code, "pass", {"version": v, "cards": hand["cards"][:3]}, status=None)
+    elif hand["phase"] == "play" and hand["turn"] == "S":
+        guest.act(code, "play", {"version": v, "card": hand["legal"][0]}, status=None)
+    elif hand["phase"] == "done" and not room["state"]["match"]["over"]:
+        guest.act(code, "next-hand", {"version": v}, status=None)
+    else:
+        return False
+    return True
+
+
+def play(guests: list[Guest], code: str, done: Any) -> Any:
+    deadline = time.monotonic() + 10 * LIVE
+    while time.monotonic() < deadline:
+        room = guests[0].room(code)
+        if done(room):
+            return room
+        if not any(step(g, code) for g in guests):
+            time.sleep(0.01)
+    raise AssertionError("the match did not go on")
+
+
+def engine_of(client: Any) -> sa.Engine:
+    return client.app.state.tables.store.engine
+
+
+@pytest.mark.both_databases("seating is the public tables' SQL and row locks")
+def test_seekers_of_one_kind_sit_together_and_a_full_table_starts(client) -> None:
+    guests = [Guest(client) for _ in range(5)]
+    first = seek(guests[0], name="Lan")
+    code = first["code"]
+    assert first["seated"] and first["room"]["phase"] == "lobby"
+    assert first["room"]["public"]["start_in"] > 0
+    assert [s["kind"] for s in first["room"]["seats"]] == ["human", "empty", "empty", "empty"]
+    other = seek(guests[4], rules={"target": 100})  # other rules: another table
+    assert other["code"] != code
+    assert seek(guests[1])["code"] == code
+    again = seek(guests[1])  # a second "Tìm bàn": the same table, nothing changes
+    assert again["code"] == code and again["room"]["version"] == guests[1].room(code)["version"]
+    assert seek(guests[2], name="Minh")["room"]["phase"] == "lobby"
+    full = seek(guests[3])
+    assert full["code"] == code and full["room"]["phase"] == "playing"
+    room = full["room"]
+    assert [s["kind"] for s in room["seats"]] == ["human"] * 4
+    names = [s["name"] for s in room["seats"]]
+    assert "Lan" in names and "Minh" in names
+    assert sum(bool(re.fullmatch(r"Khách \d{4}", n)) for n in names) == 2
+    assert where(guests[2]) == {"code": code, "seated": True}
+    assert where(Guest(client)) == {"code": None, "seated": False}
+    # a public table is nobody's: the rooms' join, start and remove are refused
+    outsider = Guest(client)
+    refused = outsider.act(code, "join", {}, status=409)
+    assert refused["error"] == {"code": "public_table", "message": ERRORS["public_table"][1]}
+    lobby = other["room"]
+    assert (
+        guests[4].act(other["code"], "start", {"version": lobby["version"]}, status=409)["error"][
+            "code"
+        ]
+        == "public_table"
+    )
+    with engine_of(client).connect() as conn:
+        rows = conn.execute(sa.select(public_tables.c.phase, public_tables.c.open_seats)).all()
+        assert sorted(rows) == [("lobby", 3), ("playing", 0)]
+        assert conn.execute(sa.select(sa.func.count()).select_from(public_players)).scalar() == 5
+
+
+def test_names_strangers_see(client) -> None:
+    guest = Guest(client)
+    for bad in ("đụ má", "Fuckface", "v.c.l", "ADMIN"):
+        refused = seek(guest, name=bad, status=400)
+        assert refused["error"] == {
+            "code": "name_not_allowed",
+            "message": ERRORS["name_not_allowed"][1],
+        }
+    assert seek(guest, level="expert", status=400)["error"]["code"] == "bad_request"
+    assert seek(guest, rules={"players": 9}, status=400)["error"]["code"] == "bad_rules"
+    assert where(guest)["code"] is None  # nothing changed
+    assert seek(guest, name="  Dũng  ")["room"]["seats"][0]["name"] == "Dũng"
+
+
+def test_seeking_is_limited_per_player_and_per_address(client) -> None:
+    limits = client.app.state.public_limits
+    limits.seek_player = TokenBuckets(1, 1000.0)
+    one, two, three = Guest(client), Guest(client), Guest(client)
+    code = seek(one)["code"]
+    refused = seek(one, status=429)
+    assert refused["error"] == {"code": "seek_limited", "message": ERRORS["seek_limited"][1]}
+    limits.seek_address = TokenBuckets(1, 1000.0)
+    seek(two)
+    assert seek(three, status=429)["error"]["code"] == "seek_limited"
+    assert where(three)["code"] is None
+    assert [s["kind"] for s in one.room(code)["seats"]].count("human") == 2
+
+
+@pytest.mark.both_databases("reactions and hiding are changes of the room's row")
+def test_reactions_hiding_and_their_limits(client) -> None:
+    lan, minh, an = Guest(client), Guest(client), Guest(client)
+    three = {"players": 3, "target": 50}
+    code = seek(lan, rules=three, name="Lan")["code"]
+    seek(minh, rules=three, name="Minh")
+    room = seek(an, rules=three, name="An")["room"]
+    assert room["phase"] == "playing"
+    path = f"/api/public/{code}"
+    before = lan.room(code)["version"]
+    for bad in ("hello", "<b>hi</b>", ""):
+        refused = lan.call("POST", f"{path}/react", {"reaction": bad}, 400)
+        assert refused["error"]["code"] == "bad_reaction"
+    assert lan.room(code)["version"] == before
+    sent = minh.call("POST", f"{path}/react", {"reaction": "thanks"})
+    assert sent["public"]["reactions"][-1]["seat"] == "P1"  # the sender's own
+    seen = lan.room(code)
+    # minh sits after lan in play order: lan sees minh's reaction over "P2"
+    assert [r["reaction"] for r in seen["public"]["reactions"]] == ["thanks"]
+    minh_letter = seen["public"]["reactions"][0]["seat"]
+    assert next(s for s in seen["seats"] if s["seat"] == minh_letter)["name"] == "Minh"
+    version = seen["version"]
+    too_soon = minh.call("POST", f"{path}/react", {"reaction": "like"}, 429)
+    assert too_soon["error"] == {
+        "code": "reaction_too_soon",
+        "message": ERRORS["reaction_too_soon"][1],
+    }
+    assert lan.room(code)["version"] == version
+    # lan hides minh: his name and his reactions, for lan only
+    hidden = lan.call("POST", f"{path}/hide", {"seat": minh_letter})
+    assert hidden["public"]["hidden"] == [minh_letter]
+    shown = next(s for s in hidden["seats"] if s["seat"] == minh_letter)
+    assert shown["name"] == "Người chơi ẩn"
+    assert hidden["public"]["reactions"] == []
+    assert "Minh" not in str(hidden["state"]["names"])
+    an_sees = an.room(code)
+    assert "Minh" in [s["name"] for s in an_sees["seats"]]
+    assert [r["reaction"] for r in an_sees["public"]["reactions"]] == ["thanks"]
+    # hiding oneself, an unknown seat or nobody's: refused
+    assert lan.call("POST", f"{path}/hide", {"seat": "P1"}, 400)["error"]["code"] == "bad_seat"
+    assert lan.call("POST", f"{path}/hide", {"seat": "E"}, 400)["error"]["code"] == "bad_seat"
+    # not seated there: refused
+    outsider = Guest(client)
+    assert (
+        outsider.call("POST", f"{path}/react", {"reaction": "like"}, 403)["error"]["code"]
+        == "not_in_room"
+    )
+    # the per-player bucket refuses before the room is touched
+    client.app.state.public_limits.react_player = TokenBuckets(1, 1000.0)
+    an.call("POST", f"{path}/react", {"reaction": "wow"})
+    version = an.room(code)["version"]
+    limited = an.call("POST", f"{path}/react", {"reaction": "wow"}, 429)
+    assert limited["error"]["code"] == "react_limited"
+    assert an.room(code)["version"] == version
+    shown_again = lan.call("POST", f"{path}/hide", {"seat": minh_letter, "hidden": False})
+    assert shown_again["public"]["hidden"] == []
+
+
+def test_a_public_match_with_a_newcomer_and_a_leaver_shows_nobody_another_hand(
+    client, history, monkeypatch
+) -> None:
+    """One human opens a table that starts at once with computers; two newcomers
+    queue and take computers' seats at the next deal; one leaves for good in the
+    second hand; the match is played out and rated: the leaver last.  No message to
+    any of them names a card of another hand."""
+    monkeypatch.setattr(seating, "START_SECONDS", 0.0)
+    lan, minh, an = Guest(client), Guest(client), Guest(client)
+    code = seek(lan, name="Lan")["code"]
+    room = until(lan, code, lambda r: r["phase"] == "playing")
+    assert [s["kind"] for s in room["seats"]] == ["human", "computer", "computer", "computer"]
+    assert room["level"] == "easy"
+    queued = seek(minh, name="Minh")
+    with client.websocket_connect(f"/api/rooms/{code}/ws") as socket:
+        socket.send_text(json.dumps({"token": minh.token}))  # the newcomer's pushes too
+        assert queued["code"] == code and not queued["seated"]
+        assert queued["room"]["state"] is None
+        assert seek(an, name="An")["room"]["public"]["queued"] == 2
+        assert where(an) == {"code": code, "seated": False}
+        assert an.call("POST", f"/api/public/{code}/react", {"reaction": "like"}, 403)
+        play([lan], code, lambda r: r["state"]["match"]["hands"] != [])  # the first hand
+        room = play([lan], code, lambda r: r["state"]["hand"]["phase"] != "done")
+        assert [s["kind"] for s in room["seats"]].count("human") == 3
+        seat_of = {}
+        for guest in (minh, an):
+            seen = guest.room(code)
+            assert seen["you"] == "S" and seen["state"] is not None
+            seat_of[guest.token] = next(
+                i
+                for i, s in enumerate(lan.room(code)["seats"])
+                if s["name"] == seen["seats"][0]["name"]
+            )
+        gone = an.call("POST", f"/api/public/{code}/leave")
+        assert gone["you"] is None
+        assert where(an)["code"] is None  # free to seek again
+        final = play([lan, minh], code, lambda r: r["phase"] == "over")
+        assert final["state"]["match"]["over"]
+        for guest, seat in ((lan, 0), (minh, seat_of[minh.token]), (an, seat_of[an.token])):
+            for message in guest.received:
+                assert leaks(message, seat, history) == [], message
+        frames = []
+        while not frames or frames[-1].get("room", {}).get("phase") != "over":
+            frames.append(socket.receive_json())
+    assert len(frames) > 50 and any(f["room"]["state"] is None for f in frames)  # queued first
+    for frame in frames:
+        assert leaks(frame, seat_of[minh.token], history) == [], frame
+    # rated once: the two who stayed by their totals, the leaver last
+    rated = final["public"]["rated"]
+    assert rated is not None and rated["place"] in (1, 2)
+    assert minh.room(code)["public"]["rated"]["place"] in (1, 2)
+    board = an.call("GET", "/api/leaderboard")
+    assert board["me"]["last"]["place"] == 3 and board["me"]["matches"] == 1
+    assert board["me"]["last"]["change"] < 0
+    assert {e["name"] for e in board["all"]} == {"Lan", "Minh", "An"}
+    assert [e["rank"] for e in board["all"]] == [1, 2, 3]
+    assert board["all"][-1]["name"] == "An" and board["week"] == board["all"]
+    with engine_of(client).connect() as conn:
+        assert conn.execute(sa.select(sa.func.count()).select_from(rating_changes)).scalar() == 3
+        assert set(conn.execute(sa.select(ratings_table.c.matches)).scalars()) == {1}
+        assert conn.execute(sa.select(sa.func.count()).select_from(public_players)).scalar() == 0
+    # over: every action is refused and changes nothing
+    over = minh.call("POST", f"/api/public/{code}/react", {"reaction": "like"}, 409)
+    assert over["error"]["code"] == "match_over"
+
+
+@pytest.mark.both_databases("the rating's rows and the abandoned table's")
+def test_an_abandoned_match_is_not_rated_and_a_lobby_never_starts_without_a_human(
+    client,
+) -> None:
+    three = {"players": 3, "target": 50}
+    guests = [Guest(client) for _ in range(3)]
+    code = ""
+    for g in guests:
+        code = seek(g, rules=three)["code"]
+    assert guests[0].room(code)["phase"] == "playing"
+    for g in guests:
+        g.call("POST", f"/api/public/{code}/leave")
+    loner = Guest(client)
+    assert seek(loner, rules=three)["code"] != code  # an abandoned table seats nobody
+    loner.call("POST", f"/api/public/{seek(loner, rules=three)['code']}/leave")
+    seating_ = client.app.state.seating
+    with client.app.state.tables.store.write() as conn:
+        conn.execute(public_tables.update().values(start_at=0.0))
+        phases = dict(conn.execute(sa.select(public_tables.c.code, public_tables.c.phase)).all())
+    assert phases[code] == "abandoned"
+    assert seating_.start_due() == []  # the loner's lobby has no human: it waits
+    with engine_of(client).connect() as conn:
+        assert conn.execute(sa.select(sa.func.count()).select_from(rating_changes)).scalar() == 0
+        assert conn.execute(sa.select(sa.func.count()).select_from(ratings_table)).scalar() == 0
+        assert conn.execute(sa.select(sa.func.count()).select_from(public_players)).scalar() == 0
+    assert guests[0].call("GET", "/api/leaderboard") == {"week": [], "all": [], "me": None}
+
+
+@pytest.mark.both_databases("the leaderboard's SQL")
+def test_the_leaderboard_top_week_and_keeping_off(client) -> None:
+    guests = [Guest(client) for _ in range(4)]
+    store = client.app.state.tables.store
+    for g in guests:
+        where(g)  # the token's row is made on its first call
+    ids = [store.player_id(g.token) for g in guests]
+    now = dt.datetime.now(dt.UTC)
+    old = now - dt.timedelta(days=15)
+    with client.app.state.tables.store.write() as conn:
+        for pid, (name, mu, when) in zip(
+            ids[:3], [("Lan", 30.0, now), ("Minh", 35.0, old), ("An", 20.0, now)], strict=True
+        ):
+            conn.execute(
+                ratings_table.insert().values(
+                    player_id=pid,
+                    mu=mu,
+                    sigma=2.0,
+                    conservative=mu - 6.0,
+                    matches=3,
+                    name=name,
+                    hidden=False,
+                    rated_at=when,
+                )
+            )
+    board = guests[0].call("GET", "/api/leaderboard")
+    assert board["all"] == [
+        {"rank": 1, "name": "Minh", "rating": 29.0},
+        {"rank": 2, "name": "Lan", "rating": 24.0},
+        {"rank": 3, "name": "An", "rating": 14.0},
+    ]
+    assert [e["name"] for e in board["week"]] == ["Lan", "An"]
+    assert board["me"]["rank"] == 2 and board["me"]["rating"] == 24.0
+    assert guests[3].call("GET", "/api/leaderboard")["me"] is None
+    off = guests[1].call("PUT", "/api/leaderboard/me", {"hidden": True})
+    assert [e["name"] for e in off["all"]] == ["Lan", "An"]
+    assert off["me"]["rank"] is None and off["me"]["hidden"]
+    assert guests[0].call("GET", "/api/leaderboard")["all"][0] == {
+        "rank": 1,
+        "name": "Lan",
+        "rating": 24.0,
+    }
+    # an unrated player keeping off stays unrated (and off the boards)
+    assert guests[3].call("PUT", "/api/leaderboard/me", {"hidden": True})["me"] is None
+    back = guests[1].call("PUT", "/api/leaderboard/me", {"hidden": False})
+    assert back["me"]["rank"] == 1
+    assert guests[1].call("PUT", "/api/leaderboard/me", {"hidden": "yes"}, 400)
+    assert client.get("/api/leaderboard").status_code == 403
+
+
+def test_rating_a_match_twice_is_refused_by_the_database(client) -> None:
+    """The second guard behind the version check: one rating_changes row per player
+    and match."""
+    from hearts.rules import Rules
+    from hearts.server.public import rating
+    from hearts.server.rooms.store import Room, Seat
+    from hearts.server.table.game import Game
+
+    rules = Rules(target=50)
+    game = Game.new(rules, 1, 1, 99)
+    seats = [Seat(seat=i, kind="human", name=f"P{i}", player_id=1000 + i) for i in range(4)]
+    room = Room(99, "X" * 16, 5, "over", 0, rules, "easy", None, game, seats, public={})
+    with client.app.state.tables.store.write() as conn:
+        changes = rating.rate(conn, room)
+    assert sorted(c["place"] for c in changes.values()) == [1, 1, 1, 1]
+    with pytest.raises(sa.exc.IntegrityError), client.app.state.tables.store.write() as conn:
+        rating.rate(conn, room)
+
+
+@pytest.mark.both_databases("the retention's deletes, on each database")
+def test_the_retention_removes_a_public_table_whole_and_a_rating_with_its_player(
+    client,
+) -> None:
+    from hearts.server.store import retention
+    from hearts.server.store.db import players, rooms, token_hash
+
+    store = client.app.state.tables.store
+    lan, minh = Guest(client), Guest(client)
+    code = seek(lan)["code"]
+    seek(minh)
+    now = dt.datetime.now(dt.UTC)
+    with store.write() as conn:
+        conn.execute(rooms.update().values(updated_at=now - dt.timedelta(days=2)))
+        ids = [store.player_id(g.token) for g in (lan, minh)]
+        for pid, days in zip(ids, (3, 500), strict=True):
+            conn.execute(
+                ratings_table.insert().values(
+                    player_id=pid,
+                    mu=25.0,
+                    sigma=8.0,
+                    conservative=1.0,
+                    matches=1,
+                    name="x",
+                    hidden=False,
+                    rated_at=now,
+                )
+            )
+            conn.execute(
+                players.update()
+                .where(players.c.token_hash == token_hash([lan, minh][ids.index(pid)].token))
+                .values(last_seen_at=now - dt.timedelta(days=days))
+            )
+    done = retention.prune(store, retention.Policy())
+    assert done.codes == [code] and done.ids == [ids[1]]  # lan: rated, so used
+    with store.read() as conn:
+        for table in (public_tables, public_players):
+            assert conn.execute(sa.select(sa.func.count()).select_from(table)).scalar() == 0
+        kept = conn.execute(sa.select(ratings_table.c.player_id)).scalars().all()
+    assert kept == [ids[0]]
+    client.app.state.rooms.forget_all(done.codes)
+    assert where(lan)["code"] is None and seek(lan)["code"] != code
+
+
+@pytest.mark.both_databases("the version check and the rating in one transaction")
+def test_the_change_that_ends_a_match_rates_it_once_whoever_makes_it(client) -> None:
+    """Two processes making the last move of a match from the same version: the
+    version check refuses the second before it rates anything."""
+    from hearts.server.store.db import Stale
+
+    three = {"players": 3, "target": 50}
+    guests = [Guest(client) for _ in range(3)]
+    code = ""
+    for g in guests:
+        code = seek(g, rules=three)["code"]
+    rooms = client.app.state.rooms
+    store = client.app.state.tables.store
+    with store.read() as conn:
+        before = rooms.db.load(conn, code)
+    assert before.phase == "playing"
+
+    def ended(room: Any, _seat: Any) -> None:
+        room.phase = "over"
+
+    for attempt in range(2):
+        after = rooms.next_version(before, None, ended)
+        if attempt == 0:
+            with store.write() as conn:
+                rooms.write_in(conn, after, before)
+            assert sorted(c["place"] for c in after.public["rated"].values()) == [1, 1, 1]
+        else:
+            with pytest.raises(Stale), store.write() as conn:
+                rooms.write_in(conn, after, before)
+    with store.read() as conn:
+        assert conn.execute(sa.select(sa.func.count()).select_from(rating_changes)).scalar() == 3
+        assert set(conn.execute(sa.select(ratings_table.c.matches)).scalars()) == {1}
