@@ -31,7 +31,7 @@ from hearts.server.solo.tables import Tables
 from hearts.server.store import retention
 from hearts.server.store.db import Store
 from hearts.server.table.computers import bot_pool
-from hearts.server.web import catalogue, page
+from hearts.server.web import catalogue, page, qr
 from hearts.server.web.errors import install_error_handlers
 from hearts.server.web.middleware import BODY_LIMIT, BodyLimit, HeadAsGet
 from hearts.server.web.ratelimit import install as install_rate_limit
@@ -119,6 +119,7 @@ def create_app(
     rooms_api.install(app, tables, rooms, live, config)
     solo_api.install(app, tables)
     app.include_router(catalogue.router)
+    app.include_router(qr.router)
     page.install(app, STATIC_DIR)
     return app
 

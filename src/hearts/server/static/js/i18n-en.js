@@ -297,6 +297,12 @@ const HELP = [
 ];
 
 // Replace each entry of the target objects (nested tables one level down).
+// share.js, pwa.js, transfer.js
+const A = {
+  qrShow: "QR code",
+  qrRoom: "QR code of the room's link: scan it with a phone's camera",
+};
+
 export function install(t) {
   const put = (into, from) => {
     for (const [k, v] of Object.entries(from)) {
@@ -321,6 +327,7 @@ export function install(t) {
   });
   put(t.W, { ...W, autoPlayed: (name, card) => `${name} is away: the computer played ${t.cardShort(card)} instead (automatic)` });
   put(t.R, R);
+  put(t.A, A);
 }
 
 function translateNode(root) {

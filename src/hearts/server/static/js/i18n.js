@@ -265,9 +265,15 @@ export const R = {
   analyseError: "Không phân tích được",
 };
 
+// Sharing, the app on the home screen, moving to another device (share.js, pwa.js, transfer.js)
+export const A = {
+  qrShow: "Mã QR",
+  qrRoom: "Mã QR của đường dẫn vào phòng: quét bằng camera điện thoại",
+};
+
 if (LANG === "en") {
   const en = await import("./i18n-en.js");
-  en.install({ SUIT_NAME, SUIT_TITLE, RANK_SPOKEN, SEAT_NAME, MOON_WORDS, PASS_DIR, T, W, R, cardSpoken, cardShort });
+  en.install({ SUIT_NAME, SUIT_TITLE, RANK_SPOKEN, SEAT_NAME, MOON_WORDS, PASS_DIR, T, W, R, A, cardSpoken, cardShort });
   document.documentElement.lang = "en";
   en.translatePage(document);
   document.documentElement.classList.remove("lang-wait"); // langwait.js: in English now
