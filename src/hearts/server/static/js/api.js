@@ -37,8 +37,10 @@ async function raw(method, path, body, auth = true) {
       body: body === undefined ? undefined : JSON.stringify(body),
     });
   } catch (e) {
+    dispatchEvent(new CustomEvent("hearts:net", { detail: false })); // pwa.js: the offline bar
     throw new ApiError(0, { error: { code: "network", message: String(e) } });
   }
+  dispatchEvent(new CustomEvent("hearts:net", { detail: true }));
   let data = null;
   try { data = await res.json(); } catch { data = null; }
   if (!res.ok) throw new ApiError(res.status, data);

@@ -301,6 +301,7 @@ const HELP = [
 const A = {
   qrShow: "QR code",
   qrRoom: "QR code of the room's link: scan it with a phone's camera",
+  offline: "No connection. Your match is kept; the page carries on by itself when the connection returns.",
 };
 
 export function install(t) {

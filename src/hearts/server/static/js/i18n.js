@@ -269,6 +269,7 @@ export const R = {
 export const A = {
   qrShow: "Mã QR",
   qrRoom: "Mã QR của đường dẫn vào phòng: quét bằng camera điện thoại",
+  offline: "Không có kết nối. Trận đấu vẫn được giữ, trang sẽ tự tiếp tục khi có mạng trở lại.",
 };
 
 if (LANG === "en") {
