@@ -27,6 +27,7 @@ from hearts.server.rooms import api as rooms_api
 from hearts.server.rooms.live import Live
 from hearts.server.rooms.service import Rooms
 from hearts.server.solo import api as solo_api
+from hearts.server.solo import transfer
 from hearts.server.solo.tables import Tables
 from hearts.server.store import retention
 from hearts.server.store.db import Store
@@ -118,6 +119,7 @@ def create_app(
     integer_bounds(app)
     rooms_api.install(app, tables, rooms, live, config)
     solo_api.install(app, tables)
+    transfer.install(app, tables)
     app.include_router(catalogue.router)
     app.include_router(qr.router)
     page.install(app, STATIC_DIR)

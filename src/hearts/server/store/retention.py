@@ -35,9 +35,11 @@ from hearts.server.store.db import (
     analyses,
     hands,
     matches,
+    moved_tokens,
     players,
     room_seats,
     rooms,
+    transfers,
 )
 
 log = logging.getLogger("hearts.server")
@@ -105,6 +107,11 @@ def prune(
         sa.and_(players.c.version <= 1, players.c.last_seen_at < unused_before, ~seated),
         players.c.last_seen_at < keep_before,
     )
+    if not dry_run:
+        with store.write() as conn:
+            # expired codes, and the old browsers of a move kept as long as a player
+            conn.execute(transfers.delete().where(transfers.c.expires_at < now.timestamp()))
+            conn.execute(moved_tokens.delete().where(moved_tokens.c.moved_at < keep_before))
     after = 0
     while True:
         with store.write() as conn:
@@ -133,6 +140,8 @@ def prune(
                 # Phân tích of its hands: they go with their match
                 conn.execute(analyses.delete().where(analyses.c.player_id.in_(ids)))
                 conn.execute(matches.delete().where(matches.c.player_id.in_(ids)))
+                conn.execute(transfers.delete().where(transfers.c.player_id.in_(ids)))
+                conn.execute(moved_tokens.delete().where(moved_tokens.c.player_id.in_(ids)))
                 conn.execute(players.delete().where(players.c.id.in_(ids)))
 
 

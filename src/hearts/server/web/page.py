@@ -37,6 +37,12 @@ def install(app: FastAPI, static_dir: Path) -> None:
         """A room's invite link: the same page, which reads the code from its path."""
         return await index(request)
 
+    @app.get("/t/{code}", include_in_schema=False)
+    async def transfer_page(code: str, request: Request) -> Response:
+        """A transfer's link (solo/transfer.py): the page, which claims the code only
+        when the player says so (a link preview fetching it changes nothing)."""
+        return await index(request)
+
     pwa.install(app, static_dir, version)
 
     immutable = CachedStaticFiles(directory=static_dir, cache_control=IMMUTABLE)

@@ -43,7 +43,11 @@ async function raw(method, path, body, auth = true) {
   dispatchEvent(new CustomEvent("hearts:net", { detail: true }));
   let data = null;
   try { data = await res.json(); } catch { data = null; }
-  if (!res.ok) throw new ApiError(res.status, data);
+  if (!res.ok) {
+    const err = new ApiError(res.status, data);
+    if (err.code === "moved") dispatchEvent(new Event("hearts:moved")); // transfer.js tells the player
+    throw err;
+  }
   return data;
 }
 
@@ -86,6 +90,21 @@ export const api = {
   stats: () => call("GET", "/api/stats"),
   achievements: () => call("GET", "/api/achievements"),
 };
+
+// Chuyển sang máy khác (transfer.js): the code is asked for with this browser's token;
+// claimed, the player's new token becomes this browser's; moved away, it starts afresh.
+export const transferApi = {
+  create: () => call("POST", "/api/transfer"),
+  claim: (code) => raw("POST", "/api/transfer/claim", { code }, false),
+};
+export function adoptToken(t) {
+  token = t;
+  writeToken(t);
+}
+export function forgetToken() {
+  token = null;
+  try { localStorage.removeItem(TOKEN_KEY); } catch { /* private mode */ }
+}
 
 // The browser's token, made first if there is none (a room's WebSocket sends it as
 // its first message).

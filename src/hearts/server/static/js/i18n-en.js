@@ -302,6 +302,23 @@ const A = {
   qrShow: "QR code",
   qrRoom: "QR code of the room's link: scan it with a phone's camera",
   offline: "No connection. Your match is kept; the page carries on by itself when the connection returns.",
+  close: "Close",
+  cancel: "Cancel",
+  copy: "Copy",
+  copied: "Copied",
+  share: "Share…",
+  transferOpen: "Move to another device",
+  transferSay: "Open this link on the other device, or scan the QR code with its camera. Your match, statistics and achievements move there; this device starts afresh.",
+  transferWhen: "The code works once, for 10 minutes.",
+  transferQr: "QR code of the link that moves your progress to another device",
+  transferShareText: "The link that moves my Hearts match to this device:",
+  transferReceive: "Receive from another device",
+  transferType: "Transfer code from the other device ",
+  transferTake: "Receive",
+  transferClaimSay: "The match, statistics and achievements of the other device move to this one, in place of what is here.",
+  movedTitle: "Moved to another device",
+  movedSay: "Your match, statistics and achievements were moved to another device. You can start afresh on this one.",
+  startAfresh: "Start afresh",
 };
 
 export function install(t) {
