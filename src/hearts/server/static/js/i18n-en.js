@@ -319,6 +319,7 @@ const A = {
   movedTitle: "Moved to another device",
   movedSay: "Your match, statistics and achievements were moved to another device. You can start afresh on this one.",
   startAfresh: "Start afresh",
+  transferNet: "No connection: try again once you are online.",
 };
 
 export function install(t) {

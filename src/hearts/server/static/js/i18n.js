@@ -287,6 +287,7 @@ export const A = {
   movedTitle: "Đã chuyển sang máy khác",
   movedSay: "Trận đấu, thống kê và thành tích của bạn đã được chuyển sang máy khác. Bạn có thể bắt đầu lại từ đầu trên máy này.",
   startAfresh: "Bắt đầu lại",
+  transferNet: "Không có kết nối, hãy thử lại khi có mạng.",
 };
 
 if (LANG === "en") {

@@ -52,7 +52,7 @@ async function claim(code, error, go) {
     try { localStorage.removeItem("hearts-room"); } catch { /* private mode */ }
     location.replace("/");
   } catch (e) {
-    error.textContent = e.message;
+    error.textContent = e.code === "network" ? A.transferNet : e.message;
     error.hidden = false;
     go.disabled = false;
   }
@@ -104,7 +104,7 @@ async function give() {
     actions.append(copy, share);
     body.append(code, a, actions, img, el("p", "muted", A.transferWhen));
   } catch (e) {
-    error.textContent = e.message;
+    error.textContent = e.code === "network" ? A.transferNet : e.message;
     error.hidden = false;
   }
 }
