@@ -29,11 +29,12 @@ from hearts.server.rooms import api as rooms_api
 from hearts.server.rooms.live import Live
 from hearts.server.rooms.service import Rooms
 from hearts.server.solo import api as solo_api
+from hearts.server.solo import transfer
 from hearts.server.solo.tables import Tables
 from hearts.server.store import retention
 from hearts.server.store.db import Store
 from hearts.server.table.computers import bot_pool
-from hearts.server.web import catalogue, page
+from hearts.server.web import catalogue, page, qr
 from hearts.server.web.errors import install_error_handlers
 from hearts.server.web.middleware import BODY_LIMIT, BodyLimit, HeadAsGet
 from hearts.server.web.ratelimit import install as install_rate_limit
@@ -123,7 +124,9 @@ def create_app(
     rooms_api.install(app, tables, rooms, live, config)
     public_api.install(app, tables, rooms, seating)
     solo_api.install(app, tables)
+    transfer.install(app, tables)
     app.include_router(catalogue.router)
+    app.include_router(qr.router)
     page.install(app, STATIC_DIR)
     return app
 

@@ -50,6 +50,12 @@ ERRORS: dict[str, tuple[int, str]] = {
     "take_back_off": (409, "Đi lại đang tắt trong cài đặt"),
     "bad_record": (400, "Tệp không phải ván bài hearts-hand/1 hợp lệ"),
     "internal": (500, "Lỗi máy chủ, hãy thử lại"),
+    # moving to another browser (Chuyển sang máy khác)
+    "moved": (410, "Trận đấu, thống kê và thành tích của bạn đã được chuyển sang máy khác"),
+    "transfer_unknown": (404, "Mã chuyển không đúng"),
+    "transfer_used": (410, "Mã chuyển này đã được dùng"),
+    "transfer_expired": (410, "Mã chuyển đã hết hạn (sau 10 phút), hãy tạo mã mới"),
+    "transfer_limited": (429, "Thử mã chuyển quá nhiều lần, hãy đợi một phút"),
     # rooms (play with friends)
     "room_not_found": (404, "Không tìm thấy phòng này"),
     "room_full": (409, "Phòng đã đủ người"),

@@ -20,7 +20,7 @@ import anyio.to_thread
 from hearts.rules import Rules
 from hearts.server.i18n import lang
 from hearts.server.solo import achievements, analysis, analysis_store, coach, history, knew
-from hearts.server.store.db import Loaded, PlayerGone, Stale, Store, token_hash
+from hearts.server.store.db import Loaded, Moved, PlayerGone, Stale, Store, token_hash
 from hearts.server.store.tokens import Tokens
 from hearts.server.table.computers import Choices, Computers, Heavy, decide_here
 from hearts.server.table.game import Game, GameError, Job
@@ -30,8 +30,9 @@ from hearts.server.web.ratelimit import RateLimited
 log = logging.getLogger("hearts.server")
 
 #: How long a token's player id is trusted without asking the database (the
-#: retention may remove a player inactive for a day; its lookup refreshes that).
-ID_CACHE_SECONDS = 300.0
+#: retention may remove a player inactive for a day; its lookup refreshes that; a
+#: token moved to another browser by another process is refused after this long).
+ID_CACHE_SECONDS = 30.0
 #: Analyses a process runs at once, of all players and of one address: a new one
 #: beyond is 429 ``analysis_busy``, to ask again after ANALYSIS_RETRY_SECONDS.
 ANALYSES_PER_PROCESS = 4
@@ -161,7 +162,10 @@ class Tables:
         if cached is not None and cached[1] > now:
             return cached[0]
         issued = self.tokens.issued(token)
-        found = await anyio.to_thread.run_sync(self.store.player_for, key, issued)
+        try:
+            found = await anyio.to_thread.run_sync(self.store.player_for, key, issued)
+        except Moved:
+            raise ApiError("moved") from None
         if found is None:
             raise ApiError("bad_token")
         if len(self._ids) > 100_000:
@@ -178,6 +182,10 @@ class Tables:
             # starts over with a new token, as after any 403.
             self.forget([player_id])
             raise ApiError("bad_token") from None
+
+    def forget_token(self, digest: str) -> None:
+        """Drop a token that moved to another browser (solo/transfer.py) from the cache."""
+        self._ids.pop(digest, None)
 
     def forget(self, player_ids: list[int]) -> None:
         """Drop removed players from the token cache."""

@@ -14,6 +14,8 @@ Tables:
 - ``achievements``: the goals a player unlocked (``solo/achievements.py``), once each.
 - ``analyses``: Phân tích of a finished hand, its progress and findings
   (``solo/analysis_store.py``), so that every server process answers the same.
+- ``transfers``, ``moved_tokens``: moving a player to another browser
+  (``solo/transfer.py``): the one-time codes, and the tokens that moved away.
 - ``meta``: ``schema`` (the schema's number, for servers older than the migrations)
   and ``token_secret`` (the key that signs the tokens, see ``tokens.py``).
 
@@ -240,6 +242,28 @@ analyses = sa.Table(
 )
 
 
+# -- moving a player to another browser (issue 39 item 17; the SQL is solo/transfer.py) --
+transfers = sa.Table(
+    "transfers",
+    metadata,
+    sa.Column("code_hash", sa.String(64), primary_key=True),  # SHA-256: the code is kept nowhere
+    # no foreign key: the retention may remove the player first
+    sa.Column("player_id", sa.Integer, nullable=False, index=True),
+    sa.Column("expires_at", sa.Float, nullable=False, index=True),  # Unix seconds
+    sa.Column("used", sa.Boolean, nullable=False),
+)
+
+# The tokens whose player moved to another browser: told so (410 ``moved``) instead
+# of being taken for a new browser (a token is valid without a row, tokens.py).
+moved_tokens = sa.Table(
+    "moved_tokens",
+    metadata,
+    sa.Column("token_hash", sa.String(64), primary_key=True),
+    sa.Column("player_id", sa.Integer, nullable=False, index=True),
+    sa.Column("moved_at", sa.DateTime(timezone=True), nullable=False, index=True),
+)
+
+
 def token_hash(token: str) -> str:
     return hashlib.sha256(token.encode("utf-8", "surrogatepass")).hexdigest()
 
@@ -254,6 +278,10 @@ def _now() -> dt.datetime:
 
 class Stale(Exception):
     """The action was made on an older version of the state."""
+
+
+class Moved(Exception):
+    """The token's player moved to another browser (solo/transfer.py)."""
 
 
 class PlayerGone(Exception):
@@ -376,6 +404,8 @@ class Store:
         (a token this server issued), its row is made on first use."""
         row = self._player_row(digest)
         if row is None:
+            if self._moved(digest):
+                raise Moved(digest)
             return self._create_player(digest) if create else None
         pid, seen = row
         now = _now()
@@ -394,6 +424,13 @@ class Store:
                 )
             ).first()
         return None if row is None else (int(row.id), row.last_seen_at)
+
+    def _moved(self, digest: str) -> bool:
+        with self.read() as conn:
+            found = conn.execute(
+                sa.select(moved_tokens.c.player_id).where(moved_tokens.c.token_hash == digest)
+            ).first()
+        return found is not None
 
     def player_id(self, token: str) -> int | None:
         """The id of ``token``'s player if it has a row (for tools and tests: this

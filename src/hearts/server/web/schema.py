@@ -75,6 +75,17 @@ class Token(BaseModel):
     token: str
 
 
+class TransferBody(_Body):
+    """Chuyển sang máy khác: the one-time code (any case; dashes and spaces ignored)."""
+
+    code: StrictStr = Field(max_length=64)
+
+
+class TransferCode(BaseModel):
+    code: str  # three groups of five, e.g. "ABCDE-FGHJK-MNPQR"
+    expires_in: int  # seconds
+
+
 class Settings(BaseModel):
     level: Literal["easy", "medium", "hard"]
     quick: bool
@@ -325,6 +336,7 @@ ERROR_RESPONSES: dict[int | str, dict[str, Any]] = {
     400: {"model": ErrorBody, "description": "bad input (bad_request, bad_card, bad_pass, …)"},
     403: {"model": ErrorBody, "description": "missing or unknown token (bad_token)"},
     409: {"model": StaleBody, "description": "stale version (with the state), or wrong phase"},
+    410: {"model": ErrorBody, "description": "this token's player moved to another browser"},
     413: {"model": ErrorBody, "description": "body over 16 KiB (too_large)"},
     422: {"model": ErrorBody, "description": "a card the rules forbid now"},
     500: {"model": ErrorBody, "description": "an unexpected server error (internal)"},

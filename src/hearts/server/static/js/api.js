@@ -37,11 +37,17 @@ async function raw(method, path, body, auth = true) {
       body: body === undefined ? undefined : JSON.stringify(body),
     });
   } catch (e) {
+    dispatchEvent(new CustomEvent("hearts:net", { detail: false })); // pwa.js: the offline bar
     throw new ApiError(0, { error: { code: "network", message: String(e) } });
   }
+  dispatchEvent(new CustomEvent("hearts:net", { detail: true }));
   let data = null;
   try { data = await res.json(); } catch { data = null; }
-  if (!res.ok) throw new ApiError(res.status, data);
+  if (!res.ok) {
+    const err = new ApiError(res.status, data);
+    if (err.code === "moved") dispatchEvent(new Event("hearts:moved")); // transfer.js tells the player
+    throw err;
+  }
   return data;
 }
 
@@ -85,6 +91,21 @@ export const api = {
   stats: () => call("GET", "/api/stats"),
   achievements: () => call("GET", "/api/achievements"),
 };
+
+// Chuyển sang máy khác (transfer.js): the code is asked for with this browser's token;
+// claimed, the player's new token becomes this browser's; moved away, it starts afresh.
+export const transferApi = {
+  create: () => call("POST", "/api/transfer"),
+  claim: (code) => raw("POST", "/api/transfer/claim", { code }, false),
+};
+export function adoptToken(t) {
+  token = t;
+  writeToken(t);
+}
+export function forgetToken() {
+  token = null;
+  try { localStorage.removeItem(TOKEN_KEY); } catch { /* private mode */ }
+}
 
 // The browser's token, made first if there is none (a room's WebSocket sends it as
 // its first message).

@@ -321,6 +321,31 @@ const HELP = [
 ];
 
 // Replace each entry of the target objects (nested tables one level down).
+// share.js, pwa.js, transfer.js
+const A = {
+  qrShow: "QR code",
+  qrRoom: "QR code of the room's link: scan it with a phone's camera",
+  offline: "No connection. Your match is kept; the page carries on by itself when the connection returns.",
+  close: "Close",
+  cancel: "Cancel",
+  copy: "Copy",
+  copied: "Copied",
+  share: "Share…",
+  transferOpen: "Move to another device",
+  transferSay: "Open this link on the other device, or scan the QR code with its camera. Your match, statistics and achievements move there; this device starts afresh.",
+  transferWhen: "The code works once, for 10 minutes.",
+  transferQr: "QR code of the link that moves your progress to another device",
+  transferShareText: "The link that moves my Hearts match to this device:",
+  transferReceive: "Receive from another device",
+  transferType: "Transfer code from the other device ",
+  transferTake: "Receive",
+  transferClaimSay: "The match, statistics and achievements of the other device move to this one, in place of what is here.",
+  movedTitle: "Moved to another device",
+  movedSay: "Your match, statistics and achievements were moved to another device. You can start afresh on this one.",
+  startAfresh: "Start afresh",
+  transferNet: "No connection: try again once you are online.",
+};
+
 export function install(t) {
   const put = (into, from) => {
     for (const [k, v] of Object.entries(from)) {
@@ -345,6 +370,7 @@ export function install(t) {
   });
   put(t.W, { ...W, autoPlayed: (name, card) => `${name} is away: the computer played ${t.cardShort(card)} instead (automatic)` });
   put(t.R, R);
+  put(t.A, A);
 }
 
 function translateNode(root) {

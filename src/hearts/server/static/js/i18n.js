@@ -289,9 +289,34 @@ export const R = {
   knewLegend: "✓: nhà thật sự cầm lá đó. Máy chỉ đoán từ những gì nó thấy, nên có khi đoán sai.",
 };
 
+// Sharing, the app on the home screen, moving to another device (share.js, pwa.js, transfer.js)
+export const A = {
+  qrShow: "Mã QR",
+  qrRoom: "Mã QR của đường dẫn vào phòng: quét bằng camera điện thoại",
+  offline: "Không có kết nối. Trận đấu vẫn được giữ, trang sẽ tự tiếp tục khi có mạng trở lại.",
+  close: "Đóng",
+  cancel: "Thôi",
+  copy: "Sao chép",
+  copied: "Đã sao chép",
+  share: "Chia sẻ…",
+  transferOpen: "Chuyển sang máy khác",
+  transferSay: "Mở đường dẫn này trên máy kia, hoặc quét mã QR bằng camera của máy đó. Trận đấu, thống kê và thành tích sẽ chuyển sang máy đó; máy này sẽ bắt đầu lại từ đầu.",
+  transferWhen: "Mã dùng được một lần, trong 10 phút.",
+  transferQr: "Mã QR của đường dẫn chuyển sang máy khác",
+  transferShareText: "Đường dẫn chuyển trận Hearts sang máy này:",
+  transferReceive: "Nhận từ máy khác",
+  transferType: "Mã chuyển từ máy kia ",
+  transferTake: "Nhận",
+  transferClaimSay: "Trận đấu, thống kê và thành tích từ máy kia sẽ chuyển sang máy này, thay cho những gì đang có ở đây.",
+  movedTitle: "Đã chuyển sang máy khác",
+  movedSay: "Trận đấu, thống kê và thành tích của bạn đã được chuyển sang máy khác. Bạn có thể bắt đầu lại từ đầu trên máy này.",
+  startAfresh: "Bắt đầu lại",
+  transferNet: "Không có kết nối, hãy thử lại khi có mạng.",
+};
+
 if (LANG === "en") {
   const en = await import("./i18n-en.js");
-  en.install({ SUIT_NAME, SUIT_TITLE, RANK_SPOKEN, SEAT_NAME, MOON_WORDS, PASS_DIR, T, W, R, cardSpoken, cardShort });
+  en.install({ SUIT_NAME, SUIT_TITLE, RANK_SPOKEN, SEAT_NAME, MOON_WORDS, PASS_DIR, T, W, R, A, cardSpoken, cardShort });
   document.documentElement.lang = "en";
   en.translatePage(document);
   document.documentElement.classList.remove("lang-wait"); // langwait.js: in English now

@@ -15,6 +15,8 @@ import { enterRoom } from "./room.js";
 import { playedSeq, intermediate, makePresenter } from "./steps.js";
 import { leadCard, rulesReady } from "./rules.js";
 import { $, now, reducedMotion, sleep } from "./dom.js";
+import "./pwa.js";
+import "./transfer.js";
 
 let server = null;      // latest state from the server
 let shown = null;       // snapshot on screen (may lag behind while animating)

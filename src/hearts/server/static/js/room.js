@@ -9,7 +9,8 @@ import { HandController, announce } from "./controller.js";
 import { renderMoonChoice } from "./moonchoice.js";
 import { makePresenter, playedSeq, intermediate } from "./steps.js";
 import { RoomDialog, savedName, saveName } from "./roomdialog.js";
-import { T, W, SEAT_NAME, rulesLine } from "./i18n.js";
+import { A, T, W, SEAT_NAME, rulesLine } from "./i18n.js";
+import { qrDetails, wireShare } from "./share.js";
 import { isDefaultRules, rulesReady } from "./rules.js";
 import { $, el, reducedMotion, sleep } from "./dom.js";
 
@@ -362,11 +363,8 @@ class RoomPage {
       link.textContent = roomLink(this.code);
       link.addEventListener("click", (e) => { e.preventDefault(); this.copyLink(); });
       $("#room-copy", box).addEventListener("click", () => this.copyLink());
-      const share = $("#room-share", box);
-      share.hidden = !navigator.share;
-      share.addEventListener("click", () => {
-        navigator.share({ title: W.title, text: W.shareText, url: roomLink(this.code) }).catch(() => {});
-      });
+      wireShare($("#room-share", box), W.title, W.shareText, roomLink(this.code));
+      $(".invite", box).append(qrDetails(roomLink(this.code), A.qrRoom));
       $("#room-start", box).addEventListener("click", () => {
         this.act((v) => roomApi.start(this.code, v), (r) => r.phase === "lobby" && r.creator === r.you);
       });
