@@ -76,6 +76,10 @@ RULE_ERRORS: dict[str, str] = {
 }
 
 
+#: ``bad_name`` for a name that would show as nothing (marks, blanks, fillers).
+INVISIBLE_NAME = "Tên phải có ít nhất một chữ, số hay ký hiệu nhìn thấy được"
+
+
 def rule_message(key: str, name: str = "") -> str:
     table = messages_en.RULE_ERRORS if lang.english() else RULE_ERRORS
     return table[key].format(name[:30])

@@ -58,6 +58,9 @@ RULE_ERRORS: dict[str, str] = {
 TEXTS: dict[str, str] = {
     "Bây giờ không phải lúc chuyền bài": "It is not time to pass",
     "Bạn đã chuyền bài rồi": "You have already passed",
+    "Tên phải có ít nhất một chữ, số hay ký hiệu nhìn thấy được": (
+        "A name needs at least one visible letter, digit or sign"
+    ),
     "Bây giờ không phải lúc đánh bài": "It is not time to play",
     "Bây giờ không phải lúc chọn cách tính bắn trăng": "Not the time to choose the moon's scoring",
     "Ván này chưa xong": "This hand is not over",
