@@ -50,6 +50,7 @@ ERRORS: dict[str, tuple[int, str]] = {
     "take_back_off": (409, "Đi lại đang tắt trong cài đặt"),
     "bad_record": (400, "Tệp không phải ván bài hearts-hand/1 hợp lệ"),
     "internal": (500, "Lỗi máy chủ, hãy thử lại"),
+    "unavailable": (503, "Máy chủ đang tạm gián đoạn, hãy thử lại sau ít giây"),
     # rooms (play with friends)
     "room_not_found": (404, "Không tìm thấy phòng này"),
     "room_full": (409, "Phòng đã đủ người"),

@@ -32,6 +32,7 @@ ERRORS: dict[str, str] = {
     "take_back_off": "Taking back is turned off in the settings",
     "bad_record": "The file is not a valid hearts-hand/1 hand",
     "internal": "Server error, please try again",
+    "unavailable": "The server is briefly unavailable, try again in a few seconds",
     "room_not_found": "This room was not found",
     "room_full": "The room is full",
     "room_started": "The room's match has started: no one else can join",

@@ -40,6 +40,7 @@ from hearts.server.i18n import lang, messages_en
 from hearts.server.i18n.messages import INVISIBLE_NAME
 from hearts.server.rooms.store import Room, RoomStore, Seat, now
 from hearts.server.rooms.view import CONNECTED_SECONDS, room_text, room_view
+from hearts.server.store import outage
 from hearts.server.store.db import Stale, Store
 from hearts.server.table.computers import Choices, Computers, Heavy, decide, decide_here
 from hearts.server.table.game import Game, Job
@@ -628,8 +629,8 @@ class Rooms:
                 return
         except ApiError:
             return
-        except Exception:
-            log.exception("room %s: the server's move failed", code)
+        except Exception as exc:
+            outage.report(log, f"room {code}: the server's move failed", exc)
         finally:
             self._driving.discard(code)
 
@@ -660,8 +661,8 @@ class Rooms:
             await asyncio.sleep(SWEEP_EVERY)
             try:
                 codes = await anyio.to_thread.run_sync(self.db.due, now() - TAKE_OVER_AFTER)
-            except Exception:
-                log.exception("rooms: the sweep failed")
+            except Exception as exc:
+                outage.report(log, "rooms: the sweep failed", exc)
                 continue
             for code in codes:
                 # a timer here may be one another process's change made stale

@@ -19,6 +19,7 @@ import anyio.to_thread
 from hearts.rules import Rules
 from hearts.server.i18n import lang
 from hearts.server.solo import achievements, analysis, analysis_store, coach, history
+from hearts.server.store import outage
 from hearts.server.store.db import Loaded, PlayerGone, Stale, Store, token_hash
 from hearts.server.store.tokens import Tokens
 from hearts.server.table.computers import Choices, Computers, Heavy, decide_here
@@ -502,8 +503,8 @@ class Tables:
                 await anyio.to_thread.run_sync(self.analyses.save, job)
         except BrokenExecutor:
             await self._fail(job)
-        except Exception:
-            log.exception("an analysis failed")
+        except Exception as exc:
+            outage.report(log, "an analysis failed", exc)
             await self._fail(job)
         finally:
             beating.cancel()
@@ -520,8 +521,8 @@ class Tables:
             await asyncio.sleep(self.analysis_heartbeat)
             try:
                 alive = await anyio.to_thread.run_sync(self.analyses.beat, job)
-            except Exception:
-                log.exception("an analysis's heartbeat failed")
+            except Exception as exc:
+                outage.report(log, "an analysis's heartbeat failed", exc)
                 continue
             if not alive:
                 if task is not None:
