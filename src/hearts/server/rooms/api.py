@@ -53,15 +53,21 @@ class _Body(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
 
+def _name(description: str) -> Any:
+    """A display name: any JSON here, so that the rooms answer ``bad_name`` (not
+    ``bad_request``) for one that is not a string; the schema says what is valid."""
+    return Field(None, description=description, json_schema_extra={"type": ["string", "null"]})
+
+
 class NewRoomBody(_Body):
     rules: Any = Field(None, description="as POST /api/new-match")
     level: StrictStr = "medium"
     turn_seconds: int | None = Field(30, description="10-600, or null: không giới hạn")
-    name: Any = Field(None, description="the creator's display name (1-20 characters)")
+    name: Any = _name("the creator's display name (1-20 characters)")
 
 
 class JoinBody(_Body):
-    name: Any = Field(None, description="a display name (1-20 characters)")
+    name: Any = _name("a display name (1-20 characters)")
 
 
 class RoomVersionBody(_Body):
