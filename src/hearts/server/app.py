@@ -38,7 +38,7 @@ from hearts.server.web import catalogue, page, qr
 from hearts.server.web.errors import install_error_handlers
 from hearts.server.web.middleware import BODY_LIMIT, BodyLimit, HeadAsGet
 from hearts.server.web.ratelimit import install as install_rate_limit
-from hearts.server.web.schema import integer_bounds
+from hearts.server.web.schema import install_openapi
 from hearts.server.web.security import SecurityHeaders
 
 STATIC_DIR = Path(__file__).parent / "static"
@@ -111,6 +111,7 @@ def create_app(
         version="1",
         summary="The web game's JSON API (docs/api.md): South against three computers.",
         docs_url=None,
+        openapi_url=None,  # web/schema.py serves it
         redoc_url=None,
         lifespan=_lifespan(tables, rooms, live, seating, pruning, own_executor),
     )
@@ -120,7 +121,7 @@ def create_app(
     _add_middleware(app, body_limit)
     install_error_handlers(app)
     install_rate_limit(app, config)
-    integer_bounds(app)
+    install_openapi(app)
     rooms_api.install(app, tables, rooms, live, config)
     public_api.install(app, tables, rooms, seating)
     solo_api.install(app, tables)

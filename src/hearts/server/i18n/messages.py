@@ -56,6 +56,7 @@ ERRORS: dict[str, tuple[int, str]] = {
     "transfer_used": (410, "Mã chuyển này đã được dùng"),
     "transfer_expired": (410, "Mã chuyển đã hết hạn (sau 10 phút), hãy tạo mã mới"),
     "transfer_limited": (429, "Thử mã chuyển quá nhiều lần, hãy đợi một phút"),
+    "unavailable": (503, "Máy chủ đang tạm gián đoạn, hãy thử lại sau ít giây"),
     # rooms (play with friends)
     "room_not_found": (404, "Không tìm thấy phòng này"),
     "room_full": (409, "Phòng đã đủ người"),
@@ -88,6 +89,10 @@ RULE_ERRORS: dict[str, str] = {
     "jd_bonus": "J♦ trừ 10 điểm phải là true hoặc false",
     "target": "Điểm kết thúc trận phải từ 50 đến 500",
 }
+
+
+#: ``bad_name`` for a name that would show as nothing (marks, blanks, fillers).
+INVISIBLE_NAME = "Tên phải có ít nhất một chữ, số hay ký hiệu nhìn thấy được"
 
 
 def rule_message(key: str, name: str = "") -> str:

@@ -37,6 +37,7 @@ ERRORS: dict[str, str] = {
     "transfer_used": "This transfer code was used already",
     "transfer_expired": "This transfer code has expired (after 10 minutes): make a new one",
     "transfer_limited": "Too many transfer codes tried: wait a minute",
+    "unavailable": "The server is briefly unavailable, try again in a few seconds",
     "room_not_found": "This room was not found",
     "room_full": "The room is full",
     "room_started": "The room's match has started: no one else can join",
@@ -70,6 +71,9 @@ RULE_ERRORS: dict[str, str] = {
 TEXTS: dict[str, str] = {
     "Bây giờ không phải lúc chuyền bài": "It is not time to pass",
     "Bạn đã chuyền bài rồi": "You have already passed",
+    "Tên phải có ít nhất một chữ, số hay ký hiệu nhìn thấy được": (
+        "A name needs at least one visible letter, digit or sign"
+    ),
     "Bây giờ không phải lúc đánh bài": "It is not time to play",
     "Bây giờ không phải lúc chọn cách tính bắn trăng": "Not the time to choose the moon's scoring",
     "Ván này chưa xong": "This hand is not over",

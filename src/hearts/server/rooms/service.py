@@ -37,8 +37,10 @@ from hearts.cards import card_name
 from hearts.hand import DONE, PASS, PLAY
 from hearts.rules import Rules
 from hearts.server.i18n import lang, messages_en
+from hearts.server.i18n.messages import INVISIBLE_NAME
 from hearts.server.rooms.store import Room, RoomStore, Seat, now
 from hearts.server.rooms.view import CONNECTED_SECONDS, room_text, room_view
+from hearts.server.store import outage
 from hearts.server.store.db import Stale, Store
 from hearts.server.table.computers import Choices, Computers, Heavy, decide, decide_here
 from hearts.server.table.game import Game, Job
@@ -81,17 +83,30 @@ def new_code() -> str:
 
 
 def clean_name(name: Any, default: str) -> str:
-    """A display name: 1-20 characters once trimmed, no control characters."""
+    """A display name: 1-20 characters once composed (NFC) and trimmed, no control
+    or format characters, and something to see (not marks or blanks alone)."""
     if name is None:
         return default
     if not isinstance(name, str):
         raise ApiError("bad_name")
-    text = " ".join(name.split())
-    if not 1 <= len(text) <= NAME_LIMIT or any(
-        unicodedata.category(ch).startswith("C") for ch in text
-    ):
+    text = " ".join(unicodedata.normalize("NFC", name).split())
+    if not 1 <= len(text) <= NAME_LIMIT:
+        raise ApiError("bad_name")
+    if not any(_visible(ch) for ch in text):
+        raise ApiError("bad_name", INVISIBLE_NAME)
+    if any(unicodedata.category(ch).startswith("C") for ch in text):
         raise ApiError("bad_name")
     return text
+
+
+#: Letters and symbols that are drawn as nothing (Hangul fillers, the braille blank).
+BLANKS = frozenset("\u115f\u1160\u3164\uffa0\u2800")
+
+
+def _visible(ch: str) -> bool:
+    """A character drawn on its own: a letter, digit, punctuation or symbol (marks
+    only decorate one, separators are space)."""
+    return unicodedata.category(ch)[0] in "LNPS" and ch not in BLANKS
 
 
 def guest_name(seat: int) -> str:
@@ -665,8 +680,8 @@ class Rooms:
                 return
         except ApiError:
             return
-        except Exception:
-            log.exception("room %s: the server's move failed", code)
+        except Exception as exc:
+            outage.report(log, f"room {code}: the server's move failed", exc)
         finally:
             self._driving.discard(code)
 
@@ -697,8 +712,8 @@ class Rooms:
             await asyncio.sleep(SWEEP_EVERY)
             try:
                 codes = await anyio.to_thread.run_sync(self.db.due, now() - TAKE_OVER_AFTER)
-            except Exception:
-                log.exception("rooms: the sweep failed")
+            except Exception as exc:
+                outage.report(log, "rooms: the sweep failed", exc)
                 continue
             for code in codes:
                 # a timer here may be one another process's change made stale

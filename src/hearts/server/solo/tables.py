@@ -20,6 +20,7 @@ import anyio.to_thread
 from hearts.rules import Rules
 from hearts.server.i18n import lang
 from hearts.server.solo import achievements, analysis, analysis_store, coach, history, knew
+from hearts.server.store import outage
 from hearts.server.store.db import Loaded, Moved, PlayerGone, Stale, Store, token_hash
 from hearts.server.store.tokens import Tokens
 from hearts.server.table.computers import Choices, Computers, Heavy, decide_here
@@ -521,8 +522,8 @@ class Tables:
                 await anyio.to_thread.run_sync(self.analyses.save, job)
         except BrokenExecutor:
             await self._fail(job)
-        except Exception:
-            log.exception("an analysis failed")
+        except Exception as exc:
+            outage.report(log, "an analysis failed", exc)
             await self._fail(job)
         finally:
             beating.cancel()
@@ -539,8 +540,8 @@ class Tables:
             await asyncio.sleep(self.analysis_heartbeat)
             try:
                 alive = await anyio.to_thread.run_sync(self.analyses.beat, job)
-            except Exception:
-                log.exception("an analysis's heartbeat failed")
+            except Exception as exc:
+                outage.report(log, "an analysis's heartbeat failed", exc)
                 continue
             if not alive:
                 if task is not None:

@@ -343,7 +343,13 @@ def make_engine(url: str) -> Engine:
             conn.exec_driver_sql("BEGIN IMMEDIATE" if immediate else "BEGIN")
 
         return engine
-    return sa.create_engine(url, pool_pre_ping=True)
+    # A server that stopped answering (not even refusing) fails a call in seconds,
+    # 503 unavailable (outage.py), rather than holding it for the system's minutes.
+    parsed = sa.make_url(url)
+    timeout = {}
+    if parsed.get_backend_name() == "postgresql" and "connect_timeout" not in parsed.query:
+        timeout["connect_timeout"] = 5
+    return sa.create_engine(url, pool_pre_ping=True, connect_args=timeout)
 
 
 def _is_memory(url: str) -> bool:

@@ -29,7 +29,7 @@ import anyio.to_thread
 import sqlalchemy as sa
 from sqlalchemy.engine import Connection
 
-from hearts.server.store import migrate
+from hearts.server.store import migrate, outage
 from hearts.server.store.db import (
     Store,
     achievements,
@@ -223,8 +223,8 @@ async def keep_pruning(
                 forget(pruned.ids)
                 forget_rooms(pruned.codes)
                 log.info("retention: %s", pruned.describe(policy, dry_run=False))
-        except Exception:
-            log.exception("retention: the pass failed; trying again later")
+        except Exception as exc:
+            outage.report(log, "retention: the pass failed; trying again later", exc)
         await asyncio.sleep(every)
 
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Annotated, Any, Literal
 
 from fastapi import FastAPI
+from fastapi.responses import JSONResponse
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictStr
 
 MAX_VERSION = 2**53  # the largest integer every JSON client holds exactly
@@ -343,9 +344,10 @@ ERROR_RESPONSES: dict[int | str, dict[str, Any]] = {
 }
 
 
-def integer_bounds(app: FastAPI) -> None:
-    """``/openapi.json`` gives integer bounds as integers (FastAPI's model makes them
-    floats, ``9007199254740992.0``), so it says exactly what is accepted."""
+def install_openapi(app: FastAPI) -> None:
+    """``/openapi.json`` (the app is made with ``openapi_url=None``): integer bounds as
+    integers (FastAPI's model makes them floats, ``9007199254740992.0``), so it says
+    exactly what is accepted; ``no-cache``, as it changes with the server's release."""
 
     def openapi() -> dict[str, Any]:
         if app.openapi_schema is None:
@@ -353,6 +355,10 @@ def integer_bounds(app: FastAPI) -> None:
         return app.openapi_schema or {}
 
     app.openapi = openapi  # type: ignore[method-assign]
+
+    @app.get("/openapi.json", include_in_schema=False)
+    async def schema() -> JSONResponse:
+        return JSONResponse(app.openapi(), headers={"Cache-Control": "no-cache"})
 
 
 def _integral(node: Any) -> None:
