@@ -26,6 +26,8 @@ import hmac
 import re
 import secrets
 from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from typing import Any
 
 from hearts.cards import cards_of
 from hearts.rules import Rules
@@ -119,3 +121,82 @@ def deal(
     deck = shuffled_deck(rules, server_seed, client_seeds, hand_number)
     h = rules.hand_size
     return [sum(1 << c for c in deck[s * h : (s + 1) * h]) for s in range(rules.players)]
+
+
+class SeedError(ValueError):
+    """A record's ``fairness`` object that cannot be read."""
+
+
+@dataclass(frozen=True, slots=True)
+class HandSeeds:
+    """The seeds of one hand: the server's secret and the clients' seeds, in the
+    order they are joined.
+
+    >>> s = HandSeeds("00" * 32, ("ab",))
+    >>> s.to_json(reveal=False)["server_seed"] is None
+    True
+    >>> s.to_json(reveal=True)["server_seed"] == s.server_seed
+    True
+    >>> HandSeeds.from_json(s.to_json(True)) == s
+    True
+    """
+
+    server_seed: str
+    client_seeds: tuple[str, ...] = ()
+
+    @property
+    def commitment(self) -> str:
+        return commitment(self.server_seed)
+
+    def deal(self, rules: Rules, hand_number: int) -> list[int]:
+        return deal(rules, self.server_seed, self.client_seeds, hand_number)
+
+    def to_json(self, reveal: bool) -> dict[str, Any]:
+        """The record's (and the State's) ``fairness`` object; the server seed only
+        when ``reveal`` (the hand is over)."""
+        return {
+            "commitment": self.commitment,
+            "client_seeds": list(self.client_seeds),
+            "server_seed": self.server_seed if reveal else None,
+        }
+
+    @classmethod
+    def from_json(cls, data: Any) -> HandSeeds | None:
+        """The seeds of a ``fairness`` object (None when its server seed is not
+        revealed); :class:`SeedError` for one that cannot be read.  Whether the
+        seed matches the object's commitment is the caller's to check."""
+        if not isinstance(data, dict) or set(data) != {"commitment", "client_seeds", "server_seed"}:
+            raise SeedError("fairness must have commitment, client_seeds and server_seed")
+        seeds, secret, promised = data["client_seeds"], data["server_seed"], data["commitment"]
+        if not isinstance(seeds, list) or not all(is_client_seed(s) for s in seeds):
+            raise SeedError("client_seeds must be a list of 1-64 lower-case hex digits each")
+        if not isinstance(promised, str) or not SERVER_SEED.fullmatch(promised):
+            raise SeedError("commitment must be 64 lower-case hex digits")
+        if secret is None:
+            return None
+        if not is_server_seed(secret):
+            raise SeedError("server_seed must be null or 64 lower-case hex digits")
+        return cls(secret, tuple(seeds))
+
+
+class ServerSeeds:
+    """Where the server's seeds come from: :mod:`secrets`, or with a ``seed``
+    (``hearts serve --seed``, for tests) a chain fixed by it: a table's first seed
+    from its ``label``, each next one from the one before.
+
+    >>> chain = ServerSeeds(1)
+    >>> first = chain.first("player:1")
+    >>> chain.after(first) == ServerSeeds(1).after(first) != first
+    True
+    """
+
+    def __init__(self, seed: int | None = None) -> None:
+        self.seed = seed
+
+    def first(self, label: str) -> str:
+        return new_server_seed() if self.seed is None else derived_seed(self.seed, label)
+
+    def after(self, previous: str) -> str:
+        if self.seed is None:
+            return new_server_seed()
+        return derived_seed(self.seed, f"after:{previous}")

@@ -70,6 +70,9 @@ TEXTS: dict[str, str] = {
         "The points in the file do not match the tricks played"
     ),
     "Phần chuyền bài không hợp lệ": "The pass is not valid",
+    "Bài chia trong tệp không khớp với các hạt giống đã cam kết": (
+        "The deal in the file is not the one its committed seeds give"
+    ),
     "ván đã hết bài": "the hand has no cards left",
 }
 
