@@ -79,7 +79,7 @@ def create_app(
         config, database_url, executor, executor_factory
     )
     seed = config.seed if seed is None else seed
-    store = Store(database_url)
+    store = Store(database_url, seed=seed)
     own_executor = executor is None
     if executor is None and executor_factory is not None:
         executor = executor_factory()

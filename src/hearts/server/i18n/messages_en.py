@@ -21,6 +21,7 @@ ERRORS: dict[str, str] = {
     "must_lead_lead_card": "Lead the 2 of clubs to open the first trick",
     "bad_pass": "Choose the right number of different cards to pass",
     "bad_rules": "These rules are not valid",
+    "bad_client_seed": "The browser's seed must be 1 to 64 characters of 0-9, a-f",
     "not_computer_turn": "It is your turn",
     "bad_request": "This request is not valid",
     "too_large": "The request is too large",
