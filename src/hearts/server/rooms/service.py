@@ -106,14 +106,11 @@ class Rooms:
         self,
         store: Store,
         computers: Computers,
-        seed: int | None,
         pace: float,
         on_change: Callable[[str, Room | None], None],
     ) -> None:
         self.store = store
         self.computers = computers
-        #: the deals' seed (the server's: reproducible deals in tests)
-        self.seed = seed
         self.db = RoomStore(self.store)
         self.pace = pace
         #: called after every committed change (live.py pushes the new Room)

@@ -48,19 +48,17 @@ MOVED_ON = _MovedOn()
 
 
 class Tables:
-    """The game service: the store, the deal seed, the table's rules and the workers."""
+    """The game service: the store (with the deals' seeds), the table's rules and the workers."""
 
     def __init__(
         self,
         store: Store,
         rules: Rules,
-        seed: int | None,
         executor: Executor,
         executor_factory: Callable[[], Executor] | None = None,
     ) -> None:
         self.store = store
         self.rules = rules
-        self.seed = seed
         self.computers = Computers(executor, executor_factory)
         self._locks: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
         self.tokens = Tokens(store.token_secret)
