@@ -4,6 +4,7 @@
 // what it is sent (legal cards, who is waited for, which plays were automatic) and
 // animates from one pushed State to the next like the single-player page.
 import { roomApi } from "./api.js";
+import * as fairness from "./fairness.js";
 import { Live, NoSocket } from "./live.js";
 import { HandController, announce } from "./controller.js";
 import { renderMoonChoice } from "./moonchoice.js";
@@ -332,7 +333,7 @@ class RoomPage {
     $("#join-go", box).disabled = true;
     try {
       if (name) saveName(name);
-      const room = await roomApi.join(this.code, name);
+      const room = await roomApi.join(this.code, name, fairness.seedFor(this.latest).seed);
       remember(this.code);
       this.offer(room);
     } catch (e) {
@@ -368,7 +369,8 @@ class RoomPage {
         navigator.share({ title: W.title, text: W.shareText, url: roomLink(this.code) }).catch(() => {});
       });
       $("#room-start", box).addEventListener("click", () => {
-        this.act((v) => roomApi.start(this.code, v), (r) => r.phase === "lobby" && r.creator === r.you);
+        this.act((v) => roomApi.start(this.code, v, fairness.seedFor(this.latest).seed),
+          (r) => r.phase === "lobby" && r.creator === r.you);
       });
       $("#room-leave", box).addEventListener("click", () => this.leave());
       this.showScreen(true);
@@ -525,7 +527,7 @@ class RoomPage {
   wire() {
     $("#next-hand").addEventListener("click", () => {
       const hand = this.latest.state.match.hand_number;
-      this.act((v) => this.send("next-hand", { version: v }),
+      this.act((v) => this.send("next-hand", { version: v, client_seed: fairness.seedFor(this.latest).seed }),
         (r) => !!r.state && r.state.match.hand_number === hand && r.state.hand.phase === "done" && !!r.state.hand.points);
     });
   }
@@ -632,6 +634,8 @@ class RoomPage {
     $("#hint-button").hidden = true;
     $("#retry").hidden = true;
     renderMoonChoice(s, { busy, choose: (how) => this.chooseMoon(how) });
+    fairness.look(s);
+    fairness.paint(s);
     this.decorate(s);
   }
 
