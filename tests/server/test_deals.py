@@ -5,12 +5,19 @@ With a server seed (``--seed``), deals are reproducible but every player has its
 
 from __future__ import annotations
 
+import os
+import signal
+import subprocess
+import sys
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
 from typing import Any
 
+import httpx
 import pytest
 from fastapi.testclient import TestClient
+from processes import stop_group
 
 from hearts.cards import names
 from hearts.fairness import ServerSeeds, commitment, deal
@@ -130,3 +137,43 @@ def test_the_seeds_are_kept_across_a_restart(db_url: str, new_south: Callable[..
         assert commitment(done["hand"]["fairness"]["server_seed"]) == (
             state["hand"]["fairness"]["commitment"]
         )
+
+
+def _serve(data_dir: Path) -> tuple[subprocess.Popen[str], str]:
+    """``hearts serve`` (no --seed: secret seeds) in its own process group."""
+    cmd = [sys.executable, "-c", "import sys; from hearts.cli import main; sys.exit(main())"]
+    cmd += ["serve", "--host", "127.0.0.1", "--port", "0", "--data-dir", str(data_dir)]
+    env = {k: v for k, v in os.environ.items() if not k.startswith("HEARTS_")}
+    log = (data_dir / "server.log").open("a")
+    proc = subprocess.Popen(
+        cmd, stdout=subprocess.PIPE, stderr=log, text=True, env=env, start_new_session=True
+    )
+    assert proc.stdout is not None
+    return proc, proc.stdout.readline().strip().rstrip("/")
+
+
+@pytest.mark.slow  # a server starts
+def test_a_kill_9_keeps_the_hand_s_commitment_and_the_next(
+    tmp_path: Path, new_south: Callable[..., Any]
+) -> None:
+    proc, url = _serve(tmp_path)
+    try:
+        token = httpx.post(f"{url}/api/players", timeout=30).json()["token"]
+        auth = {"Authorization": f"Bearer {token}"}
+        promised = httpx.get(f"{url}/api/fairness", headers=auth, timeout=30).json()
+        body = {"version": promised["version"], "client_seed": SEED}
+        before = httpx.post(f"{url}/api/new-match", headers=auth, json=body, timeout=30).json()
+    finally:
+        os.killpg(proc.pid, signal.SIGKILL)  # no clean stop
+        proc.wait(timeout=30)
+        stop_group(proc)  # its bot workers too
+    # the database as the killed server left it, served again
+    app = create_app(f"sqlite:///{tmp_path / 'hearts.db'}", executor=ThreadPoolExecutor(1))
+    with TestClient(app) as client:
+        south = new_south(client, token)
+        after = south.state()
+        assert after["hand"]["fairness"] == before["hand"]["fairness"]
+        assert after["hand"]["fairness"]["commitment"] == promised["next_commitment"]
+        assert after["fairness"] == before["fairness"]
+        done = finish(south, after)
+        assert commitment(done["hand"]["fairness"]["server_seed"]) == promised["next_commitment"]
