@@ -479,9 +479,11 @@ def test_openapi_describes_the_calls_and_the_state(client) -> None:
         "match",
         "hand",
         "unlocked",
+        "fairness",
     }
     hand = schema["components"]["schemas"]["HandInfo"]["properties"]
     assert {"legal", "illegal_reasons", "mark_received", "auto_finished", "pass_count"} <= set(hand)
+    assert "fairness" in hand and "/api/fairness" in schema["paths"]
 
 
 def test_page_and_static_files_are_served(client) -> None:

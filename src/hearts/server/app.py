@@ -82,15 +82,15 @@ def create_app(
         config, database_url, executor, executor_factory
     )
     seed = config.seed if seed is None else seed
-    store = Store(database_url)
+    store = Store(database_url, seed=seed)
     own_executor = executor is None
     if executor is None and executor_factory is not None:
         executor = executor_factory()
     workers = executor or ThreadPoolExecutor(max_workers=2, thread_name_prefix="hearts-bot")
-    tables = Tables(store, rules or Rules(target=target), seed, workers, executor_factory)
+    tables = Tables(store, rules or Rules(target=target), workers, executor_factory)
     tables.analysis_iterations = config.analysis_iterations
     pace = config.room_pace if room_pace is None else room_pace
-    rooms = Rooms(store, tables.computers, seed, pace, lambda _c, _r: None)
+    rooms = Rooms(store, tables.computers, pace, lambda _c, _r: None)
     live = Live(rooms)
     seating = Seating(rooms)
     policy = retention.Policy(

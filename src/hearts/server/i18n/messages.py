@@ -39,6 +39,7 @@ ERRORS: dict[str, tuple[int, str]] = {
     "must_lead_lead_card": (422, "Phải đánh 2 nhép mở vòng đầu"),
     "bad_pass": (400, "Hãy chọn đúng số lá khác nhau cần chuyền"),
     "bad_rules": (400, "Luật chơi không hợp lệ"),
+    "bad_client_seed": (400, "Hạt giống của trình duyệt phải gồm 1 đến 64 ký tự 0-9, a-f"),
     "not_computer_turn": (409, "Đang đến lượt bạn"),
     "bad_request": (400, "Yêu cầu không hợp lệ"),
     "too_large": (413, "Yêu cầu quá lớn"),

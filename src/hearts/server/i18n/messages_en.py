@@ -21,6 +21,7 @@ ERRORS: dict[str, str] = {
     "must_lead_lead_card": "Lead the 2 of clubs to open the first trick",
     "bad_pass": "Choose the right number of different cards to pass",
     "bad_rules": "These rules are not valid",
+    "bad_client_seed": "The browser's seed must be 1 to 64 characters of 0-9, a-f",
     "not_computer_turn": "It is your turn",
     "bad_request": "This request is not valid",
     "too_large": "The request is too large",
@@ -86,6 +87,9 @@ TEXTS: dict[str, str] = {
         "The points in the file do not match the tricks played"
     ),
     "Phần chuyền bài không hợp lệ": "The pass is not valid",
+    "Bài chia trong tệp không khớp với các hạt giống đã cam kết": (
+        "The deal in the file is not the one its committed seeds give"
+    ),
     "ván đã hết bài": "the hand has no cards left",
 }
 

@@ -21,13 +21,14 @@ from hearts.server.rooms.live import Live, Watcher
 from hearts.server.rooms.service import RoomError, Rooms
 from hearts.server.solo.tables import Tables
 from hearts.server.store import outage
-from hearts.server.table.game import GameError, rules_from_api
+from hearts.server.table.game import GameError, client_seed_from_api, rules_from_api
 from hearts.server.web.errors import ApiError, bearer_token
 from hearts.server.web.middleware import BODY_LIMIT
 from hearts.server.web.ratelimit import RateLimited, TokenBuckets, request_address
 from hearts.server.web.schema import (
     ERROR_RESPONSES,
     MAX_VERSION,
+    ClientSeed,
     MoonBody,
     PassBody,
     PlayBody,
@@ -68,10 +69,15 @@ class NewRoomBody(_Body):
 
 class JoinBody(_Body):
     name: Any = _name("a display name (1-20 characters)")
+    client_seed: ClientSeed = None
 
 
 class RoomVersionBody(_Body):
     version: Version
+
+
+class RoomDealBody(RoomVersionBody):
+    client_seed: ClientSeed = None
 
 
 class RemoveBody(RoomVersionBody):
@@ -98,7 +104,10 @@ SEAT_ACTIONS: dict[str, SeatAction] = {
         MoonBody, lambda rooms, code, pid, b: rooms.moon(code, pid, b.version, b.choice)
     ),
     "next-hand": SeatAction(
-        RoomVersionBody, lambda rooms, code, pid, b: rooms.next_hand(code, pid, b.version)
+        RoomDealBody,
+        lambda rooms, code, pid, b: rooms.next_hand(
+            code, pid, b.version, client_seed_from_api(b.client_seed)
+        ),
     ),
 }
 #: The longest message a room's socket takes (as a REST body; uvicorn's ws_max_size).
@@ -139,12 +148,14 @@ def install(app: FastAPI, tables: Tables, rooms: Rooms, live: Live, config: Conf
     @app.post("/api/rooms/{code}/join", responses=ROOM_RESPONSES, tags=tags, dependencies=limited)
     async def join(code: str, body: JoinBody, pid: Player) -> Response:
         """Sit at the next free seat of the room's lobby."""
-        return answer(await rooms.join(code, pid, body.name))
+        seed = client_seed_from_api(body.client_seed)
+        return answer(await rooms.join(code, pid, body.name, seed))
 
     @app.post("/api/rooms/{code}/start", responses=ROOM_RESPONSES, tags=tags)
-    async def start(code: str, body: RoomVersionBody, pid: Player) -> Response:
+    async def start(code: str, body: RoomDealBody, pid: Player) -> Response:
         """The creator starts the match; computers take the empty seats."""
-        return answer(await rooms.start(code, pid, body.version))
+        seed = client_seed_from_api(body.client_seed)
+        return answer(await rooms.start(code, pid, body.version, seed))
 
     @app.post("/api/rooms/{code}/remove", responses=ROOM_RESPONSES, tags=tags)
     async def remove(code: str, body: RemoveBody, pid: Player) -> Response:
@@ -170,7 +181,7 @@ def install(app: FastAPI, tables: Tables, rooms: Rooms, live: Live, config: Conf
         return answer(await SEAT_ACTIONS["moon"].run(rooms, code, pid, body))
 
     @app.post("/api/rooms/{code}/next-hand", responses=ROOM_RESPONSES, tags=tags)
-    async def next_hand(code: str, body: RoomVersionBody, pid: Player) -> Response:
+    async def next_hand(code: str, body: RoomDealBody, pid: Player) -> Response:
         return answer(await SEAT_ACTIONS["next-hand"].run(rooms, code, pid, body))
 
     @app.get("/api/rooms/{code}/events", responses=ROOM_RESPONSES, tags=tags)

@@ -34,6 +34,7 @@ import sqlalchemy as sa
 
 from hearts.bots.base import LEVELS
 from hearts.cards import card_name
+from hearts.fairness import HandSeeds
 from hearts.hand import DONE, PASS, PLAY
 from hearts.rules import Rules
 from hearts.server.i18n import lang, messages_en
@@ -120,14 +121,11 @@ class Rooms:
         self,
         store: Store,
         computers: Computers,
-        seed: int | None,
         pace: float,
         on_change: Callable[[str, Room | None], None],
     ) -> None:
         self.store = store
         self.computers = computers
-        #: the deals' seed (the server's: reproducible deals in tests)
-        self.seed = seed
         self.db = RoomStore(self.store)
         self.pace = pace
         #: called after every committed change (live.py pushes the new Room)
@@ -441,8 +439,11 @@ class Rooms:
     async def look(self, code: str, player_id: int) -> str:
         return (await self.seen(code, player_id))[1]
 
-    async def join(self, code: str, player_id: int, name: Any) -> str:
-        """Sit at the next free seat (already seated: the same Room)."""
+    async def join(
+        self, code: str, player_id: int, name: Any, client_seed: str | None = None
+    ) -> str:
+        """Sit at the next free seat (already seated: the same Room); ``client_seed``
+        is the player's seed for the first deal."""
         for _ in range(20):  # a join needs no version: retry while others change the room
             room = await anyio.to_thread.run_sync(self.current, code)
             seated = room.seat_of(player_id)
@@ -464,6 +465,7 @@ class Rooms:
                 free[0].kind, free[0].name, free[0].player_id = "human", chosen, player_id
                 free[0].seen_at = now()
                 free[0].auto = False
+                self._seed_of(room, free[0].seat, client_seed)
 
             try:
                 return await self._commit(code, room.version, player_id, sit, False)
@@ -485,7 +487,26 @@ class Rooms:
                     raise
         raise ApiError("internal")
 
-    async def start(self, code: str, player_id: int, version: int) -> str:
+    @staticmethod
+    def _seed_of(room: Room, seat: int, client_seed: str | None) -> None:
+        """The seat's human sent ``client_seed`` for the next deal (None: nothing)."""
+        if client_seed is not None:
+            room.client_seeds[seat] = client_seed
+
+    def deal_seeds(self, room: Room) -> HandSeeds:
+        """The seeds of the room's deal now (docs/fairness.md): its committed server
+        seed, then the next one; the seeds the humans seated now sent since the last
+        deal, in seat order (a human who sent none is left out)."""
+        server_seed = room.next_seed or self.store.seeds.first(f"room:{room.id}")
+        room.next_seed = self.store.seeds.after(server_seed)
+        humans = set(room.humans)
+        clients = tuple(room.client_seeds[s] for s in sorted(room.client_seeds) if s in humans)
+        room.client_seeds = {}
+        return HandSeeds(server_seed, clients)
+
+    async def start(
+        self, code: str, player_id: int, version: int, client_seed: str | None = None
+    ) -> str:
         def start(room: Room, seat: int | None) -> None:
             self._creator(room, seat)
             if room.phase != "lobby":
@@ -493,7 +514,9 @@ class Rooms:
             for s in room.seats:
                 if s.kind == "empty":
                     s.kind = "computer"
-            game = Game.new(room.rules, 1, self.seed, room.id)
+            assert seat is not None
+            self._seed_of(room, seat, client_seed)
+            game = Game.new(room.rules, 1, self.deal_seeds(room), room.id)
             game.choosers = frozenset(room.humans)
             room.game = game
             room.phase = "playing"
@@ -526,6 +549,7 @@ class Rooms:
             if s.kind != "human" or target == seat:
                 raise ApiError("bad_seat")
             room.seats[target] = Seat(seat=target, kind="empty")
+            room.client_seeds.pop(target, None)
 
         return await self._commit(code, version, player_id, remove)
 
@@ -535,6 +559,7 @@ class Rooms:
             self.on_leave(room, seat)
             kind = "empty" if room.phase == "lobby" else "computer"
             room.seats[seat] = Seat(seat=seat, kind=kind)
+            room.client_seeds.pop(seat, None)
             if room.creator == seat:
                 n = room.rules.players
                 after = [(seat + k) % n for k in range(1, n)]
@@ -570,14 +595,17 @@ class Rooms:
         act = self._human_act(lambda game, seat: game.seat_moon(seat, choice))
         return await self._commit(code, version, player_id, act)
 
-    async def next_hand(self, code: str, player_id: int, version: int) -> str:
+    async def next_hand(
+        self, code: str, player_id: int, version: int, client_seed: str | None = None
+    ) -> str:
         def deal(room: Room, seat: int | None) -> None:
-            self._member(room, seat)
+            seat = self._member(room, seat)
             if room.phase == "over":
                 raise ApiError("match_over")
             if room.game is None:
                 raise ApiError("wrong_phase")
-            room.game.next_hand(self.seed)
+            self._seed_of(room, seat, client_seed)
+            room.game.next_hand(self.deal_seeds(room))
             room.auto_plays = []
             self.on_deal(room)
 
@@ -622,7 +650,7 @@ class Rooms:
             game.match.finish_hand()  # as a computer shooter would choose
             room.seats[shooter].auto = True
             return
-        game.next_hand(self.seed)
+        game.next_hand(self.deal_seeds(room))
         room.auto_plays = []
         self.on_deal(room)
 

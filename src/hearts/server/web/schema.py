@@ -40,7 +40,21 @@ class PassBody(VersionBody):
     )
 
 
-class NewMatchBody(VersionBody):
+ClientSeed = Annotated[
+    StrictStr | None,
+    Field(
+        description="the client's seed for the deal (docs/fairness.md): 1-64 characters of"
+        " [0-9a-f], else 400 bad_client_seed",
+    ),
+]
+
+
+class NextHandBody(VersionBody):
+    # Checked by the route (400 bad_client_seed), not here: the error has its own code.
+    client_seed: ClientSeed = None
+
+
+class NewMatchBody(NextHandBody):
     # Checked by the game (400 bad_rules with a Vietnamese message), not here.
     rules: Any = Field(
         None,
@@ -140,6 +154,30 @@ class Trick(BaseModel):
     cards: list[Play]
 
 
+class HandFairness(BaseModel):
+    """The seeds of the hand (docs/fairness.md)."""
+
+    commitment: str = Field(description="SHA-256 of the server seed, shown before the deal")
+    client_seeds: list[str] = Field(description="the clients' seeds, in the order joined")
+    server_seed: str | None = Field(description="the server's seed: null until the hand is over")
+    deal_seat: int = Field(
+        description="the index of the first of `seats` (you) in the deal's seat order"
+    )
+    deal: dict[str, list[str]] | None = Field(
+        description="every seat's dealt cards, once the hand is over (null before)"
+    )
+
+
+class Fairness(BaseModel):
+    next_commitment: str | None = Field(
+        description="SHA-256 of the server seed of the next hand dealt for this player"
+    )
+
+
+class NextCommitment(Fairness):
+    version: int = Field(description="the player's State version (for POST /api/new-match)")
+
+
 class HandInfo(BaseModel):
     phase: Literal["pass", "play", "moon_choice", "done"]
     pass_direction: Literal["left", "right", "across", "none"]
@@ -168,6 +206,9 @@ class HandInfo(BaseModel):
     can_take_back: bool = Field(
         False, description="POST /api/take-back would take back South's last card now"
     )
+    fairness: HandFairness | None = Field(
+        None, description="the hand's seeds (null: dealt before deals were committed)"
+    )
 
 
 class Unlock(BaseModel):
@@ -193,6 +234,7 @@ class State(BaseModel):
         description="the achievements unlocked when the finished hand on the table ended"
         " (empty while a hand is being played)",
     )
+    fairness: Fairness = Field(description="the commitment of the next deal")
 
 
 class AchievementInfo(Unlock):

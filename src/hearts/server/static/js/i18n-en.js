@@ -104,6 +104,20 @@ const T = {
   hintsUsed: (n) => (n ? `${n} ${n === 1 ? "hint" : "hints"} used this match` : "No hints used this match"),
   handN: (n) => `hand ${n}`,
   lastTrickTitle: (n, who, pts) => `Trick ${n}: ${who} ${you(who) ? "take" : "takes"} it, ${pts} points`,
+  fair: {
+    committed: (c) => `This hand's commitment: ${c}`,
+    ok: "This hand was dealt exactly as committed",
+    bad: "Warning: this hand was NOT dealt as committed:",
+    unchecked: "This hand cannot be checked (no seed from the browser)",
+    problem: (p) => ({
+      commitment: "the server's seed does not match its commitment",
+      promised: "the commitment is not the one announced before the deal",
+      seed: "this browser's seed is missing",
+      mine: "the cards you were dealt differ from the recomputed deal",
+    })[p] || `seat ${p.slice(5)}'s cards differ from the recomputed deal`,
+    details: (c, s, seeds, mine) => `Commitment ${c} · server seed ${s} · browser seeds ${seeds.join(", ")}`
+      + (mine ? ` (yours: ${mine})` : ""),
+  },
 };
 
 const W = {

@@ -127,6 +127,21 @@ export const T = {
   roomTitle: "Chơi với bạn bè",
   makeRoom: "Tạo phòng",
   roomFailed: "Không tạo được phòng",
+  // fairness.js: committed deals (docs/fairness.md)
+  fair: {
+    committed: (c) => `Cam kết của ván: ${c}`,
+    ok: "Ván này được chia đúng như đã cam kết",
+    bad: "Cảnh báo: ván này KHÔNG được chia như đã cam kết:",
+    unchecked: "Ván này không kiểm tra được (không có hạt giống của trình duyệt)",
+    problem: (p) => ({
+      commitment: "hạt giống máy chủ không khớp với cam kết",
+      promised: "cam kết khác với cam kết đã báo trước khi chia",
+      seed: "thiếu hạt giống của trình duyệt này",
+      mine: "bài bạn được chia khác với bài tính lại",
+    })[p] || `bài của ghế ${p.slice(5)} khác với bài tính lại`,
+    details: (c, s, seeds, mine) => `Cam kết ${c} · hạt giống máy chủ ${s} · hạt giống trình duyệt ${seeds.join(", ")}`
+      + (mine ? ` (của bạn: ${mine})` : ""),
+  },
   // achievements.js
   unlocked: "Đã mở",
   locked: "Chưa mở",

@@ -4,6 +4,7 @@
 // what it is sent (legal cards, who is waited for, which plays were automatic) and
 // animates from one pushed State to the next like the single-player page.
 import { roomApi } from "./api.js";
+import * as fairness from "./fairness.js";
 import { Live, NoSocket } from "./live.js";
 import { HandController, announce } from "./controller.js";
 import { renderMoonChoice } from "./moonchoice.js";
@@ -333,7 +334,7 @@ class RoomPage {
     $("#join-go", box).disabled = true;
     try {
       if (name) saveName(name);
-      const room = await roomApi.join(this.code, name);
+      const room = await roomApi.join(this.code, name, fairness.seedFor(this.latest).seed);
       remember(this.code);
       this.offer(room);
     } catch (e) {
@@ -366,7 +367,8 @@ class RoomPage {
       wireShare($("#room-share", box), W.title, W.shareText, roomLink(this.code));
       $(".invite", box).append(qrDetails(roomLink(this.code), A.qrRoom));
       $("#room-start", box).addEventListener("click", () => {
-        this.act((v) => roomApi.start(this.code, v), (r) => r.phase === "lobby" && r.creator === r.you);
+        this.act((v) => roomApi.start(this.code, v, fairness.seedFor(this.latest).seed),
+          (r) => r.phase === "lobby" && r.creator === r.you);
       });
       $("#room-leave", box).addEventListener("click", () => this.leave());
       this.showScreen(true);
@@ -523,7 +525,7 @@ class RoomPage {
   wire() {
     $("#next-hand").addEventListener("click", () => {
       const hand = this.latest.state.match.hand_number;
-      this.act((v) => this.send("next-hand", { version: v }),
+      this.act((v) => this.send("next-hand", { version: v, client_seed: fairness.seedFor(this.latest).seed }),
         (r) => !!r.state && r.state.match.hand_number === hand && r.state.hand.phase === "done" && !!r.state.hand.points);
     });
   }
@@ -630,6 +632,8 @@ class RoomPage {
     $("#hint-button").hidden = true;
     $("#retry").hidden = true;
     renderMoonChoice(s, { busy, choose: (how) => this.chooseMoon(how) });
+    fairness.look(s);
+    fairness.paint(s);
     this.decorate(s);
   }
 
