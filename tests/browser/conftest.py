@@ -98,15 +98,27 @@ def browser_context_args(browser_context_args: dict[str, Any]) -> dict[str, Any]
     }
 
 
+# The page's test hook for its pacing (docs/testing.md): the waits between computer
+# cards and the hold of a finished trick take a tenth of their time, unless the test
+# is marked real_pace (it watches the trick being held or the cards coming one by one).
+TEST_PACE = 0.1
+
+
+def pace(ctx: BrowserContext, request: pytest.FixtureRequest) -> None:
+    if request.node.get_closest_marker("real_pace") is None:
+        ctx.add_init_script(f"window.__heartsTestPace = {TEST_PACE};")
+
+
 @pytest.fixture()
-def context(context: BrowserContext) -> BrowserContext:
+def context(context: BrowserContext, request: pytest.FixtureRequest) -> BrowserContext:
     context.set_default_timeout(30_000)
+    pace(context, request)
     return context
 
 
 @pytest.fixture()
 def make_context(
-    browser: Browser, browser_context_args: dict[str, Any]
+    browser: Browser, browser_context_args: dict[str, Any], request: pytest.FixtureRequest
 ) -> Iterator[Callable[..., BrowserContext]]:
     """New browser contexts with some of the default options replaced (phone size,
     another server, a stored token); closed at the end of the test."""
@@ -115,6 +127,7 @@ def make_context(
     def make(**options: Any) -> BrowserContext:
         ctx = browser.new_context(**{**browser_context_args, **options})
         ctx.set_default_timeout(30_000)
+        pace(ctx, request)
         made.append(ctx)
         return ctx
 
