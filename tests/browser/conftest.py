@@ -37,14 +37,7 @@ from server_process import HeartsServer  # noqa: E402
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    # Browser tests run last: Playwright's sync API keeps an asyncio loop running in
-    # the main thread from its first use to the end of the session, and any later
-    # test calling asyncio.run() would fail.
-    # Within each part, modules holding a slow test come first: under pytest-xdist
-    # (scripts/test.sh runs two workers) the longest work then starts early and both
-    # workers finish together. The sort is stable, so a module's tests stay together.
-    slow_modules = {item.path for item in items if item.get_closest_marker("slow")}
-    items.sort(key=lambda item: ("browser" in item.keywords, item.path not in slow_modules))
+    # The order (browser tests last, the longest first) is tests/conftest.py's.
     if Path(CHROMIUM).exists() and os.access(CHROMIUM, os.X_OK):
         return
     skip = pytest.mark.skip(reason=f"{CHROMIUM} not installed (scripts/test.sh installs it)")
