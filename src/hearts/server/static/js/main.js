@@ -15,7 +15,7 @@ import { renderMoonChoice } from "./moonchoice.js";
 import { enterRoom } from "./room.js";
 import { playedSeq, intermediate, makePresenter } from "./steps.js";
 import { leadCard, rulesReady } from "./rules.js";
-import { $, now, reducedMotion, sleep } from "./dom.js";
+import { $, now, paced, reducedMotion, sleep } from "./dom.js";
 import "./pwa.js";
 import "./transfer.js";
 
@@ -44,8 +44,8 @@ function quick() {
   const s = (server && server.settings) || {};
   return !!s.quick;
 }
-const gapMs = () => (quick() ? 220 : 450);     // between computer cards
-const holdMs = () => (quick() ? 500 : 1000);   // finished trick stays on the table
+const gapMs = () => paced(quick() ? 220 : 450);     // between computer cards
+const holdMs = () => paced(quick() ? 500 : 1000);   // finished trick stays on the table
 const flightMs = () => (reducedMotion() ? 0 : 260 * (quick() ? 0.55 : 1) + 20); // a card flying to the table
 
 // ---------------------------------------------------------------- painting

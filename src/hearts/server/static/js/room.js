@@ -13,7 +13,7 @@ import { RoomDialog, savedName, saveName } from "./roomdialog.js";
 import { A, T, W, SEAT_NAME, rulesLine } from "./i18n.js";
 import { qrDetails, wireShare } from "./share.js";
 import { isDefaultRules, rulesReady } from "./rules.js";
-import { $, el, reducedMotion, sleep } from "./dom.js";
+import { $, el, paced, reducedMotion, sleep } from "./dom.js";
 
 const ROOM_KEY = "hearts-room"; // the code of the room this browser sits in
 const CODE_IN_PATH = /^\/r\/([A-Za-z0-9]{4,64})\/?$/;
@@ -88,8 +88,8 @@ class RoomPage {
       paint: (s) => this.paintTable(s),
       announce,
       names: (s) => s.names || SEAT_NAME,
-      gapMs: () => GAP_MS,
-      holdMs: () => HOLD_MS,
+      gapMs: () => paced(GAP_MS),
+      holdMs: () => paced(HOLD_MS),
       flightMs,
       played: (s, p) => T.played((s.names || SEAT_NAME)[p.seat], p.card) + (this.isAuto(p) ? ` ${W.auto}` : ""),
     });
@@ -201,7 +201,7 @@ class RoomPage {
     if (h.phase !== "play" || (h.trick || []).length || !(h.tricks || []).length || !h.trick_winner) return;
     const seq = playedSeq(s);
     this.paintTable(intermediate(s, s, seq, seq.length, false));
-    await sleep(HOLD_MS);
+    await sleep(paced(HOLD_MS));
   }
 
   // What changed between two Rooms that the players should read: a pass made, all
