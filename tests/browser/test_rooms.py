@@ -238,12 +238,19 @@ def test_the_creator_removes_a_guest_in_the_lobby(
     lan.get_by_role("button", name="Sao chép").click()
     expect(lan.locator("#room-copied")).to_have_text("Đã sao chép")
     assert lan.evaluate("navigator.clipboard.readText()") == link
-    minh.goto(link)
+    # a link typed in lower case opens the same room (its address put right)
+    code = link.rsplit("/", 1)[1]
+    lower = link[: -len(code)] + code.lower()
+    minh.goto(lower)
     expect(minh.get_by_label("Tên hiển thị (tối đa 20 ký tự)")).to_have_attribute(
         "placeholder", "Khách 2"
     )
+    assert minh.url == link
+    # on a phone the join screen shows none of the solo table's tabs
+    expect(minh.locator("#panel-tabs")).to_be_hidden()
     minh.screenshot(path=artifacts / "room-phone-0-join.png")
-    join_room(minh, link, None)  # the default name
+    join_room(minh, lower, None)  # the default name
+    expect(minh.locator("#panel-tabs")).to_be_hidden()  # nor the lobby
     guest = lan.locator("#lobby-seats li[data-kind='human']").nth(1)
     expect(guest.locator(".rs-name")).to_have_text("Khách 2")
     guest.get_by_role("button").click()

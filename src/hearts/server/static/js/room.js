@@ -43,7 +43,10 @@ function goHome() {
 export async function enterRoom({ current }) {
   const inPath = CODE_IN_PATH.exec(location.pathname);
   if (inPath) {
-    new RoomPage(inPath[1]).start(null);
+    // a code read aloud or typed in lower case is the same room: codes are upper case
+    const code = inPath[1].toUpperCase();
+    if (code !== inPath[1]) history.replaceState(null, "", `/r/${code}`);
+    new RoomPage(code).start(null);
     return true;
   }
   const code = remembered();
