@@ -209,7 +209,7 @@ export const W = {
   computer: (level) => `máy ${level}`.trim(),
   emptyTag: "máy chơi nếu không ai vào",
   remove: "Mời ra",
-  removeLabel: (name) => `Mời ${name} ra khỏi phòng`,
+  removeLabel: (name) => `Mời ra khỏi phòng: ${name}`, // begins with what it shows
   leave: "Rời phòng",
   cancel: "Thôi",
   alone: "Chơi một mình",
