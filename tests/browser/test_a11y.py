@@ -46,12 +46,14 @@ LABEL_IN_NAME_JS = """() => {
     // spaces aside ("9 ♣" shows in two lines), its name begins with what it shows,
     // a whole word ("English" begins with "En", not with the word "EN")
     const out = [];
-    for (const e of document.querySelectorAll('button[aria-label], a[aria-label], [role=button][aria-label]')) {
+    const named = 'button[aria-label], a[aria-label], [role=button][aria-label]';
+    for (const e of document.querySelectorAll(named)) {
         if (!e.getClientRects().length) continue;
         const shown = Array.from(e.innerText.replace(/\\s+/g, ''));
         if (!shown.length) continue;
         const esc = c => c.replace(/[.*+?^${}()|[\\]\\\\]/g, '\\\\$&');
-        const head = new RegExp('^\\\\s*' + shown.map(esc).join('\\\\s*') + '(?![\\\\p{L}\\\\p{N}])', 'iu');
+        const word = '(?![\\\\p{L}\\\\p{N}])';
+        const head = new RegExp('^\\\\s*' + shown.map(esc).join('\\\\s*') + word, 'iu');
         if (!head.test(e.getAttribute('aria-label')))
             out.push([e.id || e.className, e.innerText, e.getAttribute('aria-label')]);
     }
@@ -150,9 +152,8 @@ def test_no_serious_violation_at_the_end_of_a_match(size: str, make_context: Any
 
 @pytest.fixture(scope="module")
 def room_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[HeartsServer]:
-    server = HeartsServer(
-        tmp_path_factory.mktemp("a11y-rooms"), args=("--room-pace", "0", "--new-player-burst", "100")
-    )
+    args = ("--room-pace", "0", "--new-player-burst", "100")
+    server = HeartsServer(tmp_path_factory.mktemp("a11y-rooms"), args=args)
     server.start()
     yield server
     server.stop()
