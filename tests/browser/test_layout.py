@@ -8,7 +8,8 @@ result on the table; the names under a trick of 3 to 7 seats clear of the plates
 end of a match, its achievement toasts (over the top bar alone: issue 10, item 4) and
 the side panels (one tap each on a phone, their own scroll on a desktop) at every size
 too. Every tap target on top of what lies near it; text on a phone at least 13 px.
-Screenshots in ``test-artifacts/layout-*.png``."""
+At the pass, every plate and its note inside the table at every size, at its widest
+too (issue 39, item 1). Screenshots in ``test-artifacts/layout-*.png``."""
 
 from __future__ import annotations
 
@@ -216,6 +217,20 @@ TOPBAR_JS = """width => {
 }"""
 
 
+# the seats' plates and their notes ("nhận 3 lá của bạn") that reach out of the table
+# (issue 39, item 1: a plate of five at 360×640 cut off at the right edge)
+PLATES_OUT_JS = """() => {
+    const t = document.getElementById('table').getBoundingClientRect();
+    return [...document.querySelectorAll('#table .seat .plate, #table .seat .seat-hint')]
+        .filter(e => !e.hidden && e.getClientRects().length)
+        .map(e => [e.closest('.seat').dataset.seat, e.className, e.getBoundingClientRect()])
+        .filter(([, , r]) => r.left < t.left - 0.5 || r.right > t.right + 0.5
+                             || r.top < t.top - 0.5 || r.bottom > t.bottom + 0.5)
+        .map(([seat, what, r]) => [seat, what, [r.left, r.top, r.right, r.bottom],
+                                   [t.left, t.top, t.right, t.bottom]]);
+}"""
+
+
 def play_on(page: Page, until: Any) -> None:
     """``play_by_api``, again on a connection reset: the page's checks at every size
     leave its API connection idle about as long as the server keeps one open (5 s),
@@ -336,6 +351,16 @@ def test_table_and_hand_fit(players: int, phone: bool, make_context: Any, artifa
         page.screenshot(path=artifacts / f"{name}-pass.png")
         check_fit(page, f"{name} pass")
         check_hand(page, f"{name} pass")
+    # every plate in the table at every size of this kind, at its widest too
+    every = [size for size in SIZES if is_phone(size) == phone]
+    for _, name in resized(page, every, players):
+        assert page.evaluate(PLATES_OUT_JS) == [], f"{name} pass: a plate out of the table"
+    assert page.evaluate(WORST_PLATES_JS) == players
+    for _, name in resized(page, every, players):
+        page.screenshot(path=artifacts / f"{name}-pass-widest.png")
+        assert page.evaluate(PLATES_OUT_JS) == [], f"{name} pass: a wide plate out of the table"
+    page.reload()
+    wait_ready(page)
 
     # a trick on the table, South to play (at 3, 5 or 6 seats a deal may never have
     # South play third or later: one card before South's is enough, the trick is filled)
