@@ -21,6 +21,7 @@ import pytest
 from playwright.sync_api import Browser, Page, Route, expect
 from playwright.sync_api import Error as PlaywrightError
 from table_page import (
+    WAIT_MS,
     card,
     hand_cards,
     new_match_by_api,
@@ -285,6 +286,25 @@ def raise_cards(page: Page, touch: bool) -> None:
     assert page.evaluate("document.activeElement.matches(':focus-visible')")
 
 
+TABLE_BOX_JS = """() => { const r = document.getElementById('table').getBoundingClientRect();
+    return [r.left, r.top, r.width, r.height]; }"""
+
+
+def check_hint(page: Page, players: int, sizes: list[tuple[int, int]], artifacts: Path) -> None:
+    """Gợi ý at the pass (issue 39, item 2): the table keeps its size at every size,
+    the hint in the window over or beside it, the hand and the buttons as before."""
+    before = {name: page.evaluate(TABLE_BOX_JS) for _, name in resized(page, sizes, players)}
+    page.locator("#hint-button").click()
+    expect(page.locator("#hint-box")).to_be_visible(timeout=WAIT_MS)
+    wait_ready(page)
+    for _, name in resized(page, sizes, players):
+        page.screenshot(path=artifacts / f"{name}-hint.png")
+        assert page.evaluate(TABLE_BOX_JS) == before[name], f"{name}: the hint resized the table"
+        expect(page.locator("#hint-box")).to_be_in_viewport(ratio=1)
+        check_fit(page, f"{name} hint")
+        check_hand(page, f"{name} hint")
+
+
 # 4 and 7 seats at every size; 3, 5 and 6 at the sizes each was seen wrong at
 # (their plates on a short table moved: the note to the top at 3, the plates in one
 # line across the top at 5 and 6; a row of five over the side plates at 1024×768).
@@ -361,6 +381,7 @@ def test_table_and_hand_fit(players: int, phone: bool, make_context: Any, artifa
         assert page.evaluate(PLATES_OUT_JS) == [], f"{name} pass: a wide plate out of the table"
     page.reload()
     wait_ready(page)
+    check_hint(page, players, every, artifacts)
 
     # a trick on the table, South to play (at 3, 5 or 6 seats a deal may never have
     # South play third or later: one card before South's is enough, the trick is filled)
