@@ -291,8 +291,13 @@ export class ReviewDialog {
     list.id = "rv-findings";
     if (!a.decisions.length) box.append(el("p", "", R.agrees(a.total)));
     else box.append(el("p", "", R.differs(a.decisions.length, a.total)));
-    for (const d of a.decisions) {
+    for (const [i, d] of a.decisions.entries()) {
       const li = el("li", "rv-finding" + (d.costly ? " costly" : ""));
+      // its number beside the entry's first line (the list's own marker sat on the
+      // button's last line at 390 px); the list says the numbers to screen readers
+      const n = el("span", "rv-n", `${i + 1}.`);
+      n.setAttribute("aria-hidden", "true");
+      li.append(n);
       li.dataset.costly = d.costly ? "true" : "false";
       li.dataset.step = String(d.trick);
       const what = d.kind === "pass"
