@@ -277,7 +277,22 @@ def test_an_absent_players_turn_is_made_for_them(
     status = lan.locator("#table .seat .room-status", has_text="(tự động)")
     expect(status).to_have_count(1, timeout=WAIT_MS)
     expect(lan.locator("#room-players li", has_text="Minh")).to_contain_text("(tự động)")
+    # the host marked on the table too, on her own plate (issue 39, item 12)
+    host = lan.locator("#table .seat .room-host:visible")
+    expect(host).to_have_count(1)
+    expect(host).to_have_text("chủ phòng")
+    assert host.evaluate("h => h.closest('.seat').classList.contains('seat-S')")
     if until == "pass":
+        # Minh comes back: "(tự động)" goes at once on Lan's screen, before he acts
+        back = minh.context.new_page()
+        back.goto(link)
+        wait_table(back)
+        expect(status).to_have_count(0, timeout=WAIT_MS)
+        expect(lan.locator("#room-players li", has_text="Minh")).not_to_contain_text("(tự động)")
+        # and on his screen, Lan's plate says she is the host
+        expect(back.locator("#table .seat .room-host:visible")).to_have_count(1)
+        lan_plate = back.locator("#table .seat", has_text="Lan")
+        expect(lan_plate.locator(".room-host")).to_have_text("chủ phòng")
         return
     auto_card = lan.locator("#trick .table-card[data-card] .auto-tag")
     play_until([lan], lambda: auto_card.count() > 0 or hand_over(lan))
