@@ -129,7 +129,9 @@ export class ReviewDialog {
     try {
       this.show(await api.checkRecord(text), null);
     } catch (e) {
-      this.showError(e.message || R.badFile);
+      // the server's message in the page's language, and what is wrong worded here
+      const why = e.reason ? R.recordWhy(e.reason, cardShort, (seat) => SEAT_NAME[seat] || seat) : "";
+      this.showError(why ? `${e.message}: ${why}` : e.message || R.badFile);
     }
   }
 
