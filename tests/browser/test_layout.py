@@ -135,10 +135,14 @@ COVER_JS = """() => {
         if (!m.hidden && seen(m))
             for (const [seat, p] of plates)
                 if (over(box(m), p)) out.push([m.id, seat, box(m), p]);
-    // "Vòng trước" (a tap target) over a plate hides who is who
+    // "Vòng trước" (a tap target) over a plate hides who is who; over a seat's fan
+    // of cards (East's at 390×844, issue 39 item 4) it hides how many they hold
     const chip = document.getElementById('last-trick');
+    const fans = [...document.querySelectorAll('#table .seat .fan')]
+        .filter(f => seen(f) && f.getBoundingClientRect().width)
+        .map(f => [f.closest('.seat').dataset.seat + ' fan', box(f)]);
     if (chip && !chip.hidden && seen(chip))
-        for (const [seat, p] of plates)
+        for (const [seat, p] of plates.concat(fans))
             if (over(box(chip), p)) out.push(['last-trick', seat, box(chip), p]);
     for (const c of document.querySelectorAll('#trick .table-card[data-card][data-seat]'))
         for (const [seat, p] of plates)

@@ -177,7 +177,8 @@ function placeChip(view, t) {
   const chip = $("#last-trick", view.table);
   const badge = $("#rules-badge", view.table);
   if (chip.hidden || !chip.getClientRects().length) return;
-  const others = takenBoxes(view, t, ".seat .plate, .seat-hint, #trick .slot, #trick .slot-name, .mark, #table-note, #result");
+  // a seat's fan too: at 390×844 the button lay over East's cards
+  const others = takenBoxes(view, t, ".seat .plate, .seat .fan, .seat-hint, #trick .slot, #trick .slot-name, .mark, #table-note, #result");
   const b = drawn(badge) ? boxIn(t, badge.getBoundingClientRect()) : null;
   const c = boxIn(t, chip.getBoundingClientRect());
   if (!others.some((o) => overlap(c, o)) && !(b && overlap(c, b))) return;
