@@ -33,7 +33,13 @@ _FIELDS = {"format", "rules", "hand", "pass", "deal", "passes", "plays", "points
 
 
 class RecordError(ValueError):
-    """A record that cannot be read: not JSON, wrong shape, unknown or duplicate cards."""
+    """A record that cannot be read: not JSON, wrong shape, unknown or duplicate cards.
+    ``why``: the same as a code and its values (card codes, seats), for a page to
+    word in its own language."""
+
+    def __init__(self, message: str, code: str, **values: Any) -> None:
+        super().__init__(message)
+        self.why: dict[str, Any] = {"code": code, **values}
 
 
 @dataclass
@@ -79,15 +85,22 @@ def write_record(state: HandState, hand_number: int) -> dict[str, Any]:
     return record
 
 
-def _cards(value: Any, where: str) -> list[int]:
+def _cards(value: Any, part: str, seat: str | None = None) -> list[int]:
+    where = f"{part}.{seat}" if seat else part
     if not isinstance(value, list):
-        raise RecordError(f"{where} must be a list of cards")
+        raise RecordError(f"{where} must be a list of cards", "not_cards", part=part, seat=seat)
     out = []
     for item in value:
         try:
             out.append(parse_card(item))
         except ValueError:
-            raise RecordError(f"{where}: unknown card {item!r}") from None
+            raise RecordError(
+                f"{where}: unknown card {item!r}",
+                "unknown_card",
+                part=part,
+                seat=seat,
+                card=str(item)[:12],
+            ) from None
     return out
 
 
@@ -96,17 +109,21 @@ def _parse(data: Any) -> dict[str, Any]:
         try:
             data = json.loads(data)
         except (ValueError, UnicodeDecodeError, RecursionError) as exc:
-            raise RecordError(f"not JSON: {exc}") from None
+            raise RecordError(f"not JSON: {exc}", "not_json") from None
     if not isinstance(data, dict):
-        raise RecordError("a record is a JSON object")
+        raise RecordError("a record is a JSON object", "not_object")
     unknown = set(data) - _FIELDS
     if unknown:
-        raise RecordError(f"unknown field(s): {', '.join(sorted(unknown))}")
+        raise RecordError(
+            f"unknown field(s): {', '.join(sorted(unknown))}",
+            "unknown_fields",
+            fields=sorted(unknown)[:5],
+        )
     for key in ("format", "rules", "hand", "pass", "deal", "passes", "plays"):
         if key not in data:
-            raise RecordError(f"missing field {key!r}")
+            raise RecordError(f"missing field {key!r}", "missing_field", field=key)
     if data["format"] != FORMAT:
-        raise RecordError(f"format must be {FORMAT!r}, not {data['format']!r}")
+        raise RecordError(f"format must be {FORMAT!r}, not {data['format']!r}", "format")
     return data
 
 
@@ -120,16 +137,18 @@ def read_record(data: Any) -> tuple[HandState, int]:
     try:
         rules = Rules.from_json(data["rules"])
     except (RulesError, TypeError) as exc:
-        raise RecordError(f"rules: {exc}") from None
+        raise RecordError(f"rules: {exc}", "rules") from None
     seats = rules.seats
     hand_number = data["hand"]
     if type(hand_number) is not int or hand_number < 1:
-        raise RecordError("hand must be a positive integer")
+        raise RecordError("hand must be a positive integer", "hand_number")
     direction = data["pass"]
     if direction not in ("left", "right", "across", "none") or (
         direction == "across" and rules.players != 4
     ):
-        raise RecordError(f"pass must be left, right, across or none, not {direction!r}")
+        raise RecordError(
+            f"pass must be left, right, across or none, not {direction!r}", "pass_direction"
+        )
     masks = _read_deal(rules, data["deal"])
     pass_masks = _read_passes(rules, direction, data["passes"], masks)
     plays = _cards(data["plays"], "plays")
@@ -139,7 +158,11 @@ def read_record(data: Any) -> tuple[HandState, int]:
         or set(points) != set(seats)
         or any(type(v) is not int for v in points.values())
     ):
-        raise RecordError(f"points must map each seat {' '.join(seats)} to an integer")
+        raise RecordError(
+            f"points must map each seat {' '.join(seats)} to an integer",
+            "points",
+            seats=list(seats),
+        )
 
     if "fairness" in data:
         _check_seeds(rules, hand_number, data["fairness"], masks)
@@ -185,21 +208,33 @@ def _read_deal(rules: Rules, deal: Any) -> list[int]:
     """Each seat's dealt cards (masks), in seat order."""
     seats = rules.seats
     if not isinstance(deal, dict) or set(deal) != set(seats):
-        raise RecordError(f"deal must have exactly the seats {' '.join(seats)}")
+        raise RecordError(
+            f"deal must have exactly the seats {' '.join(seats)}", "deal_seats", seats=list(seats)
+        )
     masks = []
     seen = 0
     for seat in seats:
-        cards = _cards(deal[seat], f"deal.{seat}")
+        cards = _cards(deal[seat], "deal", seat)
         mask = 0
         for c in cards:
             if seen >> c & 1:
-                raise RecordError(f"deal: {card_name(c)} is dealt twice")
+                raise RecordError(
+                    f"deal: {card_name(c)} is dealt twice", "dealt_twice", card=card_name(c)
+                )
             if not rules.deck >> c & 1:
-                raise RecordError(f"deal: {card_name(c)} is not in this deck")
+                raise RecordError(
+                    f"deal: {card_name(c)} is not in this deck", "not_in_deck", card=card_name(c)
+                )
             seen |= 1 << c
             mask |= 1 << c
         if len(cards) != rules.hand_size:
-            raise RecordError(f"deal.{seat} holds {len(cards)} cards, not {rules.hand_size}")
+            raise RecordError(
+                f"deal.{seat} holds {len(cards)} cards, not {rules.hand_size}",
+                "hand_size",
+                seat=seat,
+                count=len(cards),
+                size=rules.hand_size,
+            )
         masks.append(mask)
     return masks
 
@@ -208,23 +243,37 @@ def _read_passes(rules: Rules, direction: str, passes: Any, masks: list[int]) ->
     """The passes given, by seat index (a record may stop before every seat passed)."""
     seats = rules.seats
     if not isinstance(passes, dict):
-        raise RecordError("passes must be an object")
+        raise RecordError("passes must be an object", "passes_object")
     unknown = set(passes) - set(seats)
     if unknown:
-        raise RecordError(f"passes: unknown seat(s) {', '.join(sorted(unknown))}")
+        raise RecordError(
+            f"passes: unknown seat(s) {', '.join(sorted(unknown))}",
+            "passes_seats",
+            seats=list(seats),
+        )
     if direction == "none" and passes:
-        raise RecordError("passes must be {} when pass is none")
+        raise RecordError("passes must be {} when pass is none", "passes_none")
     pass_masks: dict[int, int] = {}
     for s, seat in enumerate(seats):
         if seat not in passes:
             continue
-        cards = _cards(passes[seat], f"passes.{seat}")
+        cards = _cards(passes[seat], "passes", seat)
         mask = sum(1 << c for c in set(cards))
         if len(cards) != rules.pass_count or mask.bit_count() != len(cards):
-            raise RecordError(f"passes.{seat} must be {rules.pass_count} distinct cards")
+            raise RecordError(
+                f"passes.{seat} must be {rules.pass_count} distinct cards",
+                "pass_count",
+                seat=seat,
+                count=rules.pass_count,
+            )
         if mask & ~masks[s]:
             held = names(mask & ~masks[s])
-            raise RecordError(f"passes.{seat}: {', '.join(held)} not held by {seat}")
+            raise RecordError(
+                f"passes.{seat}: {', '.join(held)} not held by {seat}",
+                "not_held",
+                seat=seat,
+                cards=held,
+            )
         pass_masks[s] = mask
     return pass_masks
 

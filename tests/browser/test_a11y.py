@@ -7,13 +7,16 @@ shows, "Q♠") is one of them."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import Page, expect
-from table_page import new_match_by_api, open_table, play_by_api, wait_ready
+from room_page import create_room, join_room, pass_three, start, wait_table
+from server_process import HeartsServer
+from table_page import DESKTOP, PHONE, new_match_by_api, open_table, play_by_api, wait_ready
 from test_match_end import finish_match_by_api
 
 pytestmark = pytest.mark.browser
@@ -37,16 +40,39 @@ SIZES = {
 }
 
 
+# the controls whose name (aria-label) does not begin with the words they show: a
+# voice user says what they see ("EN" named only "English")
+LABEL_IN_NAME_JS = """() => {
+    // spaces aside ("9 ♣" shows in two lines), its name begins with what it shows,
+    // a whole word ("English" begins with "En", not with the word "EN")
+    const out = [];
+    const named = 'button[aria-label], a[aria-label], [role=button][aria-label]';
+    for (const e of document.querySelectorAll(named)) {
+        if (!e.getClientRects().length) continue;
+        const shown = Array.from(e.innerText.replace(/\\s+/g, ''));
+        if (!shown.length) continue;
+        const esc = c => c.replace(/[.*+?^${}()|[\\]\\\\]/g, '\\\\$&');
+        const word = '(?![\\\\p{L}\\\\p{N}])';
+        const head = new RegExp('^\\\\s*' + shown.map(esc).join('\\\\s*') + word, 'iu');
+        if (!head.test(e.getAttribute('aria-label')))
+            out.push([e.id || e.className, e.innerText, e.getAttribute('aria-label')]);
+    }
+    return out;
+}"""
+
+
 def serious(page: Page, phase: str) -> list[Any]:
-    """The serious and critical violations on the page now, as (rule, targets)."""
+    """The serious and critical violations on the page now, as (rule, targets), and
+    the controls whose name does not begin with what they show."""
     # only the violations are gathered in full (axe's resultTypes): the passes are not read
     options = {"runOnly": {"type": "tag", "values": TAGS}, "resultTypes": ["violations"]}
     result = AXE.run(page, options=options).response
-    return [
+    found = [
         (phase, v["id"], v["impact"], [n["target"] for n in v["nodes"]][:5])
         for v in result["violations"]
         if v["impact"] in ("serious", "critical")
     ]
+    return found + [(phase, "label-in-name", e) for e in page.evaluate(LABEL_IN_NAME_JS)]
 
 
 def open_each_panel(page: Page) -> list[Any]:
@@ -123,6 +149,42 @@ def test_no_serious_violation_at_the_end_of_a_match(size: str, make_context: Any
     expect(page.locator("#result-ranking")).to_be_visible()
     found = serious(page, "end of a match")
     found += open_each_panel(page)
+    assert not found, found
+
+
+@pytest.fixture(scope="module")
+def room_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[HeartsServer]:
+    args = ("--room-pace", "0", "--new-player-burst", "100")
+    server = HeartsServer(tmp_path_factory.mktemp("a11y-rooms"), args=args)
+    server.start()
+    yield server
+    server.stop()
+
+
+def test_no_serious_violation_in_a_room(room_server: HeartsServer, make_context: Any) -> None:
+    """Lan (a desktop) and Minh (a phone): the join screen, the lobby of each (the
+    mode badge on its blue), the table at the pass and in the play, in both languages."""
+    lan = make_context(base_url=room_server.url, **DESKTOP).new_page()
+    minh = make_context(base_url=room_server.url, **PHONE).new_page()
+    link = create_room(lan, "Lan")
+    found = serious(lan, "lobby, desktop")
+    minh.goto(link)
+    expect(minh.locator("#join-name")).to_be_visible()
+    found += serious(minh, "join screen, phone")
+    join_room(minh, link, "Minh")
+    found += serious(minh, "lobby, phone")
+    found += serious(lan, "lobby with a guest, desktop")
+    start(lan)
+    for page, where in ((lan, "desktop"), (minh, "phone")):
+        wait_table(page)
+        found += serious(page, f"room table at the pass, {where}")
+    for page in (lan, minh):
+        pass_three(page)
+    lan.wait_for_selector('body[data-mode="room"][data-phase="play"]', state="attached")
+    found += serious(lan, "room table in the play, desktop")
+    lan.locator("#lang-switch").click()
+    wait_table(lan)
+    found += serious(lan, "room table in the play, English")
     assert not found, found
 
 

@@ -57,6 +57,27 @@ def test_the_analysis_lists_and_marks_the_costliest_decisions(
         "bs => bs.map(b => Number(b.dataset.step))"
     )
     assert sorted(set(marked)) == sorted({d["trick"] for d in costly})
+    # at 390 px each entry's number beside its first line, not its last (issue 39,
+    # item 7), and each entry a 44 px tap target
+    page.set_viewport_size({"width": 390, "height": 844})
+    rows = page.locator("#rv-findings > li").evaluate_all(
+        """lis => lis.map(li => {
+            const b = li.querySelector('button'), n = li.querySelector('.rv-n');
+            const range = document.createRange();
+            range.selectNodeContents(b);
+            const lines = [...range.getClientRects()];
+            const nr = n.getBoundingClientRect();
+            return {number: n.textContent, top: nr.top, bottom: nr.bottom,
+                    first: lines[0].top, last: lines[lines.length - 1].top, lines: lines.length,
+                    tall: b.getBoundingClientRect().height};
+        })"""
+    )
+    for i, row in enumerate(rows):
+        assert row["number"] == f"{i + 1}."
+        assert abs(row["top"] - row["first"]) < 6, row
+        assert row["tall"] >= 44, row
+    assert any(row["last"] > row["first"] + 8 for row in rows), rows  # some took two lines
+    page.set_viewport_size({"width": 1440, "height": 900})
     # a finding takes the review to its trick
     first = page.locator('#rv-findings > li[data-costly="true"] button').first
     first.click()

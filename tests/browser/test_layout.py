@@ -8,7 +8,8 @@ result on the table; the names under a trick of 3 to 7 seats clear of the plates
 end of a match, its achievement toasts (over the top bar alone: issue 10, item 4) and
 the side panels (one tap each on a phone, their own scroll on a desktop) at every size
 too. Every tap target on top of what lies near it; text on a phone at least 13 px.
-Screenshots in ``test-artifacts/layout-*.jpg``."""
+At the pass, every plate and its note inside the table at every size, at its widest
+too (issue 39, item 1). Screenshots in ``test-artifacts/layout-*.jpg``."""
 
 from __future__ import annotations
 
@@ -20,6 +21,7 @@ import pytest
 from playwright.sync_api import Browser, Page, Route, expect
 from playwright.sync_api import Error as PlaywrightError
 from table_page import (
+    WAIT_MS,
     card,
     hand_cards,
     new_match_by_api,
@@ -133,10 +135,14 @@ COVER_JS = """() => {
         if (!m.hidden && seen(m))
             for (const [seat, p] of plates)
                 if (over(box(m), p)) out.push([m.id, seat, box(m), p]);
-    // "Vòng trước" (a tap target) over a plate hides who is who
+    // "Vòng trước" (a tap target) over a plate hides who is who; over a seat's fan
+    // of cards (East's at 390×844, issue 39 item 4) it hides how many they hold
     const chip = document.getElementById('last-trick');
+    const fans = [...document.querySelectorAll('#table .seat .fan')]
+        .filter(f => seen(f) && f.getBoundingClientRect().width)
+        .map(f => [f.closest('.seat').dataset.seat + ' fan', box(f)]);
     if (chip && !chip.hidden && seen(chip))
-        for (const [seat, p] of plates)
+        for (const [seat, p] of plates.concat(fans))
             if (over(box(chip), p)) out.push(['last-trick', seat, box(chip), p]);
     for (const c of document.querySelectorAll('#trick .table-card[data-card][data-seat]'))
         for (const [seat, p] of plates)
@@ -216,6 +222,20 @@ TOPBAR_JS = """width => {
 }"""
 
 
+# the seats' plates and their notes ("nhận 3 lá của bạn") that reach out of the table
+# (issue 39, item 1: a plate of five at 360×640 cut off at the right edge)
+PLATES_OUT_JS = """() => {
+    const t = document.getElementById('table').getBoundingClientRect();
+    return [...document.querySelectorAll('#table .seat .plate, #table .seat .seat-hint')]
+        .filter(e => !e.hidden && e.getClientRects().length)
+        .map(e => [e.closest('.seat').dataset.seat, e.className, e.getBoundingClientRect()])
+        .filter(([, , r]) => r.left < t.left - 0.5 || r.right > t.right + 0.5
+                             || r.top < t.top - 0.5 || r.bottom > t.bottom + 0.5)
+        .map(([seat, what, r]) => [seat, what, [r.left, r.top, r.right, r.bottom],
+                                   [t.left, t.top, t.right, t.bottom]]);
+}"""
+
+
 def play_on(page: Page, until: Any) -> None:
     """``play_by_api``, again on a connection reset: the page's checks at every size
     leave its API connection idle about as long as the server keeps one open (5 s),
@@ -268,6 +288,25 @@ def raise_cards(page: Page, touch: bool) -> None:
     card(page, cards[-5]).focus()
     page.keyboard.press("ArrowRight")  # focus by keys: the focus ring shows, the card rises
     assert page.evaluate("document.activeElement.matches(':focus-visible')")
+
+
+TABLE_BOX_JS = """() => { const r = document.getElementById('table').getBoundingClientRect();
+    return [r.left, r.top, r.width, r.height]; }"""
+
+
+def check_hint(page: Page, players: int, sizes: list[tuple[int, int]], artifacts: Path) -> None:
+    """Gợi ý at the pass (issue 39, item 2): the table keeps its size at every size,
+    the hint in the window over or beside it, the hand and the buttons as before."""
+    before = {name: page.evaluate(TABLE_BOX_JS) for _, name in resized(page, sizes, players)}
+    page.locator("#hint-button").click()
+    expect(page.locator("#hint-box")).to_be_visible(timeout=WAIT_MS)
+    wait_ready(page)
+    for _, name in resized(page, sizes, players):
+        page.screenshot(path=artifacts / f"{name}-hint.jpg")
+        assert page.evaluate(TABLE_BOX_JS) == before[name], f"{name}: the hint resized the table"
+        expect(page.locator("#hint-box")).to_be_in_viewport(ratio=1)
+        check_fit(page, f"{name} hint")
+        check_hand(page, f"{name} hint")
 
 
 # 4 and 7 seats at every size; 3, 5 and 6 at the sizes each was seen wrong at
@@ -336,6 +375,17 @@ def test_table_and_hand_fit(players: int, phone: bool, make_context: Any, artifa
         page.screenshot(path=artifacts / f"{name}-pass.jpg")
         check_fit(page, f"{name} pass")
         check_hand(page, f"{name} pass")
+    # every plate in the table at every size of this kind, at its widest too
+    every = [size for size in SIZES if is_phone(size) == phone]
+    for _, name in resized(page, every, players):
+        assert page.evaluate(PLATES_OUT_JS) == [], f"{name} pass: a plate out of the table"
+    assert page.evaluate(WORST_PLATES_JS) == players
+    for _, name in resized(page, every, players):
+        page.screenshot(path=artifacts / f"{name}-pass-widest.jpg")
+        assert page.evaluate(PLATES_OUT_JS) == [], f"{name} pass: a wide plate out of the table"
+    page.reload()
+    wait_ready(page)
+    check_hint(page, players, every, artifacts)
 
     # a trick on the table, South to play (at 3, 5 or 6 seats a deal may never have
     # South play third or later: one card before South's is enough, the trick is filled)

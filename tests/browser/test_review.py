@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 from playwright.sync_api import Page, expect
-from table_page import open_table, play_until, state
+from table_page import open_table, play_until, set_language, state
 
 pytestmark = pytest.mark.browser
 
@@ -163,3 +163,40 @@ def test_a_record_of_another_tool_is_opened_before_any_hand_is_over(page: Page) 
     }
     page.locator("#rv-next").click()
     assert [c for _, c in _on_table(page)] == record["plays"][:4]
+
+
+def test_a_broken_file_is_worded_in_the_pages_language(page: Page, tmp_path: Path) -> None:
+    """A file that is not a record, in Vietnamese and in English (issue 39, item 14):
+    the server says what is wrong as a code and values, the page words it; no English
+    detail inside a Vietnamese sentence ("(deal: 3C is dealt twice)", "(not JSON)")."""
+    record = json.loads(ANOTHER_TOOL.read_text())
+    twice = json.loads(json.dumps(record))
+    twice["deal"]["N"][0] = twice["deal"]["S"][0]  # a card of South's dealt to North too
+    card = twice["deal"]["S"][0]
+    files = {"twice": json.dumps(twice), "text": "this is not a record"}
+    paths = {}
+    for name, text in files.items():
+        paths[name] = tmp_path / f"{name}.json"
+        paths[name].write_text(text)
+    suit = {"C": "♣", "D": "♦", "S": "♠", "H": "♥"}[card[1]]
+    rank = "10" if card[0] == "T" else card[0]
+    said = {
+        "vi": {"twice": f"lá {rank}{suit}", "text": "tệp không phải JSON"},
+        "en": {"twice": f"the {rank}{suit}", "text": "the file is not JSON"},
+    }
+    open_table(page)
+    for lang in ("vi", "en"):
+        if lang == "en":
+            set_language(page, "en")
+        page.locator("#review-file").click()
+        expect(page.locator(DIALOG)).to_be_visible()
+        for name, path in paths.items():
+            page.locator("#rv-file").set_input_files(str(path))
+            error = page.locator("#rv-error")
+            expect(error).to_contain_text(said[lang][name])
+            text = error.inner_text()
+            # the server's own words ("deal: 3C ...") nowhere, the card as the page shows it
+            assert "deal:" not in text and "(" not in text and card not in text, text
+            if lang == "vi":
+                assert "not JSON" not in text and "dealt" not in text, text
+        page.locator("#rv-close").click()

@@ -238,12 +238,19 @@ def test_the_creator_removes_a_guest_in_the_lobby(
     lan.get_by_role("button", name="Sao chép").click()
     expect(lan.locator("#room-copied")).to_have_text("Đã sao chép")
     assert lan.evaluate("navigator.clipboard.readText()") == link
-    minh.goto(link)
+    # a link typed in lower case opens the same room (its address put right)
+    code = link.rsplit("/", 1)[1]
+    lower = link[: -len(code)] + code.lower()
+    minh.goto(lower)
     expect(minh.get_by_label("Tên hiển thị (tối đa 20 ký tự)")).to_have_attribute(
         "placeholder", "Khách 2"
     )
+    assert minh.url == link
+    # on a phone the join screen shows none of the solo table's tabs
+    expect(minh.locator("#panel-tabs")).to_be_hidden()
     minh.screenshot(path=artifacts / "room-phone-0-join.jpg")
-    join_room(minh, link, None)  # the default name
+    join_room(minh, lower, None)  # the default name
+    expect(minh.locator("#panel-tabs")).to_be_hidden()  # nor the lobby
     guest = lan.locator("#lobby-seats li[data-kind='human']").nth(1)
     expect(guest.locator(".rs-name")).to_have_text("Khách 2")
     guest.get_by_role("button").click()
@@ -270,7 +277,22 @@ def test_an_absent_players_turn_is_made_for_them(
     status = lan.locator("#table .seat .room-status", has_text="(tự động)")
     expect(status).to_have_count(1, timeout=WAIT_MS)
     expect(lan.locator("#room-players li", has_text="Minh")).to_contain_text("(tự động)")
+    # the host marked on the table too, on her own plate (issue 39, item 12)
+    host = lan.locator("#table .seat .room-host:visible")
+    expect(host).to_have_count(1)
+    expect(host).to_have_text("chủ phòng")
+    assert host.evaluate("h => h.closest('.seat').classList.contains('seat-S')")
     if until == "pass":
+        # Minh comes back: "(tự động)" goes at once on Lan's screen, before he acts
+        back = minh.context.new_page()
+        back.goto(link)
+        wait_table(back)
+        expect(status).to_have_count(0, timeout=WAIT_MS)
+        expect(lan.locator("#room-players li", has_text="Minh")).not_to_contain_text("(tự động)")
+        # and on his screen, Lan's plate says she is the host
+        expect(back.locator("#table .seat .room-host:visible")).to_have_count(1)
+        lan_plate = back.locator("#table .seat", has_text="Lan")
+        expect(lan_plate.locator(".room-host")).to_have_text("chủ phòng")
         return
     auto_card = lan.locator("#trick .table-card[data-card] .auto-tag")
     play_until([lan], lambda: auto_card.count() > 0 or hand_over(lan))

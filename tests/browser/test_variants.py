@@ -205,12 +205,28 @@ def test_a_whole_hand_at_each_table_size(
     expect(page.locator("#pass-button")).to_have_text("Chuyền sang phải")
 
 
+# the controls of the open dialog (its fields, choices, buttons) under 44 px either way
+SMALL_IN_DIALOG_JS = """() => [...document.querySelectorAll(
+        'dialog[open] :is(input:not([type=radio]):not([type=checkbox]), button, label)')]
+    .map(e => [e.name || e.id || e.textContent.trim(), e.getBoundingClientRect()])
+    .filter(([, r]) => r.width && (r.width < 44 || r.height < 44))
+    .map(([what, r]) => [what, r.width, r.height])"""
+
+
 def test_new_match_dialog_defaults_and_confirm(make_context: Any, artifacts: Path) -> None:
     page = make_context(**PHONE).new_page()
     open_table(page)
+    # every control of the two dialogs is 44 px at least (the target score's box was 40)
+    page.locator("#room-open").click()
+    expect(page.locator("#room-dialog")).to_be_visible()
+    assert page.evaluate(SMALL_IN_DIALOG_JS) == []
+    page.keyboard.press("Escape")
+    expect(page.locator("#room-dialog")).to_be_hidden()
     pass_cards(page)  # the match is under way: leaving it asks first
     page.locator("#new-match-open").click()
     dialog = page.locator("#new-match-dialog")
+    expect(dialog).to_be_visible()
+    assert page.evaluate(SMALL_IN_DIALOG_JS) == []
     dialog.locator('input[name="players"][value="5"]').check()
     expect(dialog.locator("#nm-removed")).to_contain_text("2 rô, 2 nhép")
     expect(dialog.locator("#nm-moon-add")).to_have_text("Cộng 26 cho bốn nhà kia")

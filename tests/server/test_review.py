@@ -86,7 +86,13 @@ def test_a_record_with_an_illegal_step_is_refused_naming_it(south: Any) -> None:
 
     body = _check(south, "{not json", status=400)
     assert body["error"]["code"] == "bad_record"
-    assert body["error"]["message"].startswith("Tệp không phải ván bài hearts-hand/1 hợp lệ")
+    # the message in the asker's language alone, what is wrong as a code for the page
+    assert body["error"]["message"] == "Tệp không phải ván bài hearts-hand/1 hợp lệ"
+    assert body["error"]["reason"] == {"code": "not_json"}
+    twice = copy.deepcopy(record)
+    twice["deal"]["N"][0] = record["deal"]["S"][0]
+    reason = _check(south, twice, status=400)["error"]["reason"]
+    assert reason == {"code": "dealt_twice", "card": record["deal"]["S"][0]}
     wrong = copy.deepcopy(record)
     wrong["points"] = {"S": 26, "W": 0, "N": 0, "E": 0}
     assert wrong["points"] != record["points"]

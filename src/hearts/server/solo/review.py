@@ -63,10 +63,13 @@ def replay(data: Any) -> dict[str, Any]:
             try:
                 record = json.loads(data)
             except (ValueError, RecursionError):
-                raise RecordError("not JSON") from None
+                raise RecordError("not JSON", "not_json") from None
         state, number = read_record(record)
     except RecordError as exc:
-        raise GameError("bad_record", f"{error_message('bad_record')} ({exc})") from None
+        # the message in the request's language; what is wrong as a code and its
+        # values (``reason``), which the page words in its own (its English detail
+        # inside a Vietnamese sentence read "(deal: 3C is dealt twice)")
+        raise GameError("bad_record", reason=exc.why) from None
     except IllegalStep as exc:
         # read_record got as far as the plays: the rules (and so the names) are good.
         names = seat_names(Rules.from_json(record["rules"]))

@@ -59,10 +59,13 @@ _RED = frozenset((DIAMONDS, HEARTS))
 class GameError(Exception):
     """An action the game refuses; nothing changed.  ``code`` is the API's error code."""
 
-    def __init__(self, code: str, message: str | None = None) -> None:
+    def __init__(
+        self, code: str, message: str | None = None, reason: dict[str, Any] | None = None
+    ) -> None:
         super().__init__(code)
         self.code = code
         self.message = message or error_message(code)
+        self.reason = reason  # what is wrong, as a code and its values (a bad record)
 
 
 def display_order(hand: int) -> list[int]:

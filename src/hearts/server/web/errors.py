@@ -28,9 +28,13 @@ class ApiError(Exception):
         self.state = state
 
 
-def error_response(code: str, message: str | None = None, state: Any = None) -> JSONResponse:
+def error_response(
+    code: str, message: str | None = None, state: Any = None, reason: Any = None
+) -> JSONResponse:
     text = localized(message) if message else error_message(code)
     body: dict[str, Any] = {"error": {"code": code, "message": text}}
+    if reason is not None:  # what is wrong, for the page to word (a bad record)
+        body["error"]["reason"] = reason
     if state is not None:
         body["state"] = state
     # The security headers too: a crash's answer is sent outside the middleware.
@@ -47,7 +51,7 @@ def install_error_handlers(app: FastAPI) -> None:
 
     @app.exception_handler(GameError)
     async def _game_error(_request: Request, exc: GameError) -> JSONResponse:
-        return error_response(exc.code, exc.message)
+        return error_response(exc.code, exc.message, reason=exc.reason)
 
     @app.exception_handler(RequestValidationError)
     async def _invalid(_request: Request, exc: RequestValidationError) -> JSONResponse:

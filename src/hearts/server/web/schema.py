@@ -285,6 +285,8 @@ class Stats(BaseModel):
 class ErrorInfo(BaseModel):
     code: str
     message: str
+    #: a bad record's fault as a code and its values (``bad_record``: docs/api.md)
+    reason: dict[str, Any] | None = None
 
 
 class ErrorBody(BaseModel):

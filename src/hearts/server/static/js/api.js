@@ -14,6 +14,7 @@ export class ApiError extends Error {
     this.code = err.code || (status === 0 ? "network" : "http");
     this.state = body && body.state ? body.state : null;
     this.room = body && body.room ? body.room : null; // a room's 409 stale carries the Room
+    this.reason = err.reason || null; // a bad record's fault, for the page to word (review.js)
   }
 }
 

@@ -28,13 +28,14 @@ let hint = null;        // {version, cards: Set, reasons}: Gợi ý for the posi
 
 let hand = null; // the hand's controller, made in init() unless room.js takes the page
 
-// The language switch names the other language in that language: "EN" / "VI".
+// The language switch names the other language in that language: "EN" / "VI"; its
+// name begins with what it shows (a voice user says "EN").
 {
   const b = $("#lang-switch");
   if (LANG === "en") {
     b.textContent = "VI";
     b.lang = "vi";
-    b.setAttribute("aria-label", "Tiếng Việt");
+    b.setAttribute("aria-label", "VI, Tiếng Việt");
   }
   b.addEventListener("click", () => chooseLang(LANG === "en" ? "vi" : "en"));
 }

@@ -34,15 +34,11 @@ export function placeRing(view) {
   const ring = [...view.table.querySelectorAll(".seat-ring")];
   // a short, narrow table of five or six (layout.css sets --ring-top): the plates in
   // one line across the top, in play order, the trick's row below them
+  for (const root of ring) root.style.alignItems = "";
+  delete view.table.dataset.zigzag;
+  view.table.style.removeProperty("--line-drop");
   if (ring.length && getComputedStyle(ring[0]).getPropertyValue("--ring-top").trim() === "1") {
-    const widths = ring.map((root) => root.offsetWidth);
-    const gap = Math.max(0, (W - 2 * pad - widths.reduce((a, b) => a + b, 0)) / Math.max(ring.length - 1, 1));
-    let x = pad;
-    ring.forEach((root, i) => {
-      root.style.left = `${Math.round(x + widths[i] / 2)}px`;
-      root.style.top = `${Math.round(pad + root.offsetHeight / 2)}px`;
-      x += widths[i] + gap;
-    });
+    placeLine(view, ring, W, pad);
     clearTrick(view, t);
     placeChip(view, t);
     placeMarks(view);
@@ -67,6 +63,44 @@ export function placeRing(view) {
   clearTrick(view, t);
   placeChip(view, t);
   placeMarks(view);
+}
+
+// A short, narrow table of five or six: the plates in one line across the top, in
+// play order, spaced by their plates (a note under a plate, "nhận 3 lá của bạn",
+// wider than it hangs towards the middle at the line's ends: centred, it pushed the
+// last plate past the table's edge at 360×640). Plates too wide for one line (six at
+// their widest, "Dũng +26" above "126 8") go in a zigzag of two at the pass, the
+// notes for screen readers alone (the plate's ring and the pass button say who
+// receives), the trick's place lower by as much (layout.css's --line-drop).
+function placeLine(view, ring, W, pad) {
+  const last = ring.length - 1;
+  const widths = ring.map((root) => $(".plate", root).offsetWidth);
+  const room = W - 2 * pad - widths.reduce((a, b) => a + b, 0);
+  // in the play a zigzag pushed the trick onto South's plate (six at their widest
+  // at 360×640): one line there, as tight as it goes
+  const passing = !!(view.snap && view.snap.hand && view.snap.hand.phase === "pass");
+  if (room >= 2 * last || !passing) {
+    ring.forEach((root, i) => { if (i === 0 || i === last) root.style.alignItems = i ? "flex-end" : "flex-start"; });
+    const gap = Math.max(0, room) / Math.max(last, 1);
+    let x = pad;
+    ring.forEach((root, i) => {
+      const w = root.offsetWidth;
+      const middle = i === 0 && last ? x + w / 2 : i === last && last ? x + widths[i] - w / 2 : x + widths[i] / 2;
+      root.style.left = `${Math.round(middle)}px`;
+      root.style.top = `${Math.round(pad + root.offsetHeight / 2)}px`;
+      x += widths[i] + gap;
+    });
+    return;
+  }
+  view.table.dataset.zigzag = "true";
+  const widest = Math.max(...widths);
+  const tall = Math.max(...ring.map((root) => $(".plate", root).offsetHeight));
+  const step = (W - 2 * pad - widest) / Math.max(last, 1);
+  ring.forEach((root, i) => {
+    root.style.left = `${Math.round(pad + widest / 2 + i * step)}px`;
+    root.style.top = `${Math.round(pad + tall / 2 + (i % 2) * (tall + 2))}px`;
+  });
+  view.table.style.setProperty("--line-drop", `${tall + 2}px`);
 }
 
 // The boxes (boxIn) of the drawn elements matching ``sel``, every place of the
@@ -143,7 +177,8 @@ function placeChip(view, t) {
   const chip = $("#last-trick", view.table);
   const badge = $("#rules-badge", view.table);
   if (chip.hidden || !chip.getClientRects().length) return;
-  const others = takenBoxes(view, t, ".seat .plate, .seat-hint, #trick .slot, #trick .slot-name, .mark, #table-note, #result");
+  // a seat's fan too: at 390×844 the button lay over East's cards
+  const others = takenBoxes(view, t, ".seat .plate, .seat .fan, .seat-hint, #trick .slot, #trick .slot-name, .mark, #table-note, #result");
   const b = drawn(badge) ? boxIn(t, badge.getBoundingClientRect()) : null;
   const c = boxIn(t, chip.getBoundingClientRect());
   if (!others.some((o) => overlap(c, o)) && !(b && overlap(c, b))) return;
@@ -197,13 +232,17 @@ function clearTrick(view, t) {
     const p = placed[i];
     if (!root || !blocks.some((b) => over(p, b))) return;
     const w = p.r - p.l, h = p.b - p.t, cx = (p.l + p.r) / 2, cy = (p.t + p.b) / 2;
+    // the seat's whole box (its note under the plate, "nhận 3 lá của bạn", may be
+    // wider) stays in the table too: moved to the side, a note reached out of it
+    const s = box(root.getBoundingClientRect());
+    const ext = { l: p.l - s.l, r: s.r - p.r, t: p.t - s.t, b: s.b - p.b };
     const xs = [cx, cx < W / 2 ? pad + w / 2 : W - pad - w / 2];
     const ys = [cy, ...blocks.flatMap((b) => [b.t - 3 - h / 2, b.b + 3 + h / 2])];
     const ways = xs.flatMap((x) => ys.map((y) => [x, y]))
       .sort((a, b) => Math.hypot(a[0] - cx, a[1] - cy) - Math.hypot(b[0] - cx, b[1] - cy));
     for (const [x, y] of ways) {
       const q = { l: x - w / 2, r: x + w / 2, t: y - h / 2, b: y + h / 2 };
-      if (q.l < pad - 1 || q.r > W - pad + 1 || q.t < pad - 1 || q.b > H - pad + 1) continue;
+      if (q.l - ext.l < pad - 1 || q.r + ext.r > W - pad + 1 || q.t - ext.t < pad - 1 || q.b + ext.b > H - pad + 1) continue;
       if (blocks.some((b) => over(q, b)) || fixed.some((b) => over(q, b, 0))) continue;
       if (placed.some((o, j) => j !== i && over(q, o, 0))) continue;
       // the seat's box moves with its plate (its hint lies under the plate)

@@ -130,7 +130,9 @@ export class ReviewDialog {
     try {
       this.show(await api.checkRecord(text), null);
     } catch (e) {
-      this.showError(e.message || R.badFile);
+      // the server's message in the page's language, and what is wrong worded here
+      const why = e.reason ? R.recordWhy(e.reason, cardShort, (seat) => SEAT_NAME[seat] || seat) : "";
+      this.showError(why ? `${e.message}: ${why}` : e.message || R.badFile);
     }
   }
 
@@ -297,8 +299,13 @@ export class ReviewDialog {
     list.id = "rv-findings";
     if (!a.decisions.length) box.append(el("p", "", R.agrees(a.total)));
     else box.append(el("p", "", R.differs(a.decisions.length, a.total)));
-    for (const d of a.decisions) {
+    for (const [i, d] of a.decisions.entries()) {
       const li = el("li", "rv-finding" + (d.costly ? " costly" : ""));
+      // its number beside the entry's first line (the list's own marker sat on the
+      // button's last line at 390 px); the list says the numbers to screen readers
+      const n = el("span", "rv-n", `${i + 1}.`);
+      n.setAttribute("aria-hidden", "true");
+      li.append(n);
       li.dataset.costly = d.costly ? "true" : "false";
       li.dataset.step = String(d.trick);
       const what = d.kind === "pass"

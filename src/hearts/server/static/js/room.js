@@ -35,6 +35,10 @@ function forget(code) {
 }
 export const roomLink = (code) => `${location.origin}/r/${code}`;
 
+// A seat the computer plays for now: the server keeps the mark until the player acts,
+// but a player who is back (connected) loses it at once on every screen.
+const autoNow = (seat) => !!seat.auto && !(seat.kind === "human" && seat.connected);
+
 function goHome() {
   location.assign("/");
 }
@@ -45,7 +49,10 @@ function goHome() {
 export async function enterRoom({ current }) {
   const inPath = CODE_IN_PATH.exec(location.pathname);
   if (inPath) {
-    new RoomPage(inPath[1]).start(null);
+    // a code read aloud or typed in lower case is the same room: codes are upper case
+    const code = inPath[1].toUpperCase();
+    if (code !== inPath[1]) history.replaceState(null, "", `/r/${code}`);
+    new RoomPage(code).start(null);
     return true;
   }
   const code = remembered();
@@ -425,7 +432,7 @@ class RoomPage {
       if (seat.kind === "human") tags.push(seat.connected ? W.connected : W.disconnected);
       if (seat.kind === "computer") tags.push(W.computer(T.level[room.level] || ""));
       if (seat.kind === "empty") tags.push(W.emptyTag);
-      if (seat.auto) tags.push(W.auto);
+      if (autoNow(seat)) tags.push(W.auto);
       const dot = el("span", "rs-dot");
       dot.setAttribute("aria-hidden", "true");
       li.append(dot, pos, name, el("span", "rs-tags", tags.join(" · ")));
@@ -656,9 +663,17 @@ class RoomPage {
         if (!seat.connected) text = W.disconnected;
         else if (h.phase === "pass") text = waiting.has(seat.seat) ? W.choosing : W.passed;
       }
-      if (seat.auto) text = text ? `${text} ${W.auto}` : W.auto;
+      if (autoNow(seat)) text = text ? `${text} ${W.auto}` : W.auto;
       tag.textContent = text;
       tag.hidden = !text;
+      // the host, on the table as in the lobby
+      let host = $(".room-host", root);
+      if (!host) {
+        host = el("span", "room-host", W.creator);
+        $(".plate", root).after(host);
+      }
+      host.textContent = W.creator;
+      host.hidden = seat.seat !== room.creator;
       root.classList.toggle("away", seat.kind === "human" && !seat.connected);
       root.dataset.kind = seat.kind;
     }

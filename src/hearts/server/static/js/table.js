@@ -21,6 +21,10 @@ export class TableView {
     this.snap = null;
     this.ui = {};
     window.addEventListener("resize", () => { this.layoutHand(); this.placeRing(); });
+    // the table's size may change after the window's (a phone turned upright: the top
+    // bar takes back "Trận mới" and grows): the seats placed for the old size reached
+    // out of it
+    if (window.ResizeObserver) new ResizeObserver(() => this.placeRing()).observe(this.table);
   }
 
   speed() {
