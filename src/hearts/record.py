@@ -192,7 +192,7 @@ def _check_seeds(rules: Rules, hand_number: int, fairness: Any, masks: list[int]
     try:
         seeds = HandSeeds.from_json(fairness)
     except SeedError as exc:
-        raise RecordError(f"fairness: {exc}") from None
+        raise RecordError(f"fairness: {exc}", "fairness") from None
     if seeds is None:
         return
     if seeds.commitment != fairness["commitment"]:

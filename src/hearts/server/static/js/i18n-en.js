@@ -205,6 +205,7 @@ const R = {
       passes_none: () => "the hand has no pass, yet the file passes cards",
       pass_count: () => `${seat(w.seat)} must pass ${w.count} different cards`,
       not_held: () => `${seat(w.seat)} passes ${(w.cards || []).map(card).join(" ")}, which it does not hold`,
+      fairness: () => "the seeds of the deal (fairness) are not valid",
     }[w.code];
     return say ? say() : "";
   },

@@ -274,6 +274,7 @@ export const R = {
       passes_none: () => "ván không chuyền bài nhưng tệp có lá chuyền",
       pass_count: () => `${seat(w.seat)} phải chuyền ${w.count} lá khác nhau`,
       not_held: () => `${seat(w.seat)} chuyền ${(w.cards || []).map(card).join(" ")} nhưng không có trên tay`,
+      fairness: () => "phần hạt giống của ván chia (fairness) không hợp lệ",
     }[w.code];
     return say ? say() : "";
   },
