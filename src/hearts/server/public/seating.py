@@ -36,6 +36,7 @@ from hearts.server.public import rating
 from hearts.server.rooms.service import Rooms, new_code
 from hearts.server.rooms.store import Room, Seat, now
 from hearts.server.rooms.view import room_text
+from hearts.server.store import outage
 from hearts.server.store.db import Stale, public_players, public_tables, rooms
 from hearts.server.table.game import Game, rules_json
 from hearts.server.web.errors import ApiError
@@ -335,8 +336,8 @@ class Seating:
     async def sweep_once(self) -> None:
         try:
             started = await anyio.to_thread.run_sync(self.start_due)
-        except Exception:
-            log.exception("public tables: starting the lobbies failed")
+        except Exception as exc:
+            outage.report(log, "public tables: starting the lobbies failed", exc)
             return
         for room in started:
             self.rooms.committed(room)
