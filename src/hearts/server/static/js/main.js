@@ -7,7 +7,6 @@ import { HandController, announce } from "./controller.js";
 import { renderStats } from "./panels.js";
 import { NewMatchDialog } from "./newmatch.js";
 import { wirePanels } from "./layout.js";
-import { ReviewDialog } from "./review.js";
 import { T, SEAT_NAME, LANG, chooseLang } from "./i18n.js";
 import * as achievements from "./achievements.js";
 import { sound } from "./sound.js";
@@ -290,7 +289,15 @@ function underWay(s) {
   return s.match.hand_number > 1 || !!h.passed || (h.tricks || []).length > 0 || (h.trick || []).length > 0;
 }
 
-const reviewDialog = new ReviewDialog({ current: () => server });
+// The review (and its Máy đã biết gì) loads on first use: not part of the first visit.
+let reviewDialog = null;
+async function openReview() {
+  if (!reviewDialog) {
+    const { ReviewDialog } = await import("./review.js");
+    reviewDialog ||= new ReviewDialog({ current: () => server });
+  }
+  reviewDialog.open();
+}
 
 const newMatchDialog = new NewMatchDialog({
   current: () => server,
@@ -341,8 +348,8 @@ function wireHelp() {
 function wire() {
   $("#hint-button").addEventListener("click", doHint);
   $("#take-back-setting").addEventListener("change", (e) => sendSettings({ take_back: e.target.checked }));
-  $("#review-open").addEventListener("click", () => reviewDialog.open());
-  $("#review-file").addEventListener("click", () => reviewDialog.open());
+  $("#review-open").addEventListener("click", openReview);
+  $("#review-file").addEventListener("click", openReview);
   $("#next-hand").addEventListener("click", doNextHand);
   $("#new-match").addEventListener("click", () => newMatchDialog.open());
   $("#retry").addEventListener("click", () => run(async () => { server = await api.state(); paint(server); }));
