@@ -32,7 +32,7 @@ def public_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[HeartsSe
 
 
 def seek(page: Page, name: str) -> str:
-    """"Chơi với mọi người", a name, "Tìm bàn" (the standard table): the page moves to
+    """Press "Chơi với mọi người", type a name, "Tìm bàn" (the standard table): the page moves to
     the table's lobby. Returns the table's code."""
     page.goto("/")
     page.get_by_role("button", name="Chơi với mọi người").click()
@@ -88,7 +88,7 @@ def test_two_strangers_seek_play_react_and_see_the_board(
     for page in pages:
         wait_table(page)
     expect(an.locator("#room-players .rs-name", has_text="Bình")).to_have_count(1)
-    expect(binh.locator('#table .seat .plate', has_text="An")).to_have_count(1)
+    expect(binh.locator("#table .seat .plate", has_text="An")).to_have_count(1)
     expect(an.locator("#room-players [data-kind='computer']")).to_have_count(2)
 
     play_a_trick_or_two(pages)
@@ -118,4 +118,22 @@ def test_two_strangers_seek_play_react_and_see_the_board(
     expect(board.locator(".lb-empty")).to_be_visible()
     board.get_by_role("button", name="Đóng").click()
     expect(board).to_be_hidden()
+
+    # An hides Bình: "Người chơi ẩn" instead of the name, and no reaction of Bình's
+    an.locator("#room-players .room-seat", has_text="Bình").get_by_role("button", name="Ẩn").click()
+    expect(an.locator("#table .seat .plate", has_text="Người chơi ẩn")).to_have_count(1)
+    expect(an.locator("#room-players .rs-name", has_text="Bình")).to_have_count(0)
+    binh.locator('[data-reaction="like"]').click()
+    expect(binh.locator('#table .seat[data-seat="S"][data-reaction-shown="like"]')).to_have_count(1)
+    expect(an.locator("[data-reaction-shown]")).to_have_count(0)
+    an.get_by_role("button", name="Hiện lại").click()
+    expect(an.locator("#table .seat .plate", has_text="Bình")).to_have_count(1)
+
+    # An leaves for good, warned that the match counts as last place; a computer
+    # takes the seat on Bình's page, and An's page is at no table any more
+    an.locator("#room-leave-table").click()
+    expect(an.locator(".room-ask")).to_contain_text("về chót")
+    an.locator("#room-leave-yes").click()
+    an.wait_for_selector('body[data-mode="single"]', state="attached", timeout=WAIT_MS)
+    expect(binh.locator('#room-players [data-kind="computer"]')).to_have_count(3)
     assert errors == []
