@@ -16,6 +16,7 @@ from playwright.sync_api import BrowserContext, Page, expect
 from room_page import ROOM_READY, my_turn, pass_three, play_lowest, wait_table
 from server_process import HeartsServer
 from table_page import DESKTOP, PHONE, WAIT_MS
+from test_english import vietnamese
 
 pytestmark = pytest.mark.browser
 
@@ -137,3 +138,21 @@ def test_two_strangers_seek_play_react_and_see_the_board(
     an.wait_for_selector('body[data-mode="single"]', state="attached", timeout=WAIT_MS)
     expect(binh.locator('#room-players [data-kind="computer"]')).to_have_count(3)
     assert errors == []
+
+
+def test_in_english(
+    public_server: HeartsServer, make_context: Callable[..., BrowserContext]
+) -> None:
+    """The seek dialog and the leaderboard in English: no Vietnamese word on screen."""
+    page = make_context(base_url=public_server.url, **PHONE).new_page()
+    page.goto("/")
+    page.locator("#lang-switch").click()
+    expect(page.locator("html")).to_have_attribute("lang", "en")
+    page.get_by_role("button", name="Play with everyone").click()
+    dialog = page.locator("#public-dialog")
+    expect(dialog.get_by_role("button", name="Find a table")).to_be_visible()
+    assert vietnamese(page) == []
+    dialog.get_by_role("button", name="Leaderboard").click()
+    board = page.locator("#leaderboard")
+    expect(board.locator("#lb-me")).to_contain_text("no rating yet")
+    assert vietnamese(page) == []
