@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import argparse
 import math
+import secrets
 import sys
 import time
 from collections.abc import Callable, Iterator
@@ -26,10 +27,9 @@ from itertools import permutations
 
 import numpy as np
 
+from hearts import fairness
 from hearts.cards import SUIT_MASKS, parse_card
-from hearts.hand import HandState
 from hearts.rules import Rules
-from hearts.server.table.game import deal_rng
 
 SEATS = Rules().seats
 CLUB_2 = parse_card("2C")
@@ -37,9 +37,12 @@ CLUB_2 = parse_card("2C")
 
 def deal(seed: int | None, key: int, number: int) -> list[int]:
     """A hand as the server deals hand ``number`` of match ``key``: a mask per seat
-    (the server's path: :func:`hearts.server.table.game.deal_rng` and
-    :meth:`HandState.deal`)."""
-    return HandState.deal(Rules(), number, deal_rng(seed, key, number)).deal_masks
+    (the server's path, docs/fairness.md: a server seed from
+    :class:`hearts.fairness.ServerSeeds`, a 16-byte client seed as the page sends, and
+    :func:`hearts.fairness.deal`)."""
+    server_seed = fairness.ServerSeeds(seed).first(f"match:{key}:{number}")
+    client = secrets.token_hex(16) if seed is None else f"{key:x}{number:x}"
+    return fairness.deal(Rules(), server_seed, (client,), number)
 
 
 def deals(count: int, seed: int | None, source: Callable[..., list[int]] = deal) -> np.ndarray:
@@ -209,10 +212,10 @@ def main(argv: list[str] | None = None) -> int:
     masks = deals(args.hands, args.seed)
     dealt = time.perf_counter() - started
     rows = report(masks)
-    path = "deal_rng(None, …) (the OS's randomness)" if args.seed is None else f"--seed {args.seed}"
+    path = "ServerSeeds(None) (the OS's randomness)" if args.seed is None else f"--seed {args.seed}"
     lines = [
         f"{args.hands:,} hands dealt through `bench/shuffle.py:deal` "
-        f"(HandState.deal with {path}) in {dealt:.0f} s",
+        f"(hearts.fairness.deal with {path}) in {dealt:.0f} s",
         "",
         "| Test | χ² | dof | p-value |",
         "|---|---|---|---|",

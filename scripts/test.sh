@@ -59,8 +59,8 @@ if [ -z "${HEARTS_TEST_PG_URL:-}" ]; then
   export HEARTS_TEST_PG_URL="postgresql+psycopg://postgres@127.0.0.1:$pg_port/postgres"
 fi
 
-# Four workers (pytest-xdist) on two cores: most tests wait on a browser's timers, a
-# server or a database rather than compute. The default (load) scheduling hands tests
-# out in collection order, which keeps the browser tests last on every worker
-# (tests/browser/conftest.py says why).
+# Four workers (pytest-xdist) on two cores: most tests wait on a browser, a server or
+# a database rather than compute. The load scheduling hands tests out one at a time in
+# collection order: the longest first, the browser tests last on every worker
+# (tests/conftest.py, docs/testing.md).
 python3 -m pytest -q -n "${HEARTS_TEST_WORKERS:-4}" "$@"

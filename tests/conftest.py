@@ -32,6 +32,32 @@ if str(Path(__file__).resolve().parent) not in sys.path:
     sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 PG_URL_ENV = "HEARTS_TEST_PG_URL"
+LONG_TESTS = Path(__file__).resolve().parent / "long_tests.txt"
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    # xdist's workers take one test at a time (docs/testing.md): by default each would
+    # first get a block of ~1/16 of the collection, and the long tests at its front
+    # would all land on the first worker.
+    if config.pluginmanager.hasplugin("xdist") and config.getoption("maxschedchunk", None) is None:
+        config.option.maxschedchunk = 1
+
+
+def long_tests() -> dict[str, float]:
+    """Node id -> seconds, for the tests that take long (tests/long_tests.txt)."""
+    lines = LONG_TESTS.read_text(encoding="utf-8").splitlines()
+    pairs = (line.split(" ", 1) for line in lines if line and not line.startswith("#"))
+    return {nodeid: float(seconds) for seconds, nodeid in pairs}
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    # Browser tests run last: Playwright's sync API keeps an asyncio loop running in
+    # the main thread from its first use to the end of the session, and any later
+    # test calling asyncio.run() would fail (xdist hands tests out in this order, so
+    # every worker runs its browser tests last). Within each part the longest come
+    # first: the last test a worker starts is a short one, and all finish together.
+    seconds = long_tests()
+    items.sort(key=lambda item: ("browser" in item.keywords, -seconds.get(item.nodeid, 0.0)))
 
 
 class PgDatabases:

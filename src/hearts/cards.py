@@ -34,11 +34,18 @@ POINT_CARDS = HEARTS_MASK | QS_BIT
 
 
 def parse_card(text: str) -> int:
-    """Read a card in SPEC §4 notation (``"TH"``); raise ``ValueError`` otherwise."""
+    """Read a card in SPEC §4 notation (``"TH"``); raise ``ValueError`` otherwise
+    (``"th"`` too: the notation is upper case, and a record or an API call is read
+    exactly as it will be written back).
+
+    >>> parse_card("qs")
+    Traceback (most recent call last):
+    ValueError: unknown card 'qs'
+    """
     if not isinstance(text, str) or len(text) != 2:
         raise ValueError(f"unknown card {text!r}")
-    rank = RANKS.find(text[0].upper())
-    suit = SUITS.find(text[1].upper())
+    rank = RANKS.find(text[0])
+    suit = SUITS.find(text[1])
     if rank < 0 or suit < 0:
         raise ValueError(f"unknown card {text!r}")
     return suit * 13 + rank

@@ -1,8 +1,9 @@
 """The hand record ``hearts-hand/1`` (SPEC §4): a writer, a reader and a validator.
 
 A record holds the deal before passing, the passes, every card in the order
-played and (for a finished hand) the points.  Reading a record replays it through
-the rules, so a record that reads is a legal hand.
+played and (for a finished hand) the points; optionally the hand's seeds
+(``fairness``: docs/fairness.md), then the deal must be the one they give.  Reading
+a record replays it through the rules, so a record that reads is a legal hand.
 
 >>> import random
 >>> from hearts.rules import Rules
@@ -22,12 +23,13 @@ from dataclasses import dataclass
 from typing import Any
 
 from hearts.cards import card_name, cards_of, lowest, names, parse_card  # noqa: F401
+from hearts.fairness import HandSeeds, SeedError
 from hearts.hand import HandState
 from hearts.legal import IllegalAction
 from hearts.rules import Rules, RulesError
 
 FORMAT = "hearts-hand/1"
-_FIELDS = {"format", "rules", "hand", "pass", "deal", "passes", "plays", "points"}
+_FIELDS = {"format", "rules", "hand", "pass", "deal", "passes", "plays", "points", "fairness"}
 
 
 class RecordError(ValueError):
@@ -42,7 +44,7 @@ class IllegalStep(Exception):
     seat: str | None
     card: str | None
     reason: str
-    step: str = "play"  # "pass" | "play" | "points"
+    step: str = "play"  # "deal" | "pass" | "play" | "points"
 
     def __str__(self) -> str:
         where = f"play {self.index}" if self.index is not None else self.step
@@ -139,6 +141,8 @@ def read_record(data: Any) -> tuple[HandState, int]:
     ):
         raise RecordError(f"points must map each seat {' '.join(seats)} to an integer")
 
+    if "fairness" in data:
+        _check_seeds(rules, hand_number, data["fairness"], masks)
     expected = rules.pass_direction(hand_number)
     if direction != expected:
         raise IllegalStep(
@@ -157,6 +161,24 @@ def read_record(data: Any) -> tuple[HandState, int]:
     if points is not None:
         _check_points(state, points)
     return state, hand_number
+
+
+def _check_seeds(rules: Rules, hand_number: int, fairness: Any, masks: list[int]) -> None:
+    """A record's seeds (docs/fairness.md), once the server's is revealed: it
+    matches the commitment, and the deal is the one the seeds give."""
+    try:
+        seeds = HandSeeds.from_json(fairness)
+    except SeedError as exc:
+        raise RecordError(f"fairness: {exc}") from None
+    if seeds is None:
+        return
+    if seeds.commitment != fairness["commitment"]:
+        raise IllegalStep(None, None, None, "server_seed does not match the commitment", "deal")
+    dealt = seeds.deal(rules, hand_number)
+    for s, seat in enumerate(rules.seats):
+        if dealt[s] != masks[s]:
+            why = f"the deal is not the one the seeds give: {seat} gets {' '.join(names(dealt[s]))}"
+            raise IllegalStep(None, seat, None, why, "deal")
 
 
 def _read_deal(rules: Rules, deal: Any) -> list[int]:

@@ -16,6 +16,7 @@ from redeal import hidden_differs, positions, redeal
 
 from hearts.bots.base import Bot, get_bot
 from hearts.cards import card_name, cards_of
+from hearts.fairness import HandSeeds, derived_seed
 from hearts.hand import HandState
 from hearts.rules import Rules
 
@@ -209,7 +210,7 @@ def test_a_take_back_and_the_same_card_bring_the_same_replies(level: str) -> Non
         h = game.hand
         return (h.plays[:], h.hands[:], h.trick[:], h.taken[:], h.winners[:], h.broken, h.turn)
 
-    game = Game.new(Rules(), 1, seed=7, deal_key=int.from_bytes(level.encode(), "big"))
+    game = Game.new(Rules(), 1, HandSeeds(derived_seed(7, level)))
     south = get_bot("medium")
     hand = game.hand
     game.south_pass([card_name(c) for c in cards_of(south.choose_pass(game.south_view()))])

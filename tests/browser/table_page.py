@@ -210,8 +210,8 @@ def play_by_api(page: Page, until: Any) -> dict[str, Any]:
     until ``until(state)`` holds; return that state. The page is not reloaded."""
     headers = {"Authorization": f"Bearer {token(page)}"}
     api = page.request
+    s: dict[str, Any] = api.get("/api/state", headers=headers).json()
     for _ in range(400):
-        s: dict[str, Any] = api.get("/api/state", headers=headers).json()
         hand, version = s["hand"], s["version"]
         if until(s):
             return s
@@ -226,6 +226,8 @@ def play_by_api(page: Page, until: Any) -> dict[str, Any]:
         else:
             r = api.post("/api/step", headers=headers, data={"version": version})
         assert r.ok or r.status == 409, (r.status, r.text())
+        # each answer is the State after it (a 409's is fetched again)
+        s = r.json() if r.ok else api.get("/api/state", headers=headers).json()
     raise AssertionError("the condition never held")
 
 

@@ -61,7 +61,7 @@ def test_the_panel_lists_every_goal_locked_or_unlocked(page: Page, artifacts: Pa
         expect(page.locator(f'#achievements-panel [data-achievement="{gid}"]')).to_have_attribute(
             "data-unlocked", "true" if unlocked else "false"
         )
-    page.locator("#achievements-panel").screenshot(path=artifacts / "desktop-achievements.png")
+    page.locator("#achievements-panel").screenshot(path=artifacts / "desktop-achievements.jpg")
 
 
 def test_stats_update_after_a_hand_without_a_reload(page: Page) -> None:
@@ -116,7 +116,7 @@ def test_a_toast_and_the_end_of_match_lines_when_a_match_ends_in_play(
     toast = page.locator('#toasts .toast[data-toast="first_match"]')
     expect(toast).to_be_visible()
     expect(toast).to_contain_text("Trận đầu tiên")
-    page.screenshot(path=artifacts / "phone-achievement-toast.png")
+    page.screenshot(path=artifacts / "phone-achievement-toast.jpg")
     expect(page.locator("[data-achievement]:not([data-unlocked])")).to_have_count(0)
     data = listed(page)
     queens = data["match"]["queens"]
@@ -142,4 +142,4 @@ def test_a_toast_and_the_end_of_match_lines_when_a_match_ends_in_play(
     expect(page.locator("#result-queen")).to_be_visible()
     expect(unlocked.locator('[data-match-achievement="first_match"]')).to_be_visible()
     expect(page.locator("#toasts .toast")).to_have_count(0)
-    page.locator("#result").screenshot(path=artifacts / "phone-match-end-achievements.png")
+    page.locator("#result").screenshot(path=artifacts / "phone-match-end-achievements.jpg")

@@ -3,7 +3,7 @@ the server's words included (refusals, hints, names, achievements, a room), the 
 survives a reload, and the switch brings Vietnamese back. With English chosen no text
 on screen (nor any accessible name) has a Vietnamese letter: through the pass, the
 play, a refused card, a hint, the result box, the panels, the rules, the end of a
-match and a room's lobby. Screenshots in ``test-artifacts/en-*.png``."""
+match and a room's lobby. Screenshots in ``test-artifacts/en-*.jpg``."""
 
 from __future__ import annotations
 
@@ -77,7 +77,7 @@ def vietnamese(page: Page) -> list[str]:
 
 
 def english(page: Page, where: str, artifacts: Path, shot: str) -> None:
-    page.screenshot(path=artifacts / f"en-{shot}.png")
+    page.screenshot(path=artifacts / f"en-{shot}.jpg")
     assert vietnamese(page) == [], where
 
 
@@ -194,7 +194,7 @@ def test_no_vietnamese_flashes_while_english_loads(page: Page, artifacts: Path) 
         page.goto("/", wait_until="commit")
     # the Vietnamese page is in (i18n.js, run after it was parsed, asked for the words)
     expect(page.locator("#help-button")).to_have_text("Luật chơi")
-    page.screenshot(path=artifacts / "en-0-loading.png")
+    page.screenshot(path=artifacts / "en-0-loading.jpg")
     assert page.evaluate(SEEN_VIETNAMESE_JS) == []
     assert len(held) == 1
     held[0].continue_()
@@ -203,5 +203,5 @@ def test_no_vietnamese_flashes_while_english_loads(page: Page, artifacts: Path) 
     expect(page.locator("#help-button")).to_have_text("Rules")
     expect(page.locator("#help-button")).to_be_visible()
     expect(page.locator("#hand button.hand-card").first).to_be_visible()
-    page.screenshot(path=artifacts / "en-0-loaded.png")
+    page.screenshot(path=artifacts / "en-0-loaded.jpg")
     assert page.evaluate(SEEN_VIETNAMESE_JS) == []

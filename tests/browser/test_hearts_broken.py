@@ -22,7 +22,8 @@ from table_page import card, open_table, state, token, wait_ready
 
 from hearts.rules import Rules
 
-pytestmark = pytest.mark.browser
+# the cards landing one by one are what this test watches: at their real pace
+pytestmark = [pytest.mark.browser, pytest.mark.real_pace]
 
 DEAL = [
     ["2C", "2H", "3H", *(f"{r}D" for r in "23456789TJ")],  # South

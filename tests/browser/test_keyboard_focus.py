@@ -96,6 +96,7 @@ def test_focus_follows_the_next_action(page: Page) -> None:
     assert phase(page) == "pass" and focused(page)["card"] == hand_cards(page)[0]
 
 
+@pytest.mark.real_pace  # each play and each taker announced at the real pace
 def test_screen_readers_hear_each_play_and_each_taker(page: Page) -> None:
     open_table(page)
     play_until(page, stop=lambda p: finished_tricks(p) >= 2 and mid_trick(p))

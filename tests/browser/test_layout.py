@@ -8,7 +8,7 @@ result on the table; the names under a trick of 3 to 7 seats clear of the plates
 end of a match, its achievement toasts (over the top bar alone: issue 10, item 4) and
 the side panels (one tap each on a phone, their own scroll on a desktop) at every size
 too. Every tap target on top of what lies near it; text on a phone at least 13 px.
-Screenshots in ``test-artifacts/layout-*.png``."""
+Screenshots in ``test-artifacts/layout-*.jpg``."""
 
 from __future__ import annotations
 
@@ -333,7 +333,7 @@ def test_table_and_hand_fit(players: int, phone: bool, make_context: Any, artifa
     # the pass: the whole hand, three cards chosen, one focused
     raise_cards(page, opts["has_touch"])
     for _, name in resized(page, sizes, players):
-        page.screenshot(path=artifacts / f"{name}-pass.png")
+        page.screenshot(path=artifacts / f"{name}-pass.jpg")
         check_fit(page, f"{name} pass")
         check_hand(page, f"{name} pass")
 
@@ -351,7 +351,7 @@ def test_table_and_hand_fit(players: int, phone: bool, make_context: Any, artifa
     page.reload()
     wait_ready(page)
     for height, name in resized(page, sizes, players):
-        page.screenshot(path=artifacts / f"{name}-play.png")
+        page.screenshot(path=artifacts / f"{name}-play.jpg")
         check_fit(page, f"{name} play")
         check_hand(page, f"{name} play")
         trick = page.evaluate(TRICK_JS)
@@ -366,7 +366,7 @@ def test_table_and_hand_fit(players: int, phone: bool, make_context: Any, artifa
         assert table is not None and table["y"] >= 0 and table["y"] + table["height"] <= height
     assert page.evaluate(FILL_TRICK_JS) == players
     for _, name in resized(page, sizes, players):
-        page.screenshot(path=artifacts / f"{name}-full-trick.png")
+        page.screenshot(path=artifacts / f"{name}-full-trick.jpg")
         for c in page.evaluate(TRICK_JS):
             assert c["inTable"] and c["width"] >= 30, (name, c)
         assert page.evaluate(COVER_JS) == [], (
@@ -376,20 +376,20 @@ def test_table_and_hand_fit(players: int, phone: bool, make_context: Any, artifa
     # the same in English (longer words), then the hand's result in both languages
     set_language(page, "en")
     for _, name in resized(page, sizes, players):
-        page.screenshot(path=artifacts / f"{name}-play-en.png")
+        page.screenshot(path=artifacts / f"{name}-play-en.jpg")
         check_fit(page, f"{name} play, English")
         check_hand(page, f"{name} play, English")
     # English plates are wider ("7 cards"): the full trick again
     assert page.evaluate(FILL_TRICK_JS) == players
     for _, name in resized(page, sizes, players):
-        page.screenshot(path=artifacts / f"{name}-full-trick-en.png")
+        page.screenshot(path=artifacts / f"{name}-full-trick-en.jpg")
         assert page.evaluate(COVER_JS) == [], (
             f"{name}, English: a card of a full trick, or a name, over a plate"
         )
     if least == 1:  # a later trick may never come: the widest plates now
         assert page.evaluate(WORST_PLATES_JS) == players
         for _, name in resized(page, sizes, players):
-            page.screenshot(path=artifacts / f"{name}-widest-plates-en.png")
+            page.screenshot(path=artifacts / f"{name}-widest-plates-en.jpg")
             assert page.evaluate(COVER_JS) == [], (
                 f"{name}, the widest plates: a card or a name over one"
             )
@@ -425,7 +425,7 @@ def test_table_and_hand_fit(players: int, phone: bool, make_context: Any, artifa
             check_hand(page, f"{name} take back, English")
         assert page.evaluate(FILL_TRICK_JS) == players
         for _, name in resized(page, sizes, players):
-            page.screenshot(path=artifacts / f"{name}-take-back-en.png")
+            page.screenshot(path=artifacts / f"{name}-take-back-en.jpg")
             assert page.evaluate(COVER_JS) == [], (
                 f"{name}, English, later: a card or a name over a plate"
             )
@@ -436,7 +436,7 @@ def test_table_and_hand_fit(players: int, phone: bool, make_context: Any, artifa
                 assert view is not None
                 if players == 4 or view["width"] >= 640:  # the marks found a place off the plates
                     expect(page.locator(".marks")).not_to_have_attribute("data-cramped", "true")
-                page.screenshot(path=artifacts / f"{name}-widest-plates-en.png")
+                page.screenshot(path=artifacts / f"{name}-widest-plates-en.jpg")
                 assert page.evaluate(COVER_JS) == [], (
                     f"{name}, the widest plates: a card, name or button over one"
                 )
@@ -445,12 +445,12 @@ def test_table_and_hand_fit(players: int, phone: bool, make_context: Any, artifa
     wait_ready(page)
     for _, name in resized(page, sizes, players):
         expect(page.locator("#result")).to_be_in_viewport(ratio=1)
-        page.screenshot(path=artifacts / f"{name}-result-en.png")
+        page.screenshot(path=artifacts / f"{name}-result-en.jpg")
         check_fit(page, f"{name} result, English")
     set_language(page, "vi")
     for _, name in resized(page, sizes, players):
         expect(page.locator("#result")).to_be_in_viewport(ratio=1)
-        page.screenshot(path=artifacts / f"{name}-result.png")
+        page.screenshot(path=artifacts / f"{name}-result.jpg")
         check_fit(page, f"{name} result")
 
 
@@ -482,7 +482,7 @@ def test_phone_panels_one_tap_each(make_context: Any, artifacts: Path) -> None:
         )
         assert page.evaluate(COVERED_JS)  # the panel lies over the table and the hand
         assert page.locator(".game").evaluate("g => g.inert")  # out of reach under it
-        page.screenshot(path=artifacts / f"panels-phone-{panel[1:]}.png")
+        page.screenshot(path=artifacts / f"panels-phone-{panel[1:]}.jpg")
     # "Về bàn" goes back to the table; so does a second tap on the open tab
     page.get_by_role("button", name="Về bàn").tap()
     expect(page.locator(".side")).to_be_hidden()
@@ -508,7 +508,7 @@ def test_landscape_phone_panels_side_by_side(make_context: Any, artifacts: Path)
     # the match buttons, off the one-line top bar, lie under "Các bảng" with "Về bàn"
     for button in ("#new-match-open", "#room-open", "#panel-close"):
         expect(page.locator(button)).to_be_in_viewport(ratio=1)
-    page.screenshot(path=artifacts / "panels-landscape.png")
+    page.screenshot(path=artifacts / "panels-landscape.jpg")
     page.keyboard.press("Escape")
     expect(page.locator(".side")).to_be_hidden()
 
@@ -560,7 +560,7 @@ def test_desktop_panels_scroll_apart(make_context: Any, artifacts: Path) -> None
     last.scroll_into_view_if_needed()
     expect(last).to_be_in_viewport()
     expect(page.locator("#tricks-list > li").first).to_be_in_viewport()
-    page.screenshot(path=artifacts / "panels-desktop-long-match.png")
+    page.screenshot(path=artifacts / "panels-desktop-long-match.jpg")
 
 
 PANELS = {"Các vòng": "#tricks-panel", "Bảng điểm": "#scores-panel", "Thành tích": "#stats-panel"}
@@ -640,7 +640,7 @@ def test_match_end_toasts_and_panels_fit(
     expect(page.locator("#result")).to_be_visible()
     expect(page.locator('#toasts .toast[data-toast="first_match"]')).to_be_visible()
     toasts = page.evaluate(TOAST_JS)
-    page.screenshot(path=artifacts / f"{name}-match-end-toast.png")
+    page.screenshot(path=artifacts / f"{name}-match-end-toast.jpg")
     assert toasts["seen"] >= 1 and toasts["over"] == [], toasts
     if size == (640, 360):  # the next goal's toast when the first has gone, as clear
         expect(page.locator('#toasts .toast[data-toast="first_win"]')).to_be_visible()
@@ -651,7 +651,7 @@ def test_match_end_toasts_and_panels_fit(
     expect(page.locator("#result-title")).to_have_text("Kết thúc trận")
     for seen in ("#result-title", "#result-ranking", "#new-match"):
         expect(page.locator(seen)).to_be_in_viewport(ratio=1)
-    page.screenshot(path=artifacts / f"{name}-match-end.png")
+    page.screenshot(path=artifacts / f"{name}-match-end.jpg")
     check_fit(page, "end of match")
 
     side = page.locator(".side")
@@ -663,7 +663,7 @@ def test_match_end_toasts_and_panels_fit(
             ".map(id => getComputedStyle(document.getElementById(id)).overflowY)"
         )
         assert scrolls == ["auto"] * 3, scrolls
-        page.screenshot(path=artifacts / f"{name}-panels.png")
+        page.screenshot(path=artifacts / f"{name}-panels.jpg")
         return
     tabs = page.locator("#panel-tabs button:visible").all_inner_texts()
     assert tabs in ([*PANELS], ["Các bảng"]), tabs
@@ -677,6 +677,6 @@ def test_match_end_toasts_and_panels_fit(
         for panel in PANELS.values() if tab == "Các bảng" else [PANELS[tab]]:
             expect(page.locator(panel)).to_be_in_viewport(ratio=1)
         check_fit(page, tab)
-        page.screenshot(path=artifacts / f"{name}-panel-{PANELS.get(tab, '#all')[1:]}.png")
+        page.screenshot(path=artifacts / f"{name}-panel-{PANELS.get(tab, '#all')[1:]}.jpg")
         page.locator("#panel-close").click()
         expect(side).to_be_hidden()

@@ -77,13 +77,13 @@ def test_end_of_match_screen(size: str, make_context: Any, artifacts: Path) -> N
     expect(page.locator("#result-winner")).to_be_visible()
     if m["winner"] == "S":
         expect(result).to_contain_class("won")
-    page.screenshot(path=artifacts / f"{size}-match-end.png")
+    page.screenshot(path=artifacts / f"{size}-match-end.jpg")
     # the same box in English
     set_language(page, "en")
     expect(page.locator("#result-title")).to_have_text("Match over")
     expect(rows.nth(0).locator(".rn")).to_have_text(ENGLISH[seats[0]])
     expect(summary).to_contain_text(f"Your best hand: hand {best} ")
-    page.screenshot(path=artifacts / f"{size}-match-end-en.png")
+    page.screenshot(path=artifacts / f"{size}-match-end-en.jpg")
     set_language(page, "vi")
     # one "Trận mới", in the action bar; it opens the new-match dialog
     expect(page.locator("#new-match-open")).to_be_hidden()
@@ -128,5 +128,5 @@ def check_a_win_looks_like_one(page: Page, m: dict[str, Any], artifacts: Path) -
         expect(result).to_contain_class("won")
         expect(winner).to_have_text(f"Bạn thắng trận với {m['totals'][m['winner']]} điểm!")
         expect(page.locator("#result-ranking li .rn").first).to_have_text("Bạn")
-        page.screenshot(path=artifacts / "desktop-match-won.png")
+        page.screenshot(path=artifacts / "desktop-match-won.jpg")
     page.unroute("**/api/state")

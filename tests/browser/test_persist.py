@@ -48,6 +48,7 @@ def past_first_trick_mid_trick(page: Page) -> bool:
     return finished_tricks(page) >= 1 and mid_trick(page)
 
 
+@pytest.mark.real_pace  # the reload must come while the computers' cards still land
 def test_reload_mid_trick_and_play_on(page: Page) -> None:
     open_table(page)
     play_until(page, stop=past_first_trick_mid_trick)

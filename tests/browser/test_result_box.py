@@ -51,6 +51,6 @@ def test_the_result_box_covers_no_trick(size: str, make_context: Any, artifacts:
         card(page, legal_cards(page)[0]).click()
         page.wait_for_selector('body[data-phase="done"]')
         check_result_alone(page)
-        page.screenshot(path=artifacts / f"{size}-result-live.png")
+        page.screenshot(path=artifacts / f"{size}-result-live.jpg")
     finish_hand_by_api(page)  # (a no-op if done) and a reload
     check_result_alone(page)

@@ -120,8 +120,8 @@ def test_three_friends_create_join_and_play(
     for name in ("Lan", "Minh"):
         seat = lan.locator("#lobby-seats li[data-kind='human']", has_text=name)
         expect(seat).to_have_attribute("data-connected", "true")
-    lan.screenshot(path=artifacts / "room-desktop-1-lobby.png")
-    minh.screenshot(path=artifacts / "room-phone-1-lobby.png")
+    lan.screenshot(path=artifacts / "room-desktop-1-lobby.jpg")
+    minh.screenshot(path=artifacts / "room-phone-1-lobby.jpg")
 
     start(lan)
     humans = {"Lan", "Minh", "<b>Hà</b>"}
@@ -152,8 +152,8 @@ def test_three_friends_create_join_and_play(
         expect(page.locator("#tricks-list > li")).to_have_count(tricks, timeout=WAIT_MS)
     assert ha.evaluate("document.body.dataset.live") == "poll"
     if tricks == 1:
-        lan.screenshot(path=artifacts / "room-desktop-2-table.png")
-        minh.screenshot(path=artifacts / "room-phone-2-table.png")
+        lan.screenshot(path=artifacts / "room-desktop-2-table.jpg")
+        minh.screenshot(path=artifacts / "room-phone-2-table.jpg")
         return
     # the end of the hand: the same points on every screen, anyone may deal the next
     for page in (lan, minh, ha):
@@ -162,7 +162,7 @@ def test_three_friends_create_join_and_play(
         expect(page.locator("#score-table tbody tr")).to_have_count(1)
     points = [sorted(room_state(p)["state"]["hand"]["points"].values()) for p in (lan, minh, ha)]
     assert points[0] == points[1] == points[2] and sum(points[0]) in (26, 78)
-    minh.screenshot(path=artifacts / "room-phone-3-hand-done.png")
+    minh.screenshot(path=artifacts / "room-phone-3-hand-done.jpg")
     minh.get_by_role("button", name="Chia ván mới").tap()
     for page in (lan, minh, ha):
         page.wait_for_selector(f'{ROOM_READY}[data-hand="2"][data-phase="pass"]', state="attached")
@@ -242,7 +242,7 @@ def test_the_creator_removes_a_guest_in_the_lobby(
     expect(minh.get_by_label("Tên hiển thị (tối đa 20 ký tự)")).to_have_attribute(
         "placeholder", "Khách 2"
     )
-    minh.screenshot(path=artifacts / "room-phone-0-join.png")
+    minh.screenshot(path=artifacts / "room-phone-0-join.jpg")
     join_room(minh, link, None)  # the default name
     guest = lan.locator("#lobby-seats li[data-kind='human']").nth(1)
     expect(guest.locator(".rs-name")).to_have_text("Khách 2")
@@ -275,7 +275,7 @@ def test_an_absent_players_turn_is_made_for_them(
     auto_card = lan.locator("#trick .table-card[data-card] .auto-tag")
     play_until([lan], lambda: auto_card.count() > 0 or hand_over(lan))
     expect(auto_card.first).to_have_text("(tự động)")
-    lan.screenshot(path=artifacts / "room-desktop-3-auto.png")
+    lan.screenshot(path=artifacts / "room-desktop-3-auto.jpg")
 
 
 def test_the_next_human_becomes_creator_and_wrong_links_say_so(

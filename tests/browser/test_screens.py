@@ -48,22 +48,22 @@ def test_screenshots(size: str, make_context: Any, artifacts: Path) -> None:
         tap(page, c, touch)
         expect(card(page, c)).to_have_attribute("aria-pressed", "true")
     expect(page.locator("#pass-button")).to_be_enabled()
-    page.screenshot(path=artifacts / f"{size}-1-pass.png")
+    page.screenshot(path=artifacts / f"{size}-1-pass.jpg")
 
     page.locator("#pass-button").click()
     wait_ready(page)
     # trick 1: received cards with their yellow bar, cards not playable crossed out
-    page.screenshot(path=artifacts / f"{size}-2-first-trick.png")
+    page.screenshot(path=artifacts / f"{size}-2-first-trick.jpg")
     play_until(page, stop=lambda p: finished_tricks(p) >= 1 and mid_trick(p))
     assert table_cards(page)
-    page.screenshot(path=artifacts / f"{size}-3-trick.png")
+    page.screenshot(path=artifacts / f"{size}-3-trick.jpg")
 
     finish_hand_by_api(page)
     assert phase(page) == "done"
     expect(page.locator("#result")).to_be_visible()
     expect(page.locator("#score-table tbody tr")).to_have_count(1)
-    page.screenshot(path=artifacts / f"{size}-4-end.png")
-    page.screenshot(path=artifacts / f"{size}-5-end-full.png", full_page=True)
+    page.screenshot(path=artifacts / f"{size}-4-end.jpg")
+    page.screenshot(path=artifacts / f"{size}-5-end-full.jpg", full_page=True)
     # the table is in the window: the result box and the next-hand button are seen
     # without scrolling
     view = page.viewport_size

@@ -18,6 +18,7 @@ def sounds(page: Page) -> list[str]:
     return [str(s) for s in page.evaluate("window.__heartsSounds")]
 
 
+@pytest.mark.real_pace  # the sounds of the cards as they land at the real pace
 def test_sound_is_off_by_default_persists_and_plays_the_events(page: Page) -> None:
     fetched: list[str] = []
     page.on("request", lambda r: fetched.append(r.url))

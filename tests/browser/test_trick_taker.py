@@ -20,7 +20,8 @@ from table_page import (
     wait_ready,
 )
 
-pytestmark = pytest.mark.browser
+# the hold of a finished trick is what these tests watch: at its real length
+pytestmark = [pytest.mark.browser, pytest.mark.real_pace]
 
 NAMES = {"S": "Bạn", "W": "Tây", "N": "Bắc", "E": "Đông"}
 

@@ -144,7 +144,7 @@ def play_hand(page: Page, shots: Path | None = None, prefix: str = "") -> dict[s
         check_seats(page, s)
         check_trick(page, s)
         if shots is not None and not shot and s["hand"]["trick"] and s["hand"]["tricks"]:
-            page.screenshot(path=shots / f"{prefix}-trick.png")
+            page.screenshot(path=shots / f"{prefix}-trick.jpg")
             shot = True
         name = min(legal(page), key=rank)
         card(page, name).click()
@@ -176,7 +176,7 @@ def test_a_whole_hand_at_each_table_size(
     expect(page.locator("#score-table thead th")).to_have_count(players + 1)
     assert len(hand_cards(page)) == Rules(players=players).hand_size
     check_seats(page, s)
-    page.screenshot(path=artifacts / f"{prefix}-pass.png")
+    page.screenshot(path=artifacts / f"{prefix}-pass.jpg")
 
     s = play_hand(page, artifacts, prefix)
     if s["hand"]["phase"] == "moon_choice":  # South shot the moon and may choose
@@ -198,7 +198,7 @@ def test_a_whole_hand_at_each_table_size(
     assert [int(c.replace("−", "-")) for c in cells] == [
         s["hand"]["points"][seat] for seat in s["seats"]
     ]
-    page.screenshot(path=artifacts / f"{prefix}-end.png")
+    page.screenshot(path=artifacts / f"{prefix}-end.jpg")
     # The next hand passes to the right, named on the button.
     page.locator("#next-hand").click()
     wait_ready(page)
@@ -217,7 +217,7 @@ def test_new_match_dialog_defaults_and_confirm(make_context: Any, artifacts: Pat
     dialog.locator('input[name="target"]').fill("20")
     dialog.locator("#nm-start").click()
     expect(dialog.locator("#nm-error")).to_have_text("Điểm kết thúc trận phải từ 50 đến 500")
-    page.screenshot(path=artifacts / "phone-new-match-dialog.png")
+    page.screenshot(path=artifacts / "phone-new-match-dialog.jpg")
     dialog.locator('input[name="target"]').fill("200")
     dialog.locator("#nm-start").click()
     expect(page.locator("#nm-confirm")).to_be_visible()
@@ -276,7 +276,7 @@ def test_moon_dialog_shows_the_totals_of_each_choice(
     expect(sub).to_contain_text("Trừ 26 cho bạn")
     expect(sub).to_contain_text("Bạn −26 · Tây 20 · Bắc 30 · Đông 40")
     expect(page.locator("#next-hand")).to_be_hidden()
-    page.screenshot(path=artifacts / f"{size}-moon-choice.png")
+    page.screenshot(path=artifacts / f"{size}-moon-choice.jpg")
     sub.click()
     wait_ready(page)
     expect(box).to_be_hidden()
@@ -285,5 +285,5 @@ def test_moon_dialog_shows_the_totals_of_each_choice(
     expect(page.locator("#score-table tfoot td").first).to_have_text("−26")
     # The J♦ (−10) shows in the trick log of the trick that took it.
     expect(page.locator("#tricks-list .tp.bonus").first).to_contain_text("−10")
-    page.screenshot(path=artifacts / f"{size}-moon-chosen.png")
+    page.screenshot(path=artifacts / f"{size}-moon-chosen.jpg")
     assert state(page)["match"]["totals"] == {"S": -26, "W": 20, "N": 30, "E": 40}

@@ -56,7 +56,7 @@ def test_text_on_a_phone_is_at_least_13px(size: str, make_context: Any, artifact
     finish_hand_by_api(page)
     expect(page.locator("#result")).to_be_visible()
     assert small_text(page) == []
-    page.screenshot(path=artifacts / f"{size}-text-end.png")
+    page.screenshot(path=artifacts / f"{size}-text-end.jpg")
 
     # a table of five: seats on a ring, names under the cards of the trick, their order
     new_match_by_api(page, {"players": 5, "jd_bonus": True})
@@ -74,7 +74,7 @@ def test_text_on_a_phone_is_at_least_13px(size: str, make_context: Any, artifact
     wait_ready(page)
     expect(page.locator("#trick .slot:not(.empty) .slot-name").first).to_be_visible()
     assert small_text(page) == []
-    page.screenshot(path=artifacts / f"{size}-text-five.png")
+    page.screenshot(path=artifacts / f"{size}-text-five.jpg")
 
 
 @pytest.mark.parametrize("size", ["desktop", "phone"])

@@ -264,6 +264,9 @@ _PASSED = passed_record()
         (_with("deal.S", [*_DEAL_S[:12], "1C"]), "unknown card"),
         (_with("deal.S", [*_DEAL_S[:12], "QX"]), "unknown card"),
         (_with("plays", ["2C", "ZZ"]), "unknown card"),
+        # SPEC §4's notation is upper case: "qs" is no card
+        (_with("deal.S", [*_DEAL_S[:12], _DEAL_S[12].lower()]), "unknown card"),
+        (_with("plays", ["2c"]), "unknown card"),
         (_with("deal.S", [*_DEAL_S[:12], "2C"]), "twice"),  # West holds 2♣ too
         (_with("deal.S", [*_DEAL_S[:12], _DEAL_S[0]]), "twice"),
         (_with("deal.S", _DEAL_S[:12]), "12 cards"),

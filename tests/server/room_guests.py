@@ -86,7 +86,12 @@ def record_history(monkeypatch: pytest.MonkeyPatch) -> dict[tuple[str, int], Any
         original(self, conn, room, before)
         if room.game is not None:
             hand = room.game.hand
-            saved[(room.code, room.version)] = (list(hand.hands), list(hand.passes))
+            # the server seeds no answer may hold: the next deal's, and the hand's own
+            # until it is over (docs/fairness.md)
+            seeds = {room.next_seed}
+            if room.game.seeds is not None and not room.game.hand_done:
+                seeds.add(room.game.seeds.server_seed)
+            saved[(room.code, room.version)] = (list(hand.hands), list(hand.passes), seeds)
 
     monkeypatch.setattr(RoomStore, "save", save)
     return saved
@@ -94,15 +99,16 @@ def record_history(monkeypatch: pytest.MonkeyPatch) -> dict[tuple[str, int], Any
 
 def leaks(message: Any, viewer_seat: int, truth: dict[tuple[str, int], Any]) -> list[str]:
     """Cards in ``message`` (a Room, or a body holding one) that lay in another
-    seat's hand at that version (except those the viewer passed there)."""
+    seat's hand at that version (except those the viewer passed there), and the
+    server seeds still secret at that version."""
     room = message.get("room", message) if isinstance(message, dict) else None
     if not isinstance(room, dict) or "version" not in room or room.get("state") is None:
         return []
-    hands, passes = truth[(room["code"], room["version"])]
+    hands, passes, seeds = truth[(room["code"], room["version"])]
     hidden = 0
     for seat, mask in enumerate(hands):
         if seat != viewer_seat:
             hidden |= mask
     hidden &= ~passes[viewer_seat]
     secret = {card_name(c) for c in cards_of(hidden)}
-    return [s for s in strings(message) if CARD.match(s) and s in secret]
+    return [s for s in strings(message) if (CARD.match(s) and s in secret) or s in seeds]

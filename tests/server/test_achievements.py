@@ -20,6 +20,7 @@ import sqlalchemy as sa
 from fastapi.testclient import TestClient
 
 from hearts.cards import QUEEN_SPADES, cards_of, lowest
+from hearts.fairness import HandSeeds, derived_seed
 from hearts.hand import HandState
 from hearts.match import HandResult
 from hearts.record import read_record
@@ -303,7 +304,7 @@ def test_a_goal_met_again_is_not_unlocked_again(db_url: str) -> None:
 
     def played(seed: int) -> Callable[[int], Game]:
         def deal(_match_id: int) -> Game:
-            game = Game.new(Rules(target=1), 1, seed, 1)
+            game = Game.new(Rules(target=1), 1, HandSeeds(derived_seed(seed, "goal")), 1)
             hand = game.hand
             for seat in range(4):
                 if hand.phase == "pass":
@@ -324,7 +325,7 @@ def test_a_goal_met_again_is_not_unlocked_again(db_url: str) -> None:
             with store.write() as conn:
                 store.bump_version(conn, pid, version)
                 loaded = store.load(conn, pid, version)
-                store.new_match(conn, loaded, played(2))
+                store.new_match(conn, loaded, played(12))
                 store.save(conn, loaded)
                 got.append([u["id"] for u in ach.record(conn, loaded, 0)])
                 assert ach.record(conn, loaded, 0) == []  # looked at again

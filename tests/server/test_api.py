@@ -187,6 +187,7 @@ def unchanged(south, before: dict[str, Any]) -> None:
         ("dup", 400, "bad_pass"),
         (["ZZ", "2C", "3C"], 400, "bad_card"),
         (["10H", "2C", "3C"], 400, "bad_card"),
+        ("lower", 400, "bad_card"),  # SPEC §4's notation is upper case
         ("foreign", 400, "not_in_hand"),
         ("QS", 400, "bad_request"),
         ([1, 2, 3], 400, "bad_request"),
@@ -199,6 +200,8 @@ def test_bad_pass_is_refused_and_changes_nothing(south, cards, status, code) -> 
         cards = hand[:cards]
     elif cards == "dup":
         cards = [hand[0], hand[0], hand[1]]
+    elif cards == "lower":
+        cards = [hand[0].lower(), hand[1], hand[2]]
     elif cards == "foreign":
         other = next(c for c in ("2C", "AS", "KH", "QD", "7S") if c not in hand)
         cards = [other, hand[0], hand[1]]
@@ -228,11 +231,12 @@ def test_play_errors_change_nothing(south) -> None:
     )
     error_of(r, 409, "wrong_phase")
     s = south.step(south.pass_cards(s))
-    for card, code in (("1C", "bad_card"), ("", "bad_card"), ("QSS", "bad_card")):
+    lower = s["hand"]["cards"][0].lower()  # SPEC §4's notation is upper case
+    for card in ("1C", "", "QSS", lower):
         r = south.client.post(
             "/api/play", headers=south.headers, json={"version": s["version"], "card": card}
         )
-        error_of(r, 400, code)
+        error_of(r, 400, "bad_card")
     unchanged(south, s)
 
 
@@ -475,9 +479,11 @@ def test_openapi_describes_the_calls_and_the_state(client) -> None:
         "match",
         "hand",
         "unlocked",
+        "fairness",
     }
     hand = schema["components"]["schemas"]["HandInfo"]["properties"]
     assert {"legal", "illegal_reasons", "mark_received", "auto_finished", "pass_count"} <= set(hand)
+    assert "fairness" in hand and "/api/fairness" in schema["paths"]
 
 
 def test_page_and_static_files_are_served(client) -> None:

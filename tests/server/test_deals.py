@@ -1,20 +1,31 @@
-"""With a server seed, deals are reproducible but every match has its own: the
-seed is mixed with the match's database id, which no client chooses."""
+"""Committed deals (docs/fairness.md) through the API: every State promises the next
+deal's seed by its commitment, the deal is the function of that seed and the
+browser's, the seed is revealed once the hand is over and kept across a restart.
+With a server seed (``--seed``), deals are reproducible but every player has its own."""
 
 from __future__ import annotations
 
-import random
+import os
+import signal
+import subprocess
+import sys
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
 from typing import Any
 
+import httpx
 import pytest
 from fastapi.testclient import TestClient
+from processes import stop_group
 
-from hearts.match import Match
+from hearts.cards import names
+from hearts.fairness import ServerSeeds, commitment, deal
+from hearts.record import validate
 from hearts.rules import Rules
 from hearts.server.app import create_app
-from hearts.server.table.game import Game
+
+SEED = "0123456789abcdef0123456789abcdef"
 
 
 def first_deals(url: str, new_south: Callable[..., Any], tokens: int) -> list[list[str]]:
@@ -29,7 +40,7 @@ def first_deals(url: str, new_south: Callable[..., Any], tokens: int) -> list[li
         return [*deals, second["hand"]["cards"]]
 
 
-@pytest.mark.both_databases("match ids from each database's own sequence")
+@pytest.mark.both_databases("player ids from each database's own sequence")
 def test_two_tokens_get_different_deals_and_a_fresh_server_the_same_again(
     fresh_db_url: str, tmp_path: Any, new_south: Callable[..., Any]
 ) -> None:
@@ -37,7 +48,132 @@ def test_two_tokens_get_different_deals_and_a_fresh_server_the_same_again(
     assert len({tuple(d) for d in deals}) == len(deals)  # no match repeats another's deal
     # Reproducible: the same seed on another fresh database deals the same again.
     assert first_deals(f"sqlite:///{tmp_path / 'again.db'}", new_south, 3) == deals
-    # The first token's first deal is the one release 0.1.0 dealt for seed 1.
-    match = Match(Rules())
-    match.deal(random.Random("1:1:1"))
-    assert deals[0] == Game(match=match, match_no=1).state(1, "medium", False)["hand"]["cards"]
+    # The seed fixes the server seeds: player 1's first, then the one after it.
+    seeds = ServerSeeds(1)
+    first = seeds.first("player:1")
+    for cards, server_seed in ((deals[0], first), (deals[3], seeds.after(first))):
+        south = deal(Rules(), server_seed, [], 1)[0]
+        assert sorted(cards) == sorted(names(south))
+
+
+def finish(south: Any, state: dict[str, Any]) -> dict[str, Any]:
+    """Play the hand out, checking that no answer holds its server seed before."""
+    secret = None
+    while state["hand"]["phase"] != "done":
+        assert state["hand"]["fairness"]["server_seed"] is None
+        state = south.advance(state)
+        secret = state["hand"]["fairness"]["server_seed"]
+    assert secret is not None
+    return state
+
+
+def test_a_deal_is_the_function_of_the_promised_seed_and_the_browser_s(south: Any) -> None:
+    state = south.state()  # the first match: dealt with no client seed
+    assert state["hand"]["fairness"]["client_seeds"] == []
+    promised = state["fairness"]["next_commitment"]
+    state = south.call(
+        "POST", "/api/new-match", {"version": state["version"], "client_seed": SEED}
+    )
+    fair = state["hand"]["fairness"]
+    assert fair["commitment"] == promised and fair["client_seeds"] == [SEED]
+    assert fair["server_seed"] is None and fair["deal"] is None and fair["deal_seat"] == 0
+    assert state["fairness"]["next_commitment"] != promised  # a new seed for the next deal
+    dealt = state["hand"]["cards"]
+    state = finish(south, state)
+    fair = state["hand"]["fairness"]
+    assert commitment(fair["server_seed"]) == promised
+    masks = deal(Rules(), fair["server_seed"], [SEED], 1)
+    assert fair["deal"] == {seat: names(m) for seat, m in zip("SWNE", masks, strict=True)}
+    assert sorted(fair["deal"]["S"]) == sorted(dealt)
+    record = south.call("GET", "/api/hands/1")
+    assert record["fairness"] == {k: fair[k] for k in ("commitment", "client_seeds", "server_seed")}
+    validate(record)  # hearts validate checks the seeds too
+    promised = state["fairness"]["next_commitment"]
+    state = south.call(
+        "POST", "/api/next-hand", {"version": state["version"], "client_seed": "ab"}
+    )
+    assert state["hand"]["fairness"]["commitment"] == promised
+    assert state["hand"]["fairness"]["client_seeds"] == ["ab"]
+
+
+@pytest.mark.parametrize("seed", ["", "AB", "xyz", "a" * 65, " ab", 12])
+def test_a_bad_client_seed_is_400_and_changes_nothing(south: Any, seed: Any) -> None:
+    state = south.state()
+    for path in ("/api/new-match", "/api/next-hand"):
+        body = south.call("POST", path, {"version": state["version"], "client_seed": seed}, 400)
+        code = "bad_request" if not isinstance(seed, str) else "bad_client_seed"
+        assert body["error"]["code"] == code
+    assert south.state() == state
+
+
+def test_a_new_player_reads_the_commitment_then_deals_its_first_match(south: Any) -> None:
+    promised = south.call("GET", "/api/fairness")
+    assert south.call("GET", "/api/fairness") == promised  # nothing dealt, nothing taken
+    state = south.call(
+        "POST", "/api/new-match", {"version": promised["version"], "client_seed": SEED}
+    )
+    assert state["match"]["hand_number"] == 1
+    assert state["hand"]["fairness"]["commitment"] == promised["next_commitment"]
+    assert state["hand"]["fairness"]["client_seeds"] == [SEED]
+
+
+@pytest.mark.both_databases("the seeds kept in each database")
+def test_the_seeds_are_kept_across_a_restart(db_url: str, new_south: Callable[..., Any]) -> None:
+    def app() -> TestClient:
+        return TestClient(create_app(db_url, executor=ThreadPoolExecutor(1), prune_every=None))
+
+    with app() as client:
+        south = new_south(client)
+        state = south.call(
+            "POST", "/api/new-match", {"version": south.state()["version"], "client_seed": SEED}
+        )
+        token = south.token
+    with app() as client:  # a new process on the same database (no --seed: secrets)
+        south = new_south(client, token)
+        again = south.state()
+        assert again["hand"]["fairness"] == state["hand"]["fairness"]
+        assert again["fairness"] == state["fairness"]
+        done = finish(south, again)
+        assert commitment(done["hand"]["fairness"]["server_seed"]) == (
+            state["hand"]["fairness"]["commitment"]
+        )
+
+
+def _serve(data_dir: Path) -> tuple[subprocess.Popen[str], str]:
+    """``hearts serve`` (no --seed: secret seeds) in its own process group."""
+    cmd = [sys.executable, "-c", "import sys; from hearts.cli import main; sys.exit(main())"]
+    cmd += ["serve", "--host", "127.0.0.1", "--port", "0", "--data-dir", str(data_dir)]
+    env = {k: v for k, v in os.environ.items() if not k.startswith("HEARTS_")}
+    log = (data_dir / "server.log").open("a")
+    proc = subprocess.Popen(
+        cmd, stdout=subprocess.PIPE, stderr=log, text=True, env=env, start_new_session=True
+    )
+    assert proc.stdout is not None
+    return proc, proc.stdout.readline().strip().rstrip("/")
+
+
+@pytest.mark.slow  # a server starts
+def test_a_kill_9_keeps_the_hand_s_commitment_and_the_next(
+    tmp_path: Path, new_south: Callable[..., Any]
+) -> None:
+    proc, url = _serve(tmp_path)
+    try:
+        token = httpx.post(f"{url}/api/players", timeout=30).json()["token"]
+        auth = {"Authorization": f"Bearer {token}"}
+        promised = httpx.get(f"{url}/api/fairness", headers=auth, timeout=30).json()
+        body = {"version": promised["version"], "client_seed": SEED}
+        before = httpx.post(f"{url}/api/new-match", headers=auth, json=body, timeout=30).json()
+    finally:
+        os.killpg(proc.pid, signal.SIGKILL)  # no clean stop
+        proc.wait(timeout=30)
+        stop_group(proc)  # its bot workers too
+    # the database as the killed server left it, served again
+    app = create_app(f"sqlite:///{tmp_path / 'hearts.db'}", executor=ThreadPoolExecutor(1))
+    with TestClient(app) as client:
+        south = new_south(client, token)
+        after = south.state()
+        assert after["hand"]["fairness"] == before["hand"]["fairness"]
+        assert after["hand"]["fairness"]["commitment"] == promised["next_commitment"]
+        assert after["fairness"] == before["fairness"]
+        done = finish(south, after)
+        assert commitment(done["hand"]["fairness"]["server_seed"]) == promised["next_commitment"]

@@ -249,6 +249,15 @@ def test_openapi_says_exactly_which_versions_are_accepted(client: TestClient) ->
     assert '"maximum":9007199254740992,' in text  # an integer, not 9007199254740992.0
 
 
+def test_openapi_is_revalidated_as_the_server_changes(client: TestClient) -> None:
+    """The schema changes with the server's release: a cache must ask again each time
+    (``no-cache``, like the page and ``/api/rules``), and HEAD says the same."""
+    for response in (client.get("/openapi.json"), client.head("/openapi.json")):
+        assert response.status_code == 200
+        assert response.headers["cache-control"] == "no-cache"
+        assert response.headers["content-type"] == "application/json"
+
+
 def test_the_error_codes_are_documented() -> None:
     from hearts.server.i18n.messages import ERRORS
 

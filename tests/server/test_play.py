@@ -14,12 +14,13 @@ import pytest
 import sqlalchemy as sa
 
 from hearts.cards import card_name, cards_of, parse_card
+from hearts.fairness import HandSeeds, derived_seed
 from hearts.hand import HandState
 from hearts.match import HandResult, Match
 from hearts.record import read_record
 from hearts.rules import Rules
 from hearts.server.app import create_app
-from hearts.server.store.db import Store, hands
+from hearts.server.store.db import Store, hands, players, token_hash
 from hearts.server.table.game import Game
 
 
@@ -45,6 +46,20 @@ def stored_game(db_url: str, token: str) -> tuple[Game, list[str]]:
 def stored_hand(db_url: str, token: str) -> HandState:
     """The hand on the table as the server stored it (all four hands)."""
     return stored_game(db_url, token)[0].hand
+
+
+def stored_next_seed(db_url: str, token: str) -> str:
+    """The server seed of the player's next deal, as the server stored it."""
+    store = Store(db_url)
+    try:
+        with store.read() as conn:
+            seed = conn.execute(
+                sa.select(players.c.next_seed).where(players.c.token_hash == token_hash(token))
+            ).scalar_one()
+        assert isinstance(seed, str) and len(seed) == 64
+        return seed
+    finally:
+        store.close()
 
 
 def hidden_cards(hand: HandState) -> set[str]:
@@ -120,8 +135,12 @@ def test_no_response_of_a_whole_hand_holds_another_seats_hidden_card(south, db_u
     s = south.state()
     checked = 0
     while s["hand"]["phase"] != "done":
-        hand = stored_hand(db_url, south.token)
+        game = stored_game(db_url, south.token)[0]
+        hand = game.hand
         hidden = hidden_cards(hand)
+        # and the server seeds (docs/fairness.md): this hand's, and the next deal's
+        assert game.seeds is not None
+        hidden |= {game.seeds.server_seed, stored_next_seed(db_url, south.token)}
         # The others hold cards South cannot know until the last trick (where South
         # may be the last to play: which deal it is depends on the match's id).
         assert hidden or len(s["hand"]["tricks"]) == 12, "the others hold hidden cards"
@@ -303,7 +322,7 @@ def test_auto_finish_when_every_remaining_trick_is_souths() -> None:
     st = game.state(1, "easy", False)["hand"]
     assert len(st["tricks"]) == 13 and st["moon"] == "S" and st["auto_finished"]
     assert st["points"] == {"S": 0, "W": 26, "N": 26, "E": 26}
-    game.next_hand(seed=1)
+    game.next_hand(HandSeeds(derived_seed(1, "next")))
     assert not game.auto_finished
 
 

@@ -361,13 +361,14 @@ def test_the_leaderboard_top_week_and_keeping_off(client) -> None:
 def test_rating_a_match_twice_is_refused_by_the_database(client) -> None:
     """The second guard behind the version check: one rating_changes row per player
     and match."""
+    from hearts.fairness import HandSeeds, derived_seed
     from hearts.rules import Rules
     from hearts.server.public import rating
     from hearts.server.rooms.store import Room, Seat
     from hearts.server.table.game import Game
 
     rules = Rules(target=50)
-    game = Game.new(rules, 1, 1, 99)
+    game = Game.new(rules, 1, HandSeeds(derived_seed(1, "rated")), 99)
     seats = [Seat(seat=i, kind="human", name=f"P{i}", player_id=1000 + i) for i in range(4)]
     room = Room(99, "X" * 16, 5, "over", 0, rules, "easy", None, game, seats, public={})
     with client.app.state.tables.store.write() as conn:

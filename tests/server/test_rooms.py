@@ -30,7 +30,7 @@ from room_guests import CARD, Guest, leaks, new_room, settled, strings
 
 from hearts.server.app import create_app
 from hearts.server.config import Config
-from hearts.server.i18n.messages import ERRORS
+from hearts.server.i18n.messages import ERRORS, INVISIBLE_NAME
 from hearts.server.store.db import rooms as rooms_table
 
 # this module's server (the ``client`` fixture of conftest.py): its deals, the
@@ -171,11 +171,45 @@ def test_names_are_checked_and_kept_as_text(client) -> None:
     code = new_room(creator, name="<b>Lan</b>")["code"]
     assert creator.room(code)["seats"][0]["name"] == "<b>Lan</b>"  # text: the page escapes it
     guest = Guest(client)
-    for bad in ("", "   ", "x" * 21, "a\u0000b", 7):
+    for bad in ("", "   ", "\u00a0\u3000", "x" * 21, "a\u0000b", "a\u200bb", 7):
         body = guest.act(code, "join", {"name": bad}, status=400)
         assert body["error"] == {"code": "bad_name", "message": ERRORS["bad_name"][1]}
     assert guest.room(code)["you"] is None
     assert guest.act(code, "join", {"name": "  Minh   Anh "})["seats"][0]["name"] == "Minh Anh"
+
+
+INVISIBLE = [
+    "\u0301\u0302\u0303",  # combining marks alone: nothing to carry them
+    "\u200b\u200b",  # zero-width spaces
+    "\u3164",  # Hangul filler: a letter that shows as nothing
+    "\u2800 \u2800",  # braille blanks
+    "\ufe0f\u034f",  # a variation selector, a grapheme joiner
+]
+
+
+@pytest.mark.parametrize("name", INVISIBLE)
+def test_a_name_that_shows_as_nothing_is_refused(client, name: str) -> None:
+    """Every other screen would show an empty seat name: bad_name, which says why."""
+    creator = Guest(client)
+    refused = creator.client.post("/api/rooms", headers=creator.headers, json={"name": name})
+    assert refused.status_code == 400
+    assert refused.json()["error"] == {"code": "bad_name", "message": INVISIBLE_NAME}
+    code = new_room(creator)["code"]
+    guest = Guest(client)
+    body = guest.act(code, "join", {"name": name}, status=400)
+    assert body["error"] == {"code": "bad_name", "message": INVISIBLE_NAME}
+    assert guest.room(code)["you"] is None
+
+
+def test_marks_and_decomposed_letters_are_kept_with_their_letters(client) -> None:
+    """A name typed decomposed (e + U+0302 + U+0301) is stored composed (NFC), so its
+    20 characters are counted as the player sees them."""
+    creator = Guest(client)
+    code = new_room(creator)["code"]
+    decomposed = "Nguye\u0302\u0303n Thi\u0323 Ho\u0302\u0300ng Ha\u0300"
+    assert len(decomposed) == 24
+    seated = Guest(client).act(code, "join", {"name": decomposed})["seats"][0]
+    assert seated["name"] == "Nguyễn Thị Hồng Hà"
 
 
 @pytest.mark.both_databases("a room's versioned update, on each database")

@@ -10,6 +10,7 @@ import random
 import pytest
 
 from hearts.cards import cards_of
+from hearts.fairness import HandSeeds, derived_seed
 from hearts.hand import HandState
 from hearts.record import read_record, write_record
 from hearts.rules import Rules
@@ -72,7 +73,7 @@ def test_a_room_sent_as_text_is_the_room_view_and_its_table_is_built_once() -> N
     rules = Rules(moon="shooter_chooses", target=50)
     seats = [Seat(seat=i, kind="human", name=f"Người {i}", player_id=i + 1) for i in range(3)]
     seats.append(Seat(seat=3, kind="computer"))
-    game = Game.new(rules, 1, 7, 1)
+    game = Game.new(rules, 1, HandSeeds(derived_seed(7, "room")), 1)
     room = Room(1, "A" * 16, 5, "playing", 0, rules, "easy", 30, game, seats, due_at=now() + 9)
     for viewer in (0, 1, 2, None):
         text = room_text(room, viewer)
@@ -100,7 +101,7 @@ def test_the_room_text_is_the_room_view_at_every_step_of_a_hand(players: int) ->
     rules = Rules(players=players, target=50)
     seats = [Seat(seat=i, kind="human", name=f"Người {i}", player_id=i + 1) for i in range(3)]
     seats += [Seat(seat=i, kind="computer") for i in range(3, players)]
-    game = Game.new(rules, 1, 11, 1)
+    game = Game.new(rules, 1, HandSeeds(derived_seed(11, "room")), 1)
     version = 1
     while True:
         room = Room(1, "B" * 16, version, "playing", 0, rules, "easy", None, game, seats)

@@ -9,6 +9,7 @@ import json
 import pytest
 from pydantic_core import to_json
 
+from hearts.fairness import HandSeeds, derived_seed
 from hearts.rules import Rules
 from hearts.server.i18n.lang import using
 from hearts.server.table.computers import decide
@@ -18,7 +19,7 @@ from hearts.server.web.schema import State
 
 def states_of_a_match(players: int) -> list[dict]:
     rules = Rules(players=players, target=40, moon="shooter_chooses", jd_bonus=players == 4)
-    game = Game.new(rules, 1, 5, players)
+    game = Game.new(rules, 1, HandSeeds(derived_seed(5, f"s{players}")))
     out = []
     for step in range(400):
         for language in ("vi", "en"):
@@ -37,7 +38,7 @@ def states_of_a_match(players: int) -> list[dict]:
             game.match.finish_hand()
             continue
         else:
-            game.next_hand(5)
+            game.next_hand(HandSeeds(derived_seed(5, f"{players}:{game.hand_no}")))
             continue
         game.apply_computer(job, decide("easy", job))
     return out

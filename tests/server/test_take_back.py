@@ -105,7 +105,10 @@ def test_nothing_to_take_back_before_south_plays_or_once_the_hand_is_over(south:
 
 def test_a_take_back_on_a_stale_version_is_409_with_the_state(south: Any) -> None:
     state = south.pass_cards(south.state())
-    state = south.play_hand(state, until=lambda s: s["hand"]["turn"] == "S")
+    # South's turn, and a computer's after South's card (South does not end the trick)
+    state = south.play_hand(
+        state, until=lambda s: s["hand"]["turn"] == "S" and len(s["hand"]["trick"]) < 3
+    )
     played = south.play(state)
     moved = south.step(played)
     body = _take_back(south, played, status=409)

@@ -29,15 +29,16 @@ from hearts.server.rooms import api as rooms_api
 from hearts.server.rooms.live import Live
 from hearts.server.rooms.service import Rooms
 from hearts.server.solo import api as solo_api
+from hearts.server.solo import transfer
 from hearts.server.solo.tables import Tables
 from hearts.server.store import retention
 from hearts.server.store.db import Store
 from hearts.server.table.computers import bot_pool
-from hearts.server.web import catalogue, page
+from hearts.server.web import catalogue, page, qr
 from hearts.server.web.errors import install_error_handlers
 from hearts.server.web.middleware import BODY_LIMIT, BodyLimit, HeadAsGet
 from hearts.server.web.ratelimit import install as install_rate_limit
-from hearts.server.web.schema import integer_bounds
+from hearts.server.web.schema import install_openapi
 from hearts.server.web.security import SecurityHeaders
 
 STATIC_DIR = Path(__file__).parent / "static"
@@ -81,15 +82,15 @@ def create_app(
         config, database_url, executor, executor_factory
     )
     seed = config.seed if seed is None else seed
-    store = Store(database_url)
+    store = Store(database_url, seed=seed)
     own_executor = executor is None
     if executor is None and executor_factory is not None:
         executor = executor_factory()
     workers = executor or ThreadPoolExecutor(max_workers=2, thread_name_prefix="hearts-bot")
-    tables = Tables(store, rules or Rules(target=target), seed, workers, executor_factory)
+    tables = Tables(store, rules or Rules(target=target), workers, executor_factory)
     tables.analysis_iterations = config.analysis_iterations
     pace = config.room_pace if room_pace is None else room_pace
-    rooms = Rooms(store, tables.computers, seed, pace, lambda _c, _r: None)
+    rooms = Rooms(store, tables.computers, pace, lambda _c, _r: None)
     live = Live(rooms)
     seating = Seating(rooms)
     policy = retention.Policy(
@@ -110,6 +111,7 @@ def create_app(
         version="1",
         summary="The web game's JSON API (docs/api.md): South against three computers.",
         docs_url=None,
+        openapi_url=None,  # web/schema.py serves it
         redoc_url=None,
         lifespan=_lifespan(tables, rooms, live, seating, pruning, own_executor),
     )
@@ -119,11 +121,13 @@ def create_app(
     _add_middleware(app, body_limit)
     install_error_handlers(app)
     install_rate_limit(app, config)
-    integer_bounds(app)
+    install_openapi(app)
     rooms_api.install(app, tables, rooms, live, config)
     public_api.install(app, tables, rooms, seating)
     solo_api.install(app, tables)
+    transfer.install(app, tables)
     app.include_router(catalogue.router)
+    app.include_router(qr.router)
     page.install(app, STATIC_DIR)
     return app
 

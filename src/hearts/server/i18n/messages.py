@@ -39,6 +39,7 @@ ERRORS: dict[str, tuple[int, str]] = {
     "must_lead_lead_card": (422, "Phải đánh 2 nhép mở vòng đầu"),
     "bad_pass": (400, "Hãy chọn đúng số lá khác nhau cần chuyền"),
     "bad_rules": (400, "Luật chơi không hợp lệ"),
+    "bad_client_seed": (400, "Hạt giống của trình duyệt phải gồm 1 đến 64 ký tự 0-9, a-f"),
     "not_computer_turn": (409, "Đang đến lượt bạn"),
     "bad_request": (400, "Yêu cầu không hợp lệ"),
     "too_large": (413, "Yêu cầu quá lớn"),
@@ -50,6 +51,13 @@ ERRORS: dict[str, tuple[int, str]] = {
     "take_back_off": (409, "Đi lại đang tắt trong cài đặt"),
     "bad_record": (400, "Tệp không phải ván bài hearts-hand/1 hợp lệ"),
     "internal": (500, "Lỗi máy chủ, hãy thử lại"),
+    # moving to another browser (Chuyển sang máy khác)
+    "moved": (410, "Trận đấu, thống kê và thành tích của bạn đã được chuyển sang máy khác"),
+    "transfer_unknown": (404, "Mã chuyển không đúng"),
+    "transfer_used": (410, "Mã chuyển này đã được dùng"),
+    "transfer_expired": (410, "Mã chuyển đã hết hạn (sau 10 phút), hãy tạo mã mới"),
+    "transfer_limited": (429, "Thử mã chuyển quá nhiều lần, hãy đợi một phút"),
+    "unavailable": (503, "Máy chủ đang tạm gián đoạn, hãy thử lại sau ít giây"),
     # rooms (play with friends)
     "room_not_found": (404, "Không tìm thấy phòng này"),
     "room_full": (409, "Phòng đã đủ người"),
@@ -82,6 +90,10 @@ RULE_ERRORS: dict[str, str] = {
     "jd_bonus": "J♦ trừ 10 điểm phải là true hoặc false",
     "target": "Điểm kết thúc trận phải từ 50 đến 500",
 }
+
+
+#: ``bad_name`` for a name that would show as nothing (marks, blanks, fillers).
+INVISIBLE_NAME = "Tên phải có ít nhất một chữ, số hay ký hiệu nhìn thấy được"
 
 
 def rule_message(key: str, name: str = "") -> str:

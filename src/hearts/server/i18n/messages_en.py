@@ -21,6 +21,7 @@ ERRORS: dict[str, str] = {
     "must_lead_lead_card": "Lead the 2 of clubs to open the first trick",
     "bad_pass": "Choose the right number of different cards to pass",
     "bad_rules": "These rules are not valid",
+    "bad_client_seed": "The browser's seed must be 1 to 64 characters of 0-9, a-f",
     "not_computer_turn": "It is your turn",
     "bad_request": "This request is not valid",
     "too_large": "The request is too large",
@@ -32,6 +33,12 @@ ERRORS: dict[str, str] = {
     "take_back_off": "Taking back is turned off in the settings",
     "bad_record": "The file is not a valid hearts-hand/1 hand",
     "internal": "Server error, please try again",
+    "moved": "Your match, statistics and achievements were moved to another device",
+    "transfer_unknown": "This transfer code is not right",
+    "transfer_used": "This transfer code was used already",
+    "transfer_expired": "This transfer code has expired (after 10 minutes): make a new one",
+    "transfer_limited": "Too many transfer codes tried: wait a minute",
+    "unavailable": "The server is briefly unavailable, try again in a few seconds",
     "room_not_found": "This room was not found",
     "room_full": "The room is full",
     "room_started": "The room's match has started: no one else can join",
@@ -65,6 +72,9 @@ RULE_ERRORS: dict[str, str] = {
 TEXTS: dict[str, str] = {
     "Bây giờ không phải lúc chuyền bài": "It is not time to pass",
     "Bạn đã chuyền bài rồi": "You have already passed",
+    "Tên phải có ít nhất một chữ, số hay ký hiệu nhìn thấy được": (
+        "A name needs at least one visible letter, digit or sign"
+    ),
     "Bây giờ không phải lúc đánh bài": "It is not time to play",
     "Bây giờ không phải lúc chọn cách tính bắn trăng": "Not the time to choose the moon's scoring",
     "Ván này chưa xong": "This hand is not over",
@@ -77,6 +87,9 @@ TEXTS: dict[str, str] = {
         "The points in the file do not match the tricks played"
     ),
     "Phần chuyền bài không hợp lệ": "The pass is not valid",
+    "Bài chia trong tệp không khớp với các hạt giống đã cam kết": (
+        "The deal in the file is not the one its committed seeds give"
+    ),
     "ván đã hết bài": "the hand has no cards left",
 }
 

@@ -30,6 +30,7 @@ import sqlalchemy as sa
 from sqlalchemy.engine import Connection
 
 from hearts.bots.base import LEVELS
+from hearts.fairness import HandSeeds
 from hearts.rules import Rules
 from hearts.server.public import rating
 from hearts.server.rooms.service import Rooms, new_code
@@ -82,12 +83,13 @@ def table_row(room: Room) -> dict[str, Any]:
     return {"phase": phase, "open_seats": open_seats, "start_at": start_at}
 
 
-def begin(room: Room, seed: int | None) -> None:
-    """The lobby's match starts: computers (the table's level) take the empty seats."""
+def begin(room: Room, seeds: HandSeeds) -> None:
+    """The lobby's match starts: computers (the table's level) take the empty seats;
+    its first hand dealt from ``seeds`` (:meth:`Rooms.deal_seeds`)."""
     for s in room.seats:
         if s.kind == "empty":
             s.kind = "computer"
-    game = Game.new(room.rules, 1, seed, room.id)
+    game = Game.new(room.rules, 1, seeds, room.id)
     game.choosers = frozenset(room.humans)
     room.game = game
     room.phase = "playing"
@@ -242,7 +244,7 @@ class Seating:
                 if room.public.get("start_at") is None:
                     room.public["start_at"] = now() + START_SECONDS
                 if len(empty) == 1:
-                    begin(room, self.rooms.seed)  # full: it starts now
+                    begin(room, self.rooms.deal_seeds(room))  # full: it starts now
             else:
                 room.public.setdefault("queue", []).append({"player_id": player_id, "name": name})
 
@@ -318,7 +320,7 @@ class Seating:
                     continue
 
                 def start(room: Room, _seat: int | None) -> None:
-                    begin(room, self.rooms.seed)
+                    begin(room, self.rooms.deal_seeds(room))
 
                 room = self.rooms.next_version(before, None, start)
                 self.rooms.write_in(conn, room, before)

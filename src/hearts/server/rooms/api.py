@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import Annotated, Any
 
+import sqlalchemy as sa
 from fastapi import Depends, FastAPI, Query, Request, WebSocket, WebSocketDisconnect
 from fastapi.responses import JSONResponse, Response
 from pydantic import BaseModel, ConfigDict, Field, StrictStr, ValidationError
@@ -19,13 +20,15 @@ from hearts.server.rooms.caps import CLOSE_CODE, Held, SocketCaps
 from hearts.server.rooms.live import Live, Watcher
 from hearts.server.rooms.service import RoomError, Rooms
 from hearts.server.solo.tables import Tables
-from hearts.server.table.game import GameError, rules_from_api
+from hearts.server.store import outage
+from hearts.server.table.game import GameError, client_seed_from_api, rules_from_api
 from hearts.server.web.errors import ApiError, bearer_token
 from hearts.server.web.middleware import BODY_LIMIT
 from hearts.server.web.ratelimit import RateLimited, TokenBuckets, request_address
 from hearts.server.web.schema import (
     ERROR_RESPONSES,
     MAX_VERSION,
+    ClientSeed,
     MoonBody,
     PassBody,
     PlayBody,
@@ -51,19 +54,30 @@ class _Body(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
 
+def _name(description: str) -> Any:
+    """A display name: any JSON here, so that the rooms answer ``bad_name`` (not
+    ``bad_request``) for one that is not a string; the schema says what is valid."""
+    return Field(None, description=description, json_schema_extra={"type": ["string", "null"]})
+
+
 class NewRoomBody(_Body):
     rules: Any = Field(None, description="as POST /api/new-match")
     level: StrictStr = "medium"
     turn_seconds: int | None = Field(30, description="10-600, or null: không giới hạn")
-    name: Any = Field(None, description="the creator's display name (1-20 characters)")
+    name: Any = _name("the creator's display name (1-20 characters)")
 
 
 class JoinBody(_Body):
-    name: Any = Field(None, description="a display name (1-20 characters)")
+    name: Any = _name("a display name (1-20 characters)")
+    client_seed: ClientSeed = None
 
 
 class RoomVersionBody(_Body):
     version: Version
+
+
+class RoomDealBody(RoomVersionBody):
+    client_seed: ClientSeed = None
 
 
 class RemoveBody(RoomVersionBody):
@@ -90,7 +104,10 @@ SEAT_ACTIONS: dict[str, SeatAction] = {
         MoonBody, lambda rooms, code, pid, b: rooms.moon(code, pid, b.version, b.choice)
     ),
     "next-hand": SeatAction(
-        RoomVersionBody, lambda rooms, code, pid, b: rooms.next_hand(code, pid, b.version)
+        RoomDealBody,
+        lambda rooms, code, pid, b: rooms.next_hand(
+            code, pid, b.version, client_seed_from_api(b.client_seed)
+        ),
     ),
 }
 #: The longest message a room's socket takes (as a REST body; uvicorn's ws_max_size).
@@ -131,12 +148,14 @@ def install(app: FastAPI, tables: Tables, rooms: Rooms, live: Live, config: Conf
     @app.post("/api/rooms/{code}/join", responses=ROOM_RESPONSES, tags=tags, dependencies=limited)
     async def join(code: str, body: JoinBody, pid: Player) -> Response:
         """Sit at the next free seat of the room's lobby."""
-        return answer(await rooms.join(code, pid, body.name))
+        seed = client_seed_from_api(body.client_seed)
+        return answer(await rooms.join(code, pid, body.name, seed))
 
     @app.post("/api/rooms/{code}/start", responses=ROOM_RESPONSES, tags=tags)
-    async def start(code: str, body: RoomVersionBody, pid: Player) -> Response:
+    async def start(code: str, body: RoomDealBody, pid: Player) -> Response:
         """The creator starts the match; computers take the empty seats."""
-        return answer(await rooms.start(code, pid, body.version))
+        seed = client_seed_from_api(body.client_seed)
+        return answer(await rooms.start(code, pid, body.version, seed))
 
     @app.post("/api/rooms/{code}/remove", responses=ROOM_RESPONSES, tags=tags)
     async def remove(code: str, body: RemoveBody, pid: Player) -> Response:
@@ -162,7 +181,7 @@ def install(app: FastAPI, tables: Tables, rooms: Rooms, live: Live, config: Conf
         return answer(await SEAT_ACTIONS["moon"].run(rooms, code, pid, body))
 
     @app.post("/api/rooms/{code}/next-hand", responses=ROOM_RESPONSES, tags=tags)
-    async def next_hand(code: str, body: RoomVersionBody, pid: Player) -> Response:
+    async def next_hand(code: str, body: RoomDealBody, pid: Player) -> Response:
         return answer(await SEAT_ACTIONS["next-hand"].run(rooms, code, pid, body))
 
     @app.get("/api/rooms/{code}/events", responses=ROOM_RESPONSES, tags=tags)
@@ -188,8 +207,8 @@ def _install_socket(app: FastAPI, tables: Tables, rooms: Rooms, live: Live) -> N
             if pid is None:
                 return
             watcher = Watcher(websocket, pid)
-            await live.connect(code, watcher)
             try:
+                await live.connect(code, watcher)
                 while True:
                     text = await _receive(websocket)
                     reply, shown = await _on_message(rooms, code, pid, text)
@@ -198,6 +217,11 @@ def _install_socket(app: FastAPI, tables: Tables, rooms: Rooms, live: Live) -> N
                 pass
             finally:
                 await live.disconnect(code, watcher)
+        except sa.exc.SQLAlchemyError as exc:
+            if not outage.unavailable(exc):
+                raise
+            outage.warn(log, f"room {code}: a socket", exc)  # its hello, its presence
+            await _refuse(websocket, "unavailable", None)
         finally:
             caps.give_back(held)
 
@@ -279,9 +303,13 @@ async def _on_message(
         refused = {"error": {"code": exc.code, "message": exc.message}, "room": exc.room}
     except (ApiError, GameError) as exc:
         refused = {"error": {"code": exc.code, "message": exc.message}}
-    except Exception:
-        log.exception("room %s: a socket's action failed", code)
-        refused = {"error": _error("internal")}
+    except Exception as exc:
+        if not outage.unavailable(exc):
+            log.exception("room %s: a socket's action failed", code)
+            refused = {"error": _error("internal")}
+        else:
+            outage.warn(log, f"room {code}: a socket's action", exc)
+            refused = {"error": _error("unavailable")}
     else:
         head = _dumps({"type": "answer", "id": ask, "status": 200})
         return f"{head[:-1]}, {_ROOM_KEY}{room}}}", room
@@ -313,7 +341,12 @@ def _error(code: str) -> dict[str, str]:
 
 async def _refuse(websocket: WebSocket, code: str, message: str | None) -> None:
     body = {"error": {"code": code, "message": message or error_message(code)}}
-    close = {"bad_token": 4403, "room_not_found": 4404, "too_many_sockets": CLOSE_CODE}
+    close = {
+        "bad_token": 4403,
+        "room_not_found": 4404,
+        "too_many_sockets": CLOSE_CODE,
+        "unavailable": 1013,  # try again later
+    }
     close_code = close.get(code, 4400)
     with contextlib.suppress(Exception):
         await websocket.send_text(json.dumps({"type": "error", **body}, ensure_ascii=False))

@@ -31,6 +31,7 @@ from hearts.server.i18n.lang import Lang, current, using
 from hearts.server.rooms.service import Rooms
 from hearts.server.rooms.store import Room, now
 from hearts.server.rooms.view import presence, room_text
+from hearts.server.store import outage
 from hearts.server.store.db import room_seats, rooms
 from hearts.server.web.errors import ApiError
 
@@ -123,8 +124,8 @@ class Live:
                         texts = self._texts(room, players) if room is not None else {}
                         if room is not None:
                             self._shown[code] = presence(room, now())
-                    except Exception:
-                        log.exception("room %s: could not read it to push", code)
+                    except Exception as exc:
+                        outage.report(log, f"room {code}: could not read it to push", exc)
                         texts = {}
                     ready = [w for w in watchers if (w.player_id, w.lang) in texts]
                     await asyncio.gather(
@@ -266,8 +267,8 @@ class Live:
                 continue
             try:
                 changed = await anyio.to_thread.run_sync(self._refresh, watched)
-            except Exception:
-                log.exception("rooms: the presence refresh failed")
+            except Exception as exc:
+                outage.report(log, "rooms: the presence refresh failed", exc)
                 continue
             for code in changed:
                 self.changed(code)
@@ -289,8 +290,8 @@ class Live:
                             self.changed(code)
             except asyncio.CancelledError:
                 raise
-            except Exception:
-                log.exception("rooms: LISTEN failed; listening again in a second")
+            except Exception as exc:
+                outage.report(log, "rooms: LISTEN failed; listening again in a second", exc)
                 await asyncio.sleep(1.0)
 
     async def start(self) -> None:

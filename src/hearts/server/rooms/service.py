@@ -34,11 +34,14 @@ import sqlalchemy as sa
 
 from hearts.bots.base import LEVELS
 from hearts.cards import card_name
+from hearts.fairness import HandSeeds
 from hearts.hand import DONE, PASS, PLAY
 from hearts.rules import Rules
 from hearts.server.i18n import lang, messages_en
+from hearts.server.i18n.messages import INVISIBLE_NAME
 from hearts.server.rooms.store import Room, RoomStore, Seat, now
 from hearts.server.rooms.view import CONNECTED_SECONDS, room_text, room_view
+from hearts.server.store import outage
 from hearts.server.store.db import Stale, Store
 from hearts.server.table.computers import Choices, Computers, Heavy, decide, decide_here
 from hearts.server.table.game import Game, Job
@@ -81,17 +84,30 @@ def new_code() -> str:
 
 
 def clean_name(name: Any, default: str) -> str:
-    """A display name: 1-20 characters once trimmed, no control characters."""
+    """A display name: 1-20 characters once composed (NFC) and trimmed, no control
+    or format characters, and something to see (not marks or blanks alone)."""
     if name is None:
         return default
     if not isinstance(name, str):
         raise ApiError("bad_name")
-    text = " ".join(name.split())
-    if not 1 <= len(text) <= NAME_LIMIT or any(
-        unicodedata.category(ch).startswith("C") for ch in text
-    ):
+    text = " ".join(unicodedata.normalize("NFC", name).split())
+    if not 1 <= len(text) <= NAME_LIMIT:
+        raise ApiError("bad_name")
+    if not any(_visible(ch) for ch in text):
+        raise ApiError("bad_name", INVISIBLE_NAME)
+    if any(unicodedata.category(ch).startswith("C") for ch in text):
         raise ApiError("bad_name")
     return text
+
+
+#: Letters and symbols that are drawn as nothing (Hangul fillers, the braille blank).
+BLANKS = frozenset("\u115f\u1160\u3164\uffa0\u2800")
+
+
+def _visible(ch: str) -> bool:
+    """A character drawn on its own: a letter, digit, punctuation or symbol (marks
+    only decorate one, separators are space)."""
+    return unicodedata.category(ch)[0] in "LNPS" and ch not in BLANKS
 
 
 def guest_name(seat: int) -> str:
@@ -105,14 +121,11 @@ class Rooms:
         self,
         store: Store,
         computers: Computers,
-        seed: int | None,
         pace: float,
         on_change: Callable[[str, Room | None], None],
     ) -> None:
         self.store = store
         self.computers = computers
-        #: the deals' seed (the server's: reproducible deals in tests)
-        self.seed = seed
         self.db = RoomStore(self.store)
         self.pace = pace
         #: called after every committed change (live.py pushes the new Room)
@@ -426,8 +439,11 @@ class Rooms:
     async def look(self, code: str, player_id: int) -> str:
         return (await self.seen(code, player_id))[1]
 
-    async def join(self, code: str, player_id: int, name: Any) -> str:
-        """Sit at the next free seat (already seated: the same Room)."""
+    async def join(
+        self, code: str, player_id: int, name: Any, client_seed: str | None = None
+    ) -> str:
+        """Sit at the next free seat (already seated: the same Room); ``client_seed``
+        is the player's seed for the first deal."""
         for _ in range(20):  # a join needs no version: retry while others change the room
             room = await anyio.to_thread.run_sync(self.current, code)
             seated = room.seat_of(player_id)
@@ -449,6 +465,7 @@ class Rooms:
                 free[0].kind, free[0].name, free[0].player_id = "human", chosen, player_id
                 free[0].seen_at = now()
                 free[0].auto = False
+                self._seed_of(room, free[0].seat, client_seed)
 
             try:
                 return await self._commit(code, room.version, player_id, sit, False)
@@ -470,7 +487,26 @@ class Rooms:
                     raise
         raise ApiError("internal")
 
-    async def start(self, code: str, player_id: int, version: int) -> str:
+    @staticmethod
+    def _seed_of(room: Room, seat: int, client_seed: str | None) -> None:
+        """The seat's human sent ``client_seed`` for the next deal (None: nothing)."""
+        if client_seed is not None:
+            room.client_seeds[seat] = client_seed
+
+    def deal_seeds(self, room: Room) -> HandSeeds:
+        """The seeds of the room's deal now (docs/fairness.md): its committed server
+        seed, then the next one; the seeds the humans seated now sent since the last
+        deal, in seat order (a human who sent none is left out)."""
+        server_seed = room.next_seed or self.store.seeds.first(f"room:{room.id}")
+        room.next_seed = self.store.seeds.after(server_seed)
+        humans = set(room.humans)
+        clients = tuple(room.client_seeds[s] for s in sorted(room.client_seeds) if s in humans)
+        room.client_seeds = {}
+        return HandSeeds(server_seed, clients)
+
+    async def start(
+        self, code: str, player_id: int, version: int, client_seed: str | None = None
+    ) -> str:
         def start(room: Room, seat: int | None) -> None:
             self._creator(room, seat)
             if room.phase != "lobby":
@@ -478,7 +514,9 @@ class Rooms:
             for s in room.seats:
                 if s.kind == "empty":
                     s.kind = "computer"
-            game = Game.new(room.rules, 1, self.seed, room.id)
+            assert seat is not None
+            self._seed_of(room, seat, client_seed)
+            game = Game.new(room.rules, 1, self.deal_seeds(room), room.id)
             game.choosers = frozenset(room.humans)
             room.game = game
             room.phase = "playing"
@@ -511,6 +549,7 @@ class Rooms:
             if s.kind != "human" or target == seat:
                 raise ApiError("bad_seat")
             room.seats[target] = Seat(seat=target, kind="empty")
+            room.client_seeds.pop(target, None)
 
         return await self._commit(code, version, player_id, remove)
 
@@ -520,6 +559,7 @@ class Rooms:
             self.on_leave(room, seat)
             kind = "empty" if room.phase == "lobby" else "computer"
             room.seats[seat] = Seat(seat=seat, kind=kind)
+            room.client_seeds.pop(seat, None)
             if room.creator == seat:
                 n = room.rules.players
                 after = [(seat + k) % n for k in range(1, n)]
@@ -555,14 +595,17 @@ class Rooms:
         act = self._human_act(lambda game, seat: game.seat_moon(seat, choice))
         return await self._commit(code, version, player_id, act)
 
-    async def next_hand(self, code: str, player_id: int, version: int) -> str:
+    async def next_hand(
+        self, code: str, player_id: int, version: int, client_seed: str | None = None
+    ) -> str:
         def deal(room: Room, seat: int | None) -> None:
-            self._member(room, seat)
+            seat = self._member(room, seat)
             if room.phase == "over":
                 raise ApiError("match_over")
             if room.game is None:
                 raise ApiError("wrong_phase")
-            room.game.next_hand(self.seed)
+            self._seed_of(room, seat, client_seed)
+            room.game.next_hand(self.deal_seeds(room))
             room.auto_plays = []
             self.on_deal(room)
 
@@ -607,7 +650,7 @@ class Rooms:
             game.match.finish_hand()  # as a computer shooter would choose
             room.seats[shooter].auto = True
             return
-        game.next_hand(self.seed)
+        game.next_hand(self.deal_seeds(room))
         room.auto_plays = []
         self.on_deal(room)
 
@@ -665,8 +708,8 @@ class Rooms:
                 return
         except ApiError:
             return
-        except Exception:
-            log.exception("room %s: the server's move failed", code)
+        except Exception as exc:
+            outage.report(log, f"room {code}: the server's move failed", exc)
         finally:
             self._driving.discard(code)
 
@@ -697,8 +740,8 @@ class Rooms:
             await asyncio.sleep(SWEEP_EVERY)
             try:
                 codes = await anyio.to_thread.run_sync(self.db.due, now() - TAKE_OVER_AFTER)
-            except Exception:
-                log.exception("rooms: the sweep failed")
+            except Exception as exc:
+                outage.report(log, "rooms: the sweep failed", exc)
                 continue
             for code in codes:
                 # a timer here may be one another process's change made stale

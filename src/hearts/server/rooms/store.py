@@ -51,6 +51,10 @@ class Room:
     due_at: float | None = None
     #: a public table's own part (public/; JSON-able), None for a room of friends
     public: dict[str, Any] | None = None
+    #: the server seed of the room's next deal (docs/fairness.md)
+    next_seed: str | None = None
+    #: the humans' seeds for the next deal, by seat, as they sent them
+    client_seeds: dict[int, str] = field(default_factory=dict)
     #: each seat's table State as JSON text, built once for this version and language
     #: (view.py)
     tables: dict[tuple[int, str], str] = field(default_factory=dict, compare=False, repr=False)
@@ -73,6 +77,7 @@ class Room:
             seats=[dataclasses.replace(s) for s in self.seats],
             auto_plays=list(self.auto_plays),
             public=copy.deepcopy(self.public),
+            client_seeds=dict(self.client_seeds),
             tables={},
         )
 
@@ -87,7 +92,8 @@ def game_json(game: Game) -> str:
             "totals": game.totals,
             "results": [r.to_json() for r in game.results],
             "hand_number": game.hand_no,
-            "hand_record": game.hand_record(),
+            # the server seed too (the hand may be in play): never an answer
+            "hand_record": game.hand_record(secret=True),
             "auto_finished": game.auto_finished,
         }
     )
@@ -95,7 +101,7 @@ def game_json(game: Game) -> str:
 
 def game_from_json(text: str, rules: Rules, deal_key: int, humans: list[int]) -> Game:
     data = json.loads(text)
-    state, hand_no = Game.hand_from_record(data["hand_record"])
+    state, hand_no, seeds = Game.hand_from_record(data["hand_record"])
     results = [HandResult.from_json(r) for r in data["results"]]
     match = Match(rules, results, totals=list(data["totals"]), hand=state, hand_number=hand_no)
     return Game(
@@ -104,11 +110,23 @@ def game_from_json(text: str, rules: Rules, deal_key: int, humans: list[int]) ->
         auto_finished=bool(data["auto_finished"]),
         deal_key=deal_key,
         choosers=frozenset(humans),
+        seeds=seeds,
     )
 
 
 #: What an action writes in the room's row.
-_SAVED = ("version", "phase", "creator", "game", "auto_plays", "due_at", "updated_at", "public")
+_SAVED = (
+    "public",
+    "version",
+    "phase",
+    "creator",
+    "game",
+    "auto_plays",
+    "due_at",
+    "updated_at",
+    "next_seed",
+    "client_seeds",
+)
 #: That write, made once (each action only fills it in): building the statement
 #: anew cost more than running it.
 _SAVE_ROOM = (
@@ -147,6 +165,8 @@ class RoomStore:
         key = result.inserted_primary_key
         assert key is not None
         room.id = int(key[0])
+        room.next_seed = self.store.seeds.first(f"room:{room.id}")  # reproducible with --seed
+        conn.execute(rooms.update().where(rooms.c.id == room.id).values(next_seed=room.next_seed))
         conn.execute(room_seats.insert(), [self._seat_row(room.id, s) for s in room.seats])
 
     @staticmethod
@@ -201,6 +221,8 @@ class RoomStore:
             auto_plays=json.loads(row["auto_plays"]),
             due_at=row["due_at"],
             public=json.loads(row["public"]) if row["public"] is not None else None,
+            next_seed=row["next_seed"],
+            client_seeds={int(k): v for k, v in json.loads(row["client_seeds"]).items()},
         )
 
     def save(self, conn: Connection, room: Room, before: Room) -> None:
@@ -223,6 +245,8 @@ class RoomStore:
                 "new_due_at": room.due_at,
                 "new_updated_at": _now(),
                 "new_public": _public_json(room),
+                "new_next_seed": room.next_seed,
+                "new_client_seeds": json.dumps(room.client_seeds),
             },
         )
         if done.rowcount != 1:

@@ -13,6 +13,7 @@ from typing import Any
 
 from pydantic_core import to_json
 
+from hearts.fairness import commitment
 from hearts.hand import HandState
 from hearts.match import HandResult, Match
 from hearts.server.i18n import lang, messages_en
@@ -69,6 +70,8 @@ def turned(game: Game, viewer: int) -> Game:
         auto_finished=game.auto_finished,
         deal_key=game.deal_key,
         choosers=frozenset((s - viewer) % n for s in game.choosers),
+        seeds=game.seeds,
+        deal_seat=(game.deal_seat + viewer) % n,
     )
 
 
@@ -177,6 +180,7 @@ def room_view(room: Room, viewer: int | None, table: bool = True) -> dict[str, A
         "deadline": deadline,
         "auto_plays": auto_plays,
         "public": public_view(room, viewer, letter, hidden, t),
+        "fairness": fairness(room),
         "state": state,
     }
 
@@ -221,12 +225,18 @@ def public_view(
     }
 
 
+def fairness(room: Room) -> dict[str, Any]:
+    """The commitment of the room's next deal (docs/fairness.md)."""
+    return {"next_commitment": commitment(room.next_seed) if room.next_seed else None}
+
+
 def table_state(room: Room, viewer: int, seats: list[dict[str, Any]]) -> dict[str, Any]:
     """The single-player State of the match from seat ``viewer``."""
     game = room.game
     assert game is not None
     shooter = game.hand.shooter() if game.moon_pending else -1
     state = turned(game, viewer).state(room.version, room.level, False, take_back=False)
+    state["fairness"] = fairness(room)
     state["names"] = {s["seat"]: s["name"] or "" for s in seats}
     state["names"][room.rules.seats[0]] = "You" if lang.english() else "Bạn"
     hand = state["hand"]

@@ -14,7 +14,7 @@ from fastapi.responses import Response
 from hearts.server.solo import achievements, history, review
 from hearts.server.solo.tables import Tables
 from hearts.server.store.db import Loaded
-from hearts.server.table.game import Game, rules_from_api
+from hearts.server.table.game import Game, client_seed_from_api, rules_from_api
 from hearts.server.web.errors import ApiError, bearer_token
 from hearts.server.web.ratelimit import (
     RATE_LIMITED_RESPONSE,
@@ -31,6 +31,8 @@ from hearts.server.web.schema import (
     Knew,
     MoonBody,
     NewMatchBody,
+    NextCommitment,
+    NextHandBody,
     PassBody,
     PlayBody,
     RecordBody,
@@ -108,6 +110,15 @@ def _deal_routes(app: FastAPI, tables: Tables) -> None:
         """The State; deals a first match if this token has none."""
         return answer(await tables.run(pid, functools.partial(tables.state_now, pid)), response)
 
+    @app.get(
+        "/api/fairness", response_model=NextCommitment, responses=ERROR_RESPONSES, tags=["api"]
+    )
+    async def fairness(pid: PlayerId, response: Response) -> dict[str, Any]:
+        """The commitment of the next deal and the State's version, dealing nothing: a
+        new player's page reads it, then starts its first match with its own seed."""
+        found = await tables.run(pid, functools.partial(tables.next_commitment, pid))
+        return answer(found, response)
+
     @app.post("/api/pass", response_model=State, responses=ERROR_RESPONSES, tags=["api"])
     async def pass_cards(body: PassBody, pid: PlayerId, response: Response) -> dict[str, Any]:
         """South passes hand.pass_count cards; the computers pass on the next step."""
@@ -143,19 +154,22 @@ def _match_routes(app: FastAPI, tables: Tables) -> None:
     """The next hand, a new match, the moon's choice."""
 
     @app.post("/api/next-hand", response_model=State, responses=ERROR_RESPONSES, tags=["api"])
-    async def next_hand(body: VersionBody, pid: PlayerId, response: Response) -> dict[str, Any]:
-        """Deal the next hand (the hand is over and the match is not)."""
+    async def next_hand(body: NextHandBody, pid: PlayerId, response: Response) -> dict[str, Any]:
+        """Deal the next hand (the hand is over and the match is not), from the server's
+        committed seed and ``client_seed``."""
+        seed = client_seed_from_api(body.client_seed)
         await tables.drop_analysis(pid)  # the player moves on: its analysis stops
-        return await _act(
-            tables, pid, body.version, lambda game: game.next_hand(tables.seed), response
-        )
+        deal = functools.partial(tables.next_hand, pid, body.version, seed)
+        return answer(await tables.run(pid, deal), response)
 
     @app.post("/api/new-match", response_model=State, responses=ERROR_RESPONSES, tags=["api"])
     async def new_match(body: NewMatchBody, pid: PlayerId, response: Response) -> dict[str, Any]:
         """A fresh match (allowed at any time), at the table ``rules`` if given."""
         rules = rules_from_api(body.rules, tables.rules)  # bad_rules before anything changes
+        seed = client_seed_from_api(body.client_seed)
         await tables.drop_analysis(pid)
-        state = await tables.run(pid, functools.partial(tables.new_match, pid, body.version, rules))
+        make = functools.partial(tables.new_match, pid, body.version, rules, seed)
+        state = await tables.run(pid, make)
         return answer(state, response)
 
     @app.post("/api/moon", response_model=State, responses=ERROR_RESPONSES, tags=["api"])

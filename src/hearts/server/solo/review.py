@@ -47,6 +47,8 @@ def _illegal(step: IllegalStep, names: dict[str, str]) -> str:
         return f"Lá thứ {step.index + 1} không hợp lệ: {who} đánh {card}: {why}"
     if step.step == "points":
         return localized("Điểm ghi trong tệp không khớp với các vòng đã đánh")
+    if step.step == "deal":
+        return localized("Bài chia trong tệp không khớp với các hạt giống đã cam kết")
     return localized("Phần chuyền bài không hợp lệ")
 
 

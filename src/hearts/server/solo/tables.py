@@ -17,10 +17,12 @@ from typing import Any, TypeVar
 
 import anyio.to_thread
 
+from hearts.fairness import HandSeeds, commitment
 from hearts.rules import Rules
 from hearts.server.i18n import lang
 from hearts.server.solo import achievements, analysis, analysis_store, coach, history, knew
-from hearts.server.store.db import Loaded, PlayerGone, Stale, Store, token_hash
+from hearts.server.store import outage
+from hearts.server.store.db import Loaded, Moved, PlayerGone, Stale, Store, token_hash
 from hearts.server.store.tokens import Tokens
 from hearts.server.table.computers import Choices, Computers, Heavy, decide_here
 from hearts.server.table.game import Game, GameError, Job
@@ -30,8 +32,9 @@ from hearts.server.web.ratelimit import RateLimited
 log = logging.getLogger("hearts.server")
 
 #: How long a token's player id is trusted without asking the database (the
-#: retention may remove a player inactive for a day; its lookup refreshes that).
-ID_CACHE_SECONDS = 300.0
+#: retention may remove a player inactive for a day; its lookup refreshes that; a
+#: token moved to another browser by another process is refused after this long).
+ID_CACHE_SECONDS = 30.0
 #: Analyses a process runs at once, of all players and of one address: a new one
 #: beyond is 429 ``analysis_busy``, to ask again after ANALYSIS_RETRY_SECONDS.
 ANALYSES_PER_PROCESS = 4
@@ -50,19 +53,17 @@ MOVED_ON = _MovedOn()
 
 
 class Tables:
-    """The game service: the store, the deal seed, the table's rules and the workers."""
+    """The game service: the store (with the deals' seeds), the table's rules and the workers."""
 
     def __init__(
         self,
         store: Store,
         rules: Rules,
-        seed: int | None,
         executor: Executor,
         executor_factory: Callable[[], Executor] | None = None,
     ) -> None:
         self.store = store
         self.rules = rules
-        self.seed = seed
         self.computers = Computers(executor, executor_factory)
         self._locks: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
         self.tokens = Tokens(store.token_secret)
@@ -100,12 +101,20 @@ class Tables:
         return lock
 
     # -- blocking work, run in a thread ---------------------------------------------
-    def _new_game(self, loaded: Loaded, rules: Rules | None = None) -> Callable[[int], Game]:
+    def _new_game(
+        self, loaded: Loaded, rules: Rules | None = None, client_seed: str | None = None
+    ) -> Callable[[int], Game]:
         """The deal of the player's next match (at ``rules``, else the table's), given
-        the match's id."""
+        the match's id: from the player's next server seed and ``client_seed``."""
         number = loaded.player.matches_started + 1
         table = rules or self.rules
-        return lambda match_id: Game.new(table, number, self.seed, match_id)
+        seeds = self._seeds(loaded, client_seed)
+        return lambda match_id: Game.new(table, number, seeds, match_id)
+
+    def _seeds(self, loaded: Loaded, client_seed: str | None) -> HandSeeds:
+        """The seeds of the player's deal now (docs/fairness.md)."""
+        server_seed = self.store.take_seed(loaded.player)
+        return HandSeeds(server_seed, (client_seed,) if client_seed is not None else ())
 
     def state_now(self, player_id: int) -> dict[str, Any]:
         """The current State, dealing the first match if there is none."""
@@ -123,11 +132,21 @@ class Tables:
         self.store.remember(loaded, loaded.player.version)
         return self._state(loaded, loaded.player.version)
 
+    def next_commitment(self, player_id: int) -> dict[str, Any]:
+        """``{"next_commitment"}`` of the player's next deal, dealing nothing (a new
+        player's page reads it before starting its first match with its own seed)."""
+        with self.store.read() as conn:
+            player = self.store.load(conn, player_id).player
+        if player.next_seed is None:  # made with the row since 0008: not seen
+            raise ApiError("internal")
+        return {"next_commitment": commitment(player.next_seed), "version": player.version}
+
     def _state(self, loaded: Loaded, version: int) -> dict[str, Any]:
         game = loaded.game
         assert game is not None
         p = loaded.player
-        state = game.state(version, p.level, p.quick, p.take_back)
+        promised = commitment(p.next_seed) if p.next_seed is not None else None
+        state = game.state(version, p.level, p.quick, p.take_back, promised)
         if game.hand_done and p.match_id is not None:
             # what the finished hand on the table unlocked: the same on every look
             state["unlocked"] = achievements.on_table(self.store, p.id, p.match_id, game.hand_no)
@@ -161,7 +180,10 @@ class Tables:
         if cached is not None and cached[1] > now:
             return cached[0]
         issued = self.tokens.issued(token)
-        found = await anyio.to_thread.run_sync(self.store.player_for, key, issued)
+        try:
+            found = await anyio.to_thread.run_sync(self.store.player_for, key, issued)
+        except Moved:
+            raise ApiError("moved") from None
         if found is None:
             raise ApiError("bad_token")
         if len(self._ids) > 100_000:
@@ -178,6 +200,10 @@ class Tables:
             # starts over with a new token, as after any 403.
             self.forget([player_id])
             raise ApiError("bad_token") from None
+
+    def forget_token(self, digest: str) -> None:
+        """Drop a token that moved to another browser (solo/transfer.py) from the cache."""
+        self._ids.pop(digest, None)
 
     def forget(self, player_ids: list[int]) -> None:
         """Drop removed players from the token cache."""
@@ -513,8 +539,8 @@ class Tables:
                 await anyio.to_thread.run_sync(self.analyses.save, job)
         except BrokenExecutor:
             await self._fail(job)
-        except Exception:
-            log.exception("an analysis failed")
+        except Exception as exc:
+            outage.report(log, "an analysis failed", exc)
             await self._fail(job)
         finally:
             beating.cancel()
@@ -531,8 +557,8 @@ class Tables:
             await asyncio.sleep(self.analysis_heartbeat)
             try:
                 alive = await anyio.to_thread.run_sync(self.analyses.beat, job)
-            except Exception:
-                log.exception("an analysis's heartbeat failed")
+            except Exception as exc:
+                outage.report(log, "an analysis's heartbeat failed", exc)
                 continue
             if not alive:
                 if task is not None:
@@ -625,13 +651,31 @@ class Tables:
                 raise ApiError("internal") from None
         return knew.report(hand, level, steps, beliefs)
 
-    def new_match(self, player_id: int, version: int, rules: Rules | None = None) -> dict[str, Any]:
-        """A fresh match at the table ``rules`` (the server's own if None)."""
+    def next_hand(self, player_id: int, version: int, client_seed: str | None) -> dict[str, Any]:
+        """The next hand, dealt from the player's next server seed and ``client_seed``."""
+
+        def deal(loaded: Loaded) -> None:
+            game = loaded.game
+            assert game is not None
+            game.next_hand(self._seeds(loaded, client_seed))
+
+        return self.act(player_id, version, deal)
+
+    def new_match(
+        self,
+        player_id: int,
+        version: int,
+        rules: Rules | None = None,
+        client_seed: str | None = None,
+    ) -> dict[str, Any]:
+        """A fresh match at the table ``rules`` (the server's own if None), its first
+        hand dealt from the player's next server seed and ``client_seed``."""
         try:
             with self.store.write() as conn:
                 self.store.bump_version(conn, player_id, version)
                 loaded = self.store.load(conn, player_id, version)
-                self.store.new_match(conn, loaded, self._new_game(loaded, rules))
+                deal = self._new_game(loaded, rules, client_seed)
+                self.store.new_match(conn, loaded, deal)
         except Stale:
             raise ApiError("stale", state=self.state_now(player_id)) from None
         self.store.remember(loaded, version + 1)

@@ -14,6 +14,8 @@ Tables:
 - ``achievements``: the goals a player unlocked (``solo/achievements.py``), once each.
 - ``analyses``: Phân tích of a finished hand, its progress and findings
   (``solo/analysis_store.py``), so that every server process answers the same.
+- ``transfers``, ``moved_tokens``: moving a player to another browser
+  (``solo/transfer.py``): the one-time codes, and the tokens that moved away.
 - ``meta``: ``schema`` (the schema's number, for servers older than the migrations)
   and ``token_secret`` (the key that signs the tokens, see ``tokens.py``).
 
@@ -37,6 +39,7 @@ from typing import Any
 import sqlalchemy as sa
 from sqlalchemy.engine import Connection, Engine
 
+from hearts.fairness import ServerSeeds
 from hearts.match import HandResult, Match
 from hearts.rules import Rules
 from hearts.server.store import migrate
@@ -68,6 +71,8 @@ players = sa.Table(
     sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
     # the last action (or look, at most hourly): what the retention policy goes by
     sa.Column("last_seen_at", sa.DateTime(timezone=True), nullable=False, index=True),
+    # the server seed of the next hand dealt for the player (docs/fairness.md)
+    sa.Column("next_seed", sa.String(64), nullable=True),
     # ids are never reused: a removed player's id stays its own
     sqlite_autoincrement=True,
 )
@@ -148,6 +153,10 @@ rooms = sa.Table(
     # a public table's own part (public/: queue, leavers, reactions, hidden names,
     # ratings) as JSON; null for a room of friends
     sa.Column("public", sa.Text, nullable=True),
+    # the server seed of the room's next deal, and its humans' seeds for it (JSON:
+    # seat -> seed; docs/fairness.md)
+    sa.Column("next_seed", sa.String(64), nullable=True),
+    sa.Column("client_seeds", sa.Text, nullable=False, server_default="{}"),
     sqlite_autoincrement=True,
 )
 
@@ -240,6 +249,28 @@ analyses = sa.Table(
 )
 
 
+# -- moving a player to another browser (issue 39 item 17; the SQL is solo/transfer.py) --
+transfers = sa.Table(
+    "transfers",
+    metadata,
+    sa.Column("code_hash", sa.String(64), primary_key=True),  # SHA-256: the code is kept nowhere
+    # no foreign key: the retention may remove the player first
+    sa.Column("player_id", sa.Integer, nullable=False, index=True),
+    sa.Column("expires_at", sa.Float, nullable=False, index=True),  # Unix seconds
+    sa.Column("used", sa.Boolean, nullable=False),
+)
+
+# The tokens whose player moved to another browser: told so (410 ``moved``) instead
+# of being taken for a new browser (a token is valid without a row, tokens.py).
+moved_tokens = sa.Table(
+    "moved_tokens",
+    metadata,
+    sa.Column("token_hash", sa.String(64), primary_key=True),
+    sa.Column("player_id", sa.Integer, nullable=False, index=True),
+    sa.Column("moved_at", sa.DateTime(timezone=True), nullable=False, index=True),
+)
+
+
 def token_hash(token: str) -> str:
     return hashlib.sha256(token.encode("utf-8", "surrogatepass")).hexdigest()
 
@@ -256,6 +287,10 @@ class Stale(Exception):
     """The action was made on an older version of the state."""
 
 
+class Moved(Exception):
+    """The token's player moved to another browser (solo/transfer.py)."""
+
+
 class PlayerGone(Exception):
     """The player's row was removed (retention) after its id was looked up."""
 
@@ -269,6 +304,10 @@ class Player:
     match_id: int | None
     matches_started: int
     take_back: bool = True
+    #: the server seed of the player's next deal (None: made at the deal)
+    next_seed: str | None = None
+    #: a deal took ``next_seed`` in this action: the new one is saved with it
+    seed_taken: bool = False
 
 
 @dataclass
@@ -315,7 +354,13 @@ def make_engine(url: str) -> Engine:
             conn.exec_driver_sql("BEGIN IMMEDIATE" if immediate else "BEGIN")
 
         return engine
-    return sa.create_engine(url, pool_pre_ping=True)
+    # A server that stopped answering (not even refusing) fails a call in seconds,
+    # 503 unavailable (outage.py), rather than holding it for the system's minutes.
+    parsed = sa.make_url(url)
+    timeout = {}
+    if parsed.get_backend_name() == "postgresql" and "connect_timeout" not in parsed.query:
+        timeout["connect_timeout"] = 5
+    return sa.create_engine(url, pool_pre_ping=True, connect_args=timeout)
 
 
 def _is_memory(url: str) -> bool:
@@ -325,8 +370,10 @@ def _is_memory(url: str) -> bool:
 class Store:
     """Players, matches and hands; every method is one transaction (call from a thread)."""
 
-    def __init__(self, url: str) -> None:
+    def __init__(self, url: str, seed: int | None = None) -> None:
         self.url = url
+        #: where the deals' server seeds come from (``seed``: reproducible, for tests)
+        self.seeds = ServerSeeds(seed)
         self.engine = make_engine(url)
         self.sqlite = self.engine.dialect.name == "sqlite"
         self.memory = self.sqlite and _is_memory(url)
@@ -376,6 +423,8 @@ class Store:
         (a token this server issued), its row is made on first use."""
         row = self._player_row(digest)
         if row is None:
+            if self._moved(digest):
+                raise Moved(digest)
             return self._create_player(digest) if create else None
         pid, seen = row
         now = _now()
@@ -394,6 +443,13 @@ class Store:
                 )
             ).first()
         return None if row is None else (int(row.id), row.last_seen_at)
+
+    def _moved(self, digest: str) -> bool:
+        with self.read() as conn:
+            found = conn.execute(
+                sa.select(moved_tokens.c.player_id).where(moved_tokens.c.token_hash == digest)
+            ).first()
+        return found is not None
 
     def player_id(self, token: str) -> int | None:
         """The id of ``token``'s player if it has a row (for tools and tests: this
@@ -419,7 +475,10 @@ class Store:
                 )
                 key = result.inserted_primary_key
                 assert key is not None
-                return int(key[0])
+                pid = int(key[0])
+                first = self.seeds.first(f"player:{pid}")  # the id: reproducible with --seed
+                conn.execute(players.update().where(players.c.id == pid).values(next_seed=first))
+                return pid
         except sa.exc.IntegrityError:  # the same token's first call, in another process
             row = self._player_row(digest)
             assert row is not None
@@ -458,6 +517,7 @@ class Store:
             match_id=row["match_id"],
             matches_started=row["matches_started"],
             take_back=bool(row["take_back"]),
+            next_seed=row["next_seed"],
         )
         if player.match_id is None:
             return Loaded(player, None, 0)
@@ -468,7 +528,7 @@ class Store:
             return Loaded(player, cached[2].copy(), len(cached[2].results))
         m = conn.execute(sa.select(matches).where(matches.c.id == player.match_id)).mappings().one()
         rules = Rules.from_json(json.loads(m["rules"]))
-        state, hand_no = Game.hand_from_record(json.loads(m["hand_record"]))
+        state, hand_no, seeds = Game.hand_from_record(json.loads(m["hand_record"]))
         results = [HandResult.from_json(r) for r in json.loads(m["results"])]
         match = Match(
             rules, results, totals=list(json.loads(m["totals"])), hand=state, hand_number=hand_no
@@ -480,6 +540,7 @@ class Store:
             deal_key=m["id"],
             hints=m["hints"],
             take_backs=m["take_backs"],
+            seeds=seeds,
         )
         return Loaded(player, game, len(results))
 
@@ -501,6 +562,14 @@ class Store:
         )
         if done.rowcount != 1:
             raise Stale()
+
+    def take_seed(self, player: Player) -> str:
+        """The server seed of the player's deal now; the next one takes its place
+        (written by :meth:`save` or :meth:`new_match`, in the deal's transaction)."""
+        taken = player.next_seed or self.seeds.first(f"player:{player.id}")
+        player.next_seed = self.seeds.after(taken)
+        player.seed_taken = True
+        return taken
 
     def new_match(self, conn: Connection, loaded: Loaded, deal: Callable[[int], Game]) -> None:
         """Put the match ``deal(match id)`` deals on the table; an unfinished previous
@@ -542,14 +611,15 @@ class Store:
                 rules=json.dumps(game.rules.to_json() | {"target": game.rules.target}),
                 totals=json.dumps(game.totals),
                 hand_number=game.hand_no,
-                hand_record=json.dumps(game.hand_record()),
+                hand_record=json.dumps(game.hand_record(secret=True)),
             )
         )
         conn.execute(
             players.update()
             .where(players.c.id == player.id)
-            .values(match_id=match_id, matches_started=game.match_no)
+            .values(match_id=match_id, matches_started=game.match_no, next_seed=player.next_seed)
         )
+        player.seed_taken = False
         player.match_id = match_id
         player.matches_started = game.match_no
         loaded.game = game
@@ -578,6 +648,12 @@ class Store:
                 )
             )
         loaded.results_saved = len(game.results)
+        player = loaded.player
+        if player.seed_taken:
+            conn.execute(
+                players.update().where(players.c.id == player.id).values(next_seed=player.next_seed)
+            )
+            player.seed_taken = False
         over = game.over
         conn.execute(
             matches.update()
@@ -586,7 +662,8 @@ class Store:
                 totals=json.dumps(game.totals),
                 results=json.dumps([r.to_json() for r in game.results]),
                 hand_number=game.hand_no,
-                hand_record=json.dumps(game.hand_record()),
+                # the server seed too (the hand may be in play): never an answer
+                hand_record=json.dumps(game.hand_record(secret=True)),
                 auto_finished=game.auto_finished,
                 status="over" if over else "playing",
                 winner=game.winner if over else None,

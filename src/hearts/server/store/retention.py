@@ -29,13 +29,14 @@ import anyio.to_thread
 import sqlalchemy as sa
 from sqlalchemy.engine import Connection
 
-from hearts.server.store import migrate
+from hearts.server.store import migrate, outage
 from hearts.server.store.db import (
     Store,
     achievements,
     analyses,
     hands,
     matches,
+    moved_tokens,
     players,
     public_players,
     public_tables,
@@ -43,6 +44,7 @@ from hearts.server.store.db import (
     ratings,
     room_seats,
     rooms,
+    transfers,
 )
 
 log = logging.getLogger("hearts.server")
@@ -112,6 +114,11 @@ def prune(
         sa.and_(players.c.version <= 1, players.c.last_seen_at < unused_before, ~seated, ~rated),
         players.c.last_seen_at < keep_before,
     )
+    if not dry_run:
+        with store.write() as conn:
+            # expired codes, and the old browsers of a move kept as long as a player
+            conn.execute(transfers.delete().where(transfers.c.expires_at < now.timestamp()))
+            conn.execute(moved_tokens.delete().where(moved_tokens.c.moved_at < keep_before))
     after = 0
     while True:
         with store.write() as conn:
@@ -143,6 +150,8 @@ def prune(
                 # its rating and its place on the leaderboard go with it
                 conn.execute(rating_changes.delete().where(rating_changes.c.player_id.in_(ids)))
                 conn.execute(ratings.delete().where(ratings.c.player_id.in_(ids)))
+                conn.execute(transfers.delete().where(transfers.c.player_id.in_(ids)))
+                conn.execute(moved_tokens.delete().where(moved_tokens.c.player_id.in_(ids)))
                 conn.execute(players.delete().where(players.c.id.in_(ids)))
 
 
@@ -214,8 +223,8 @@ async def keep_pruning(
                 forget(pruned.ids)
                 forget_rooms(pruned.codes)
                 log.info("retention: %s", pruned.describe(policy, dry_run=False))
-        except Exception:
-            log.exception("retention: the pass failed; trying again later")
+        except Exception as exc:
+            outage.report(log, "retention: the pass failed; trying again later", exc)
         await asyncio.sleep(every)
 
 

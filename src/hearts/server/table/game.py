@@ -12,7 +12,6 @@ from __future__ import annotations
 import functools
 import itertools
 import logging
-import random
 from dataclasses import dataclass
 from typing import Any
 
@@ -29,8 +28,10 @@ from hearts.cards import (
     cards_of,
     highest,
     lowest,
+    names,
     parse_card,
 )
+from hearts.fairness import HandSeeds, is_client_seed
 from hearts.hand import DONE, PASS, PLAY, HandState
 from hearts.match import HandResult, Match
 from hearts.record import read_record, write_record
@@ -130,18 +131,17 @@ def rules_from_api(data: Any, base: Rules) -> Rules:
     return Rules(**chosen)
 
 
+def client_seed_from_api(value: str | None) -> str | None:
+    """A deal's client seed (docs/fairness.md), or None; a :class:`GameError`
+    ``bad_client_seed`` for anything but 1-64 characters of ``[0-9a-f]``."""
+    if value is not None and not is_client_seed(value):
+        raise GameError("bad_client_seed")
+    return value
+
+
 def rules_json(rules: Rules) -> dict[str, Any]:
     """The five keys a player chooses, all of them."""
     return {key: getattr(rules, key) for key in API_RULES}
-
-
-def deal_rng(seed: int | None, deal_key: int, hand_no: int) -> random.Random:
-    """The deal's shuffle: reproducible with a server seed (tests), else the OS's.
-    ``deal_key`` is the match's database id: unique per match and chosen by no
-    client, so no match's deals (another token's, or a replay) repeat another's."""
-    if seed is None:
-        return random.SystemRandom()
-    return random.Random(f"{seed}:{deal_key}:{hand_no}")
 
 
 @dataclass(frozen=True, slots=True)
@@ -162,19 +162,32 @@ class Game:
     match: Match
     match_no: int
     auto_finished: bool = False
-    deal_key: int = 0  # the match's database id, mixed into seeded deals
+    deal_key: int = 0  # the match's database id
     hints: int = 0  # hints South was given in this match (Gợi ý)
     take_backs: int = 0  # cards South took back in this match (Đi lại)
     #: Seats that choose how their moon is scored (South; a room's humans).
     choosers: frozenset[int] = frozenset((SOUTH,))
+    #: The seeds the hand on the table was dealt from (docs/fairness.md); None for
+    #: a hand dealt before deals were committed.
+    seeds: HandSeeds | None = None
+    #: The index of seat 0 of this game in the deal's seat order (a room's State is
+    #: a copy turned so that its viewer sits at 0: there, the viewer's own seat).
+    deal_seat: int = 0
 
     @classmethod
-    def new(cls, rules: Rules, match_no: int, seed: int | None, deal_key: int) -> Game:
+    def new(cls, rules: Rules, match_no: int, seeds: HandSeeds, deal_key: int = 0) -> Game:
         """Match ``match_no`` of a player, at the table ``rules``, first hand dealt
-        (``deal_key``: the match's database id, mixed into a seeded deal)."""
-        match = Match(rules)
-        match.deal(deal_rng(seed, deal_key, 1))
-        return cls(match=match, match_no=match_no, deal_key=deal_key)
+        from ``seeds`` (``deal_key``: the match's database id)."""
+        game = cls(match=Match(rules), match_no=match_no, deal_key=deal_key)
+        game._deal(seeds)
+        return game
+
+    def _deal(self, seeds: HandSeeds) -> None:
+        """Deal the match's next hand from ``seeds`` (docs/fairness.md)."""
+        number = len(self.match.results) + 1
+        rules = self.rules
+        self.match.start(HandState(rules, seeds.deal(rules, number), rules.pass_direction(number)))
+        self.seeds = seeds
 
     def copy(self) -> Game:
         return Game(
@@ -185,22 +198,30 @@ class Game:
             hints=self.hints,
             take_backs=self.take_backs,
             choosers=self.choosers,
+            seeds=self.seeds,
+            deal_seat=self.deal_seat,
         )
 
     # -- persistence helpers ------------------------------------------------------
-    def hand_record(self) -> dict[str, Any]:
-        """The hand on the table as a ``hearts-hand/1`` record (possibly unfinished)."""
+    def hand_record(self, secret: bool = False) -> dict[str, Any]:
+        """The hand on the table as a ``hearts-hand/1`` record (possibly unfinished),
+        with its seeds: the server's only once the hand is over, or with ``secret``
+        (the database's own copy, never an answer)."""
         record = write_record(self.hand, self.hand_no)
         result = self.match.result
         if result is not None:
             # A moon the shooter chose to score differently: keep the points given.
             record["points"] = dict(zip(self.rules.seats, result.points, strict=True))
+        if self.seeds is not None:
+            record["fairness"] = self.seeds.to_json(reveal=secret or self.hand_done)
         return record
 
     @staticmethod
-    def hand_from_record(record: dict[str, Any]) -> tuple[HandState, int]:
+    def hand_from_record(record: dict[str, Any]) -> tuple[HandState, int, HandSeeds | None]:
+        """The hand of a record :meth:`hand_record` wrote with ``secret``, and its seeds."""
         state, number = read_record(record)
-        return state, number
+        seeds = HandSeeds.from_json(record["fairness"]) if "fairness" in record else None
+        return state, number, seeds
 
     # -- the match ----------------------------------------------------------------
     @property
@@ -300,12 +321,13 @@ class Game:
             raise GameError("bad_request")
         self.match.finish_hand(choice)
 
-    def next_hand(self, seed: int | None) -> None:
+    def next_hand(self, seeds: HandSeeds) -> None:
+        """Deal the next hand from ``seeds`` (the hand is over, the match is not)."""
         if self.over:
             raise GameError("match_over")
         if not self.hand_done or self.moon_pending:
             raise GameError("wrong_phase", "Ván này chưa xong")
-        self.match.deal(deal_rng(seed, self.deal_key, self.hand_no + 1))
+        self._deal(seeds)
         self.auto_finished = False
 
     def hint_view(self) -> PlayerView:
@@ -436,7 +458,12 @@ class Game:
         return self.match.view(SOUTH)
 
     def state(
-        self, version: int, level: str, quick: bool, take_back: bool = True
+        self,
+        version: int,
+        level: str,
+        quick: bool,
+        take_back: bool = True,
+        next_commitment: str | None = None,
     ) -> dict[str, Any]:
         """The State of docs/api.md (its one schema: :class:`schema.State`):
         everything South may know, nothing more.  Plain dicts, as the schema's
@@ -445,6 +472,7 @@ class Game:
 
         The hand comes from South's view only; the rest is the match's public record
         (rules, totals, finished hands' scores, whether the table played a hand out).
+        ``next_commitment``: that of the server seed of the next deal (docs/fairness.md).
         """
         rules = self.rules
         return {
@@ -456,6 +484,7 @@ class Game:
             "match": self._match_json(),
             "hand": self._hand_json(self.south_view(), take_back),
             "unlocked": [],
+            "fairness": {"next_commitment": next_commitment},
         }
 
     def _match_json(self) -> dict[str, Any]:
@@ -515,7 +544,20 @@ class Game:
             # the match (every seat saw the cards go), kept by the game, not the hand.
             "auto_finished": self.auto_finished,
             "can_take_back": take_back and self.take_back_from() is not None,
+            "fairness": self._fairness_json(),
         }
+
+    def _fairness_json(self) -> dict[str, Any] | None:
+        """The hand's seeds (docs/fairness.md): the server's, and the whole deal by
+        seat, once the hand is over (the seeds then tell the deal to anyone)."""
+        if self.seeds is None:
+            return None
+        done = self.hand_done
+        seats = self.rules.seats
+        deal = None
+        if done:
+            deal = {seats[s]: names(m) for s, m in enumerate(self.hand.deal_masks)}
+        return self.seeds.to_json(reveal=done) | {"deal_seat": self.deal_seat, "deal": deal}
 
     def _moon_choice(self) -> dict[str, Any] | None:
         """The shooter's two ways to score the moon (the points and the totals after

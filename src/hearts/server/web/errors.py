@@ -6,12 +6,14 @@ from __future__ import annotations
 import logging
 from typing import Any
 
+import sqlalchemy as sa
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, Response
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from hearts.server.i18n.messages import error_message, error_status, localized
+from hearts.server.store import outage
 from hearts.server.table.game import GameError
 from hearts.server.web.security import HEADERS
 
@@ -65,6 +67,18 @@ def install_error_handlers(app: FastAPI) -> None:
             if "GET" in allowed and "HEAD" not in allowed:
                 allowed.append("HEAD")  # HeadAsGet answers it
             response.headers["Allow"] = ", ".join(allowed)
+        return response
+
+    @app.exception_handler(sa.exc.SQLAlchemyError)
+    async def _database(request: Request, exc: sa.exc.SQLAlchemyError) -> JSONResponse:
+        # Handled here, not as a crash: Starlette re-raises those, and the server
+        # would log a second traceback.
+        if not outage.unavailable(exc):
+            return await _crash(request, exc)
+        kind = request.method if request.scope["type"] == "http" else "WebSocket"
+        outage.warn(log, f"{kind} {request.url.path}", exc)
+        response = error_response("unavailable")
+        response.headers["Retry-After"] = str(outage.RETRY_AFTER)
         return response
 
     @app.exception_handler(Exception)

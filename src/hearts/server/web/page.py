@@ -9,6 +9,7 @@ from pathlib import Path
 from fastapi import FastAPI, Request
 from fastapi.responses import Response
 
+from hearts.server.web import pwa
 from hearts.server.web.compress import Page, gzip_static
 from hearts.server.web.errors import error_response
 from hearts.server.web.security import (
@@ -35,6 +36,14 @@ def install(app: FastAPI, static_dir: Path) -> None:
     async def room_page(code: str, request: Request) -> Response:
         """A room's invite link: the same page, which reads the code from its path."""
         return await index(request)
+
+    @app.get("/t/{code}", include_in_schema=False)
+    async def transfer_page(code: str, request: Request) -> Response:
+        """A transfer's link (solo/transfer.py): the page, which claims the code only
+        when the player says so (a link preview fetching it changes nothing)."""
+        return await index(request)
+
+    pwa.install(app, static_dir, version)
 
     immutable = CachedStaticFiles(directory=static_dir, cache_control=IMMUTABLE)
     app.mount(f"/static/v/{version}", gzip_static(immutable), name="static-versioned")

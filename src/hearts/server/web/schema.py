@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Annotated, Any, Literal
 
 from fastapi import FastAPI
+from fastapi.responses import JSONResponse
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictStr
 
 MAX_VERSION = 2**53  # the largest integer every JSON client holds exactly
@@ -39,7 +40,21 @@ class PassBody(VersionBody):
     )
 
 
-class NewMatchBody(VersionBody):
+ClientSeed = Annotated[
+    StrictStr | None,
+    Field(
+        description="the client's seed for the deal (docs/fairness.md): 1-64 characters of"
+        " [0-9a-f], else 400 bad_client_seed",
+    ),
+]
+
+
+class NextHandBody(VersionBody):
+    # Checked by the route (400 bad_client_seed), not here: the error has its own code.
+    client_seed: ClientSeed = None
+
+
+class NewMatchBody(NextHandBody):
     # Checked by the game (400 bad_rules with a Vietnamese message), not here.
     rules: Any = Field(
         None,
@@ -73,6 +88,17 @@ class SettingsBody(_Body):
 
 class Token(BaseModel):
     token: str
+
+
+class TransferBody(_Body):
+    """Chuyển sang máy khác: the one-time code (any case; dashes and spaces ignored)."""
+
+    code: StrictStr = Field(max_length=64)
+
+
+class TransferCode(BaseModel):
+    code: str  # three groups of five, e.g. "ABCDE-FGHJK-MNPQR"
+    expires_in: int  # seconds
 
 
 class Settings(BaseModel):
@@ -128,6 +154,30 @@ class Trick(BaseModel):
     cards: list[Play]
 
 
+class HandFairness(BaseModel):
+    """The seeds of the hand (docs/fairness.md)."""
+
+    commitment: str = Field(description="SHA-256 of the server seed, shown before the deal")
+    client_seeds: list[str] = Field(description="the clients' seeds, in the order joined")
+    server_seed: str | None = Field(description="the server's seed: null until the hand is over")
+    deal_seat: int = Field(
+        description="the index of the first of `seats` (you) in the deal's seat order"
+    )
+    deal: dict[str, list[str]] | None = Field(
+        description="every seat's dealt cards, once the hand is over (null before)"
+    )
+
+
+class Fairness(BaseModel):
+    next_commitment: str | None = Field(
+        description="SHA-256 of the server seed of the next hand dealt for this player"
+    )
+
+
+class NextCommitment(Fairness):
+    version: int = Field(description="the player's State version (for POST /api/new-match)")
+
+
 class HandInfo(BaseModel):
     phase: Literal["pass", "play", "moon_choice", "done"]
     pass_direction: Literal["left", "right", "across", "none"]
@@ -156,6 +206,9 @@ class HandInfo(BaseModel):
     can_take_back: bool = Field(
         False, description="POST /api/take-back would take back South's last card now"
     )
+    fairness: HandFairness | None = Field(
+        None, description="the hand's seeds (null: dealt before deals were committed)"
+    )
 
 
 class Unlock(BaseModel):
@@ -181,6 +234,7 @@ class State(BaseModel):
         description="the achievements unlocked when the finished hand on the table ended"
         " (empty while a hand is being played)",
     )
+    fairness: Fairness = Field(description="the commitment of the next deal")
 
 
 class AchievementInfo(Unlock):
@@ -325,15 +379,17 @@ ERROR_RESPONSES: dict[int | str, dict[str, Any]] = {
     400: {"model": ErrorBody, "description": "bad input (bad_request, bad_card, bad_pass, …)"},
     403: {"model": ErrorBody, "description": "missing or unknown token (bad_token)"},
     409: {"model": StaleBody, "description": "stale version (with the state), or wrong phase"},
+    410: {"model": ErrorBody, "description": "this token's player moved to another browser"},
     413: {"model": ErrorBody, "description": "body over 16 KiB (too_large)"},
     422: {"model": ErrorBody, "description": "a card the rules forbid now"},
     500: {"model": ErrorBody, "description": "an unexpected server error (internal)"},
 }
 
 
-def integer_bounds(app: FastAPI) -> None:
-    """``/openapi.json`` gives integer bounds as integers (FastAPI's model makes them
-    floats, ``9007199254740992.0``), so it says exactly what is accepted."""
+def install_openapi(app: FastAPI) -> None:
+    """``/openapi.json`` (the app is made with ``openapi_url=None``): integer bounds as
+    integers (FastAPI's model makes them floats, ``9007199254740992.0``), so it says
+    exactly what is accepted; ``no-cache``, as it changes with the server's release."""
 
     def openapi() -> dict[str, Any]:
         if app.openapi_schema is None:
@@ -341,6 +397,10 @@ def integer_bounds(app: FastAPI) -> None:
         return app.openapi_schema or {}
 
     app.openapi = openapi  # type: ignore[method-assign]
+
+    @app.get("/openapi.json", include_in_schema=False)
+    async def schema() -> JSONResponse:
+        return JSONResponse(app.openapi(), headers={"Cache-Control": "no-cache"})
 
 
 def _integral(node: Any) -> None:

@@ -37,11 +37,17 @@ async function raw(method, path, body, auth = true) {
       body: body === undefined ? undefined : JSON.stringify(body),
     });
   } catch (e) {
+    dispatchEvent(new CustomEvent("hearts:net", { detail: false })); // pwa.js: the offline bar
     throw new ApiError(0, { error: { code: "network", message: String(e) } });
   }
+  dispatchEvent(new CustomEvent("hearts:net", { detail: true }));
   let data = null;
   try { data = await res.json(); } catch { data = null; }
-  if (!res.ok) throw new ApiError(res.status, data);
+  if (!res.ok) {
+    const err = new ApiError(res.status, data);
+    if (err.code === "moved") dispatchEvent(new Event("hearts:moved")); // transfer.js tells the player
+    throw err;
+  }
   return data;
 }
 
@@ -78,13 +84,33 @@ export const api = {
   startAnalysis: (hand) => call("POST", "/api/analysis", { hand }),
   analysis: (hand) => call("GET", `/api/analysis/${hand}`),
   knew: (hand) => call("GET", `/api/knew/${hand}`),
-  nextHand: (version) => call("POST", "/api/next-hand", { version }),
-  newMatch: (version, rules) => call("POST", "/api/new-match", rules ? { version, rules } : { version }),
+  // a deal's calls carry this browser's seed (docs/fairness.md)
+  nextHand: (version, seed) => call("POST", "/api/next-hand", { version, client_seed: seed }),
+  newMatch: (version, rules, seed) => call("POST", "/api/new-match", rules ? { version, rules, client_seed: seed } : { version, client_seed: seed }),
+  fairness: () => call("GET", "/api/fairness"),
   moon: (version, choice) => call("POST", "/api/moon", { version, choice }),
   settings: (s) => call("PUT", "/api/settings", s),
   stats: () => call("GET", "/api/stats"),
   achievements: () => call("GET", "/api/achievements"),
 };
+
+// Chuyển sang máy khác (transfer.js): the code is asked for with this browser's token;
+// claimed, the player's new token becomes this browser's; moved away, it starts afresh.
+export const transferApi = {
+  create: () => call("POST", "/api/transfer"),
+  claim: (code) => raw("POST", "/api/transfer/claim", { code }, false),
+};
+export function adoptToken(t) {
+  token = t;
+  writeToken(t);
+}
+export function forgetToken() {
+  token = null;
+  try { localStorage.removeItem(TOKEN_KEY); } catch { /* private mode */ }
+}
+// Whether this browser has a token yet (none: a new player, whose first match the
+// page deals itself, with its own seed).
+export function hasToken() { return !!token; }
 
 // The browser's token, made first if there is none (a room's WebSocket sends it as
 // its first message).
@@ -113,8 +139,8 @@ const at = (code, what = "") => `/api/rooms/${encodeURIComponent(code)}${what ? 
 export const roomApi = {
   create: (body) => roomCall("POST", "/api/rooms", body),
   get: (code) => roomCall("GET", at(code)),
-  join: (code, name) => roomCall("POST", at(code, "join"), name ? { name } : {}),
-  start: (code, version) => roomCall("POST", at(code, "start"), { version }),
+  join: (code, name, seed) => roomCall("POST", at(code, "join"), name ? { name, client_seed: seed } : { client_seed: seed }),
+  start: (code, version, seed) => roomCall("POST", at(code, "start"), { version, client_seed: seed }),
   remove: (code, version, seat) => roomCall("POST", at(code, "remove"), { version, seat }),
   leave: (code, version) => roomCall("POST", at(code, "leave"), { version }),
   // a seat's action by name ("pass", "play", "moon", "next-hand"), as the socket takes it

@@ -11,3 +11,9 @@ export function el(tag, cls, text) {
 export const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 export const now = () => performance.now();
 export const reducedMotion = () => window.matchMedia && window.matchMedia("(prefers-reduced-motion: reduce)").matches;
+
+// Test hook (docs/testing.md): the browser tests set window.__heartsTestPace (a
+// factor between 0 and 1) before the page's scripts run, to shorten the waits between
+// computer cards and the hold of a finished trick. Players never set it: factor 1.
+const TEST_PACE = (() => { const f = Number(window.__heartsTestPace); return f > 0 && f < 1 ? f : 1; })();
+export const paced = (ms) => ms * TEST_PACE;

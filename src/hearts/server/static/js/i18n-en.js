@@ -104,6 +104,20 @@ const T = {
   hintsUsed: (n) => (n ? `${n} ${n === 1 ? "hint" : "hints"} used this match` : "No hints used this match"),
   handN: (n) => `hand ${n}`,
   lastTrickTitle: (n, who, pts) => `Trick ${n}: ${who} ${you(who) ? "take" : "takes"} it, ${pts} points`,
+  fair: {
+    committed: (c) => `This hand's commitment: ${c}`,
+    ok: "This hand was dealt exactly as committed",
+    bad: "Warning: this hand was NOT dealt as committed:",
+    unchecked: "This hand cannot be checked (no seed from the browser)",
+    problem: (p) => ({
+      commitment: "the server's seed does not match its commitment",
+      promised: "the commitment is not the one announced before the deal",
+      seed: "this browser's seed is missing",
+      mine: "the cards you were dealt differ from the recomputed deal",
+    })[p] || `seat ${p.slice(5)}'s cards differ from the recomputed deal`,
+    details: (c, s, seeds, mine) => `Commitment ${c} · server seed ${s} · browser seeds ${seeds.join(", ")}`
+      + (mine ? ` (yours: ${mine})` : ""),
+  },
 };
 
 const W = {
@@ -365,6 +379,31 @@ const HELP = [
 ];
 
 // Replace each entry of the target objects (nested tables one level down).
+// share.js, pwa.js, transfer.js
+const A = {
+  qrShow: "QR code",
+  qrRoom: "QR code of the room's link: scan it with a phone's camera",
+  offline: "No connection. Your match is kept; the page carries on by itself when the connection returns.",
+  close: "Close",
+  cancel: "Cancel",
+  copy: "Copy",
+  copied: "Copied",
+  share: "Share…",
+  transferOpen: "Move to another device",
+  transferSay: "Open this link on the other device, or scan the QR code with its camera. Your match, statistics and achievements move there; this device starts afresh.",
+  transferWhen: "The code works once, for 10 minutes.",
+  transferQr: "QR code of the link that moves your progress to another device",
+  transferShareText: "The link that moves my Hearts match to this device:",
+  transferReceive: "Receive from another device",
+  transferType: "Transfer code from the other device ",
+  transferTake: "Receive",
+  transferClaimSay: "The match, statistics and achievements of the other device move to this one, in place of what is here.",
+  movedTitle: "Moved to another device",
+  movedSay: "Your match, statistics and achievements were moved to another device. You can start afresh on this one.",
+  startAfresh: "Start afresh",
+  transferNet: "No connection: try again once you are online.",
+};
+
 export function install(t) {
   const put = (into, from) => {
     for (const [k, v] of Object.entries(from)) {
@@ -389,6 +428,7 @@ export function install(t) {
   });
   put(t.W, { ...W, autoPlayed: (name, card) => `${name} is away: the computer played ${t.cardShort(card)} instead (automatic)` });
   put(t.R, R);
+  put(t.A, A);
   if (t.P) put(t.P, P);
 }
 

@@ -127,6 +127,21 @@ export const T = {
   roomTitle: "Chơi với bạn bè",
   makeRoom: "Tạo phòng",
   roomFailed: "Không tạo được phòng",
+  // fairness.js: committed deals (docs/fairness.md)
+  fair: {
+    committed: (c) => `Cam kết của ván: ${c}`,
+    ok: "Ván này được chia đúng như đã cam kết",
+    bad: "Cảnh báo: ván này KHÔNG được chia như đã cam kết:",
+    unchecked: "Ván này không kiểm tra được (không có hạt giống của trình duyệt)",
+    problem: (p) => ({
+      commitment: "hạt giống máy chủ không khớp với cam kết",
+      promised: "cam kết khác với cam kết đã báo trước khi chia",
+      seed: "thiếu hạt giống của trình duyệt này",
+      mine: "bài bạn được chia khác với bài tính lại",
+    })[p] || `bài của ghế ${p.slice(5)} khác với bài tính lại`,
+    details: (c, s, seeds, mine) => `Cam kết ${c} · hạt giống máy chủ ${s} · hạt giống trình duyệt ${seeds.join(", ")}`
+      + (mine ? ` (của bạn: ${mine})` : ""),
+  },
   // achievements.js
   unlocked: "Đã mở",
   locked: "Chưa mở",
@@ -289,6 +304,29 @@ export const R = {
   knewLegend: "✓: nhà thật sự cầm lá đó. Máy chỉ đoán từ những gì nó thấy, nên có khi đoán sai.",
 };
 
+// Sharing, the app on the home screen, moving to another device (share.js, pwa.js, transfer.js)
+export const A = {
+  qrShow: "Mã QR",
+  qrRoom: "Mã QR của đường dẫn vào phòng: quét bằng camera điện thoại",
+  offline: "Không có kết nối. Trận đấu vẫn được giữ, trang sẽ tự tiếp tục khi có mạng trở lại.",
+  close: "Đóng",
+  cancel: "Thôi",
+  copy: "Sao chép",
+  copied: "Đã sao chép",
+  share: "Chia sẻ…",
+  transferOpen: "Chuyển sang máy khác",
+  transferSay: "Mở đường dẫn này trên máy kia, hoặc quét mã QR bằng camera của máy đó. Trận đấu, thống kê và thành tích sẽ chuyển sang máy đó; máy này sẽ bắt đầu lại từ đầu.",
+  transferWhen: "Mã dùng được một lần, trong 10 phút.",
+  transferQr: "Mã QR của đường dẫn chuyển sang máy khác",
+  transferShareText: "Đường dẫn chuyển trận Hearts sang máy này:",
+  transferReceive: "Nhận từ máy khác",
+  transferType: "Mã chuyển từ máy kia ",
+  transferTake: "Nhận",
+  transferClaimSay: "Trận đấu, thống kê và thành tích từ máy kia sẽ chuyển sang máy này, thay cho những gì đang có ở đây.",
+  movedTitle: "Đã chuyển sang máy khác",
+  movedSay: "Trận đấu, thống kê và thành tích của bạn đã được chuyển sang máy khác. Bạn có thể bắt đầu lại từ đầu trên máy này.",
+  startAfresh: "Bắt đầu lại",
+  transferNet: "Không có kết nối, hãy thử lại khi có mạng.",
 // Play with everyone (public.js, leaderboard.js)
 export const P = {
   mode: "Bàn công khai",
@@ -335,7 +373,7 @@ export const P = {
 
 if (LANG === "en") {
   const en = await import("./i18n-en.js");
-  en.install({ SUIT_NAME, SUIT_TITLE, RANK_SPOKEN, SEAT_NAME, MOON_WORDS, PASS_DIR, T, W, R, P, cardSpoken, cardShort });
+  en.install({ SUIT_NAME, SUIT_TITLE, RANK_SPOKEN, SEAT_NAME, MOON_WORDS, PASS_DIR, T, W, R, A, P, cardSpoken, cardShort });
   document.documentElement.lang = "en";
   en.translatePage(document);
   document.documentElement.classList.remove("lang-wait"); // langwait.js: in English now

@@ -1,7 +1,8 @@
 // The single-player page: talks to the server (api.js), paces computer turns, feeds
 // the hand's controller (controller.js) with display snapshots. It never decides what is legal: it shows
 // what the server sends (legal, illegal_reasons, points, ...).
-import { api } from "./api.js";
+import { api, hasToken } from "./api.js";
+import * as fairness from "./fairness.js";
 import { HandController, announce } from "./controller.js";
 import { renderStats } from "./panels.js";
 import { NewMatchDialog } from "./newmatch.js";
@@ -14,7 +15,9 @@ import { renderMoonChoice } from "./moonchoice.js";
 import { enterRoom } from "./room.js";
 import { playedSeq, intermediate, makePresenter } from "./steps.js";
 import { leadCard, rulesReady } from "./rules.js";
-import { $, now, reducedMotion, sleep } from "./dom.js";
+import { $, now, paced, reducedMotion, sleep } from "./dom.js";
+import "./pwa.js";
+import "./transfer.js";
 
 let server = null;      // latest state from the server
 let shown = null;       // snapshot on screen (may lag behind while animating)
@@ -41,8 +44,8 @@ function quick() {
   const s = (server && server.settings) || {};
   return !!s.quick;
 }
-const gapMs = () => (quick() ? 220 : 450);     // between computer cards
-const holdMs = () => (quick() ? 500 : 1000);   // finished trick stays on the table
+const gapMs = () => paced(quick() ? 220 : 450);     // between computer cards
+const holdMs = () => paced(quick() ? 500 : 1000);   // finished trick stays on the table
 const flightMs = () => (reducedMotion() ? 0 : 260 * (quick() ? 0.55 : 1) + 20); // a card flying to the table
 
 // ---------------------------------------------------------------- painting
@@ -110,6 +113,8 @@ function paint(s = shown) {
   if (s.match.over && statsLoadedFor !== s.version) { statsLoadedFor = s.version; loadStats(); }
   // the toast, the "Thành tích" panel and the statistics, after every finished hand
   achievements.paint(s, renderStats);
+  fairness.look(s);
+  fairness.paint(s);
 }
 
 function setBusy(b) {
@@ -257,7 +262,9 @@ function renderHint() {
 
 function doNextHand() {
   run(async () => {
-    server = await api.nextHand(server.version);
+    const sent = fairness.seedFor(server);
+    server = await api.nextHand(server.version, sent.seed);
+    fairness.dealt(sent, server);
     hand.reset();
     paint(server);
   });
@@ -267,7 +274,9 @@ function doNextHand() {
 function doNewMatch(rules = null, level = null) {
   return run(async () => {
     if (level && server && server.settings.level !== level) await sendSettings({ level });
-    server = await api.newMatch(server ? server.version : 0, rules || (server && server.rules) || null);
+    const sent = fairness.seedFor(server);
+    server = await api.newMatch(server ? server.version : 0, rules || (server && server.rules) || null, sent.seed);
+    fairness.dealt(sent, server);
     hand.reset();
     paint(server);
   });
@@ -359,6 +368,16 @@ async function holdAfterReload(s) {
   await sleep(holdMs());
 }
 
+// A new player's first match, dealt with this browser's seed after reading the
+// server's commitment (docs/fairness.md).
+async function firstMatch() {
+  const promised = await api.fairness();
+  const sent = fairness.seedFor({ fairness: promised });
+  const state = await api.newMatch(promised.version, null, sent.seed);
+  fairness.dealt(sent, state);
+  return state;
+}
+
 async function init() {
   wireHelp();
   wirePanels();
@@ -382,7 +401,7 @@ async function init() {
   document.body.dataset.phase = "loading";
   for (let attempt = 0; !server; attempt++) {
     try {
-      server = await api.state();
+      server = hasToken() ? await api.state() : await firstMatch();
     } catch (e) {
       $("#message").textContent = T.netError;
       await sleep(Math.min(5000, 500 * 2 ** attempt));

@@ -4,14 +4,16 @@
 // what it is sent (legal cards, who is waited for, which plays were automatic) and
 // animates from one pushed State to the next like the single-player page.
 import { roomApi } from "./api.js";
+import * as fairness from "./fairness.js";
 import { Live, NoSocket } from "./live.js";
 import { HandController, announce } from "./controller.js";
 import { renderMoonChoice } from "./moonchoice.js";
 import { makePresenter, playedSeq, intermediate } from "./steps.js";
 import { RoomDialog, savedName, saveName } from "./roomdialog.js";
-import { T, W, SEAT_NAME, rulesLine } from "./i18n.js";
+import { A, T, W, SEAT_NAME, rulesLine } from "./i18n.js";
+import { qrDetails, wireShare } from "./share.js";
 import { isDefaultRules, rulesReady } from "./rules.js";
-import { $, el, reducedMotion, sleep } from "./dom.js";
+import { $, el, paced, reducedMotion, sleep } from "./dom.js";
 
 const ROOM_KEY = "hearts-room"; // the code of the room this browser sits in
 const CODE_IN_PATH = /^\/r\/([A-Za-z0-9]{4,64})\/?$/;
@@ -103,8 +105,8 @@ class RoomPage {
       paint: (s) => this.paintTable(s),
       announce,
       names: (s) => s.names || SEAT_NAME,
-      gapMs: () => GAP_MS,
-      holdMs: () => HOLD_MS,
+      gapMs: () => paced(GAP_MS),
+      holdMs: () => paced(HOLD_MS),
       flightMs,
       played: (s, p) => T.played((s.names || SEAT_NAME)[p.seat], p.card) + (this.isAuto(p) ? ` ${W.auto}` : ""),
     });
@@ -223,7 +225,7 @@ class RoomPage {
     if (h.phase !== "play" || (h.trick || []).length || !(h.tricks || []).length || !h.trick_winner) return;
     const seq = playedSeq(s);
     this.paintTable(intermediate(s, s, seq, seq.length, false));
-    await sleep(HOLD_MS);
+    await sleep(paced(HOLD_MS));
   }
 
   // What changed between two Rooms that the players should read: a pass made, all
@@ -356,7 +358,7 @@ class RoomPage {
     $("#join-go", box).disabled = true;
     try {
       if (name) saveName(name);
-      const room = await roomApi.join(this.code, name);
+      const room = await roomApi.join(this.code, name, fairness.seedFor(this.latest).seed);
       remember(this.code);
       this.offer(room);
     } catch (e) {
@@ -386,13 +388,11 @@ class RoomPage {
       link.textContent = roomLink(this.code);
       link.addEventListener("click", (e) => { e.preventDefault(); this.copyLink(); });
       $("#room-copy", box).addEventListener("click", () => this.copyLink());
-      const share = $("#room-share", box);
-      share.hidden = !navigator.share;
-      share.addEventListener("click", () => {
-        navigator.share({ title: W.title, text: W.shareText, url: roomLink(this.code) }).catch(() => {});
-      });
+      wireShare($("#room-share", box), W.title, W.shareText, roomLink(this.code));
+      $(".invite", box).append(qrDetails(roomLink(this.code), A.qrRoom));
       $("#room-start", box).addEventListener("click", () => {
-        this.act((v) => roomApi.start(this.code, v), (r) => r.phase === "lobby" && r.creator === r.you);
+        this.act((v) => roomApi.start(this.code, v, fairness.seedFor(this.latest).seed),
+          (r) => r.phase === "lobby" && r.creator === r.you);
       });
       $("#room-leave", box).addEventListener("click", () => this.leave());
       this.showScreen(true);
@@ -549,7 +549,7 @@ class RoomPage {
   wire() {
     $("#next-hand").addEventListener("click", () => {
       const hand = this.latest.state.match.hand_number;
-      this.act((v) => this.send("next-hand", { version: v }),
+      this.act((v) => this.send("next-hand", { version: v, client_seed: fairness.seedFor(this.latest).seed }),
         (r) => !!r.state && r.state.match.hand_number === hand && r.state.hand.phase === "done" && !!r.state.hand.points);
     });
   }
@@ -656,6 +656,8 @@ class RoomPage {
     $("#hint-button").hidden = true;
     $("#retry").hidden = true;
     renderMoonChoice(s, { busy, choose: (how) => this.chooseMoon(how) });
+    fairness.look(s);
+    fairness.paint(s);
     this.decorate(s);
   }
 
