@@ -182,6 +182,33 @@ const R = {
   loadFailed: "Could not load this hand",
   readFailed: "Could not read the file",
   badFile: "The file is not valid",
+  recordWhy: (w, card, seat) => {
+    const where = w.part === "deal" ? `the cards dealt to ${seat(w.seat)}` : w.part === "passes" ? `the cards ${seat(w.seat)} passes` : "the cards played";
+    const say = {
+      not_json: () => "the file is not JSON",
+      not_object: () => "its content is not a JSON object",
+      unknown_fields: () => `unknown fields: ${(w.fields || []).join(", ")}`,
+      missing_field: () => `the field “${w.field}” is missing`,
+      format: () => "it is not in the hearts-hand/1 format",
+      rules: () => "the rules written in the file are not valid",
+      hand_number: () => "the hand's number must be a positive whole number",
+      pass_direction: () => "the pass direction is not valid",
+      points: () => "the points must give a whole number for each player",
+      deal_seats: () => "the deal must have exactly the table's seats",
+      not_cards: () => `${where} must be a list of cards`,
+      unknown_card: () => `${where} include a card that does not exist: “${w.card}”`,
+      dealt_twice: () => `the ${card(w.card)} is dealt twice`,
+      not_in_deck: () => `the ${card(w.card)} is not in this table's deck`,
+      hand_size: () => `${seat(w.seat)} is dealt ${w.count} cards, not ${w.size}`,
+      passes_object: () => "the passes are not valid",
+      passes_seats: () => "the passes name a seat that is not at the table",
+      passes_none: () => "the hand has no pass, yet the file passes cards",
+      pass_count: () => `${seat(w.seat)} must pass ${w.count} different cards`,
+      not_held: () => `${seat(w.seat)} passes ${(w.cards || []).map(card).join(" ")}, which it does not hold`,
+      fairness: () => "the seeds of the deal (fairness) are not valid",
+    }[w.code];
+    return say ? say() : "";
+  },
   first: "« First", firstLabel: "To the start of the hand",
   prev: "◀ Back", prevLabel: "Previous trick",
   next: "Next ▶", nextLabel: "Next trick",

@@ -224,7 +224,7 @@ export const W = {
   computer: (level) => `máy ${level}`.trim(),
   emptyTag: "máy chơi nếu không ai vào",
   remove: "Mời ra",
-  removeLabel: (name) => `Mời ${name} ra khỏi phòng`,
+  removeLabel: (name) => `Mời ra khỏi phòng: ${name}`, // begins with what it shows
   leave: "Rời phòng",
   cancel: "Thôi",
   alone: "Chơi một mình",
@@ -249,6 +249,35 @@ export const R = {
   loadFailed: "Không tải được ván này",
   readFailed: "Không đọc được tệp",
   badFile: "Tệp không hợp lệ",
+  // what is wrong with a record file, from the server's code and values (docs/api.md,
+  // bad_record): card codes ("3C") and seats ("N") as the page names them
+  recordWhy: (w, card, seat) => {
+    const where = w.part === "deal" ? `bài chia cho ${seat(w.seat)}` : w.part === "passes" ? `lá chuyền của ${seat(w.seat)}` : "các lá đã đánh";
+    const say = {
+      not_json: () => "tệp không phải JSON",
+      not_object: () => "nội dung không phải một đối tượng JSON",
+      unknown_fields: () => `có trường lạ: ${(w.fields || []).join(", ")}`,
+      missing_field: () => `thiếu trường «${w.field}»`,
+      format: () => "không đúng định dạng hearts-hand/1",
+      rules: () => "luật chơi ghi trong tệp không hợp lệ",
+      hand_number: () => "số thứ tự ván phải là số nguyên dương",
+      pass_direction: () => "hướng chuyền không hợp lệ",
+      points: () => "phần điểm phải ghi một số nguyên cho mỗi người chơi",
+      deal_seats: () => "phần chia bài phải có đúng các ghế của bàn",
+      not_cards: () => `${where} phải là một danh sách lá bài`,
+      unknown_card: () => `${where} có lá không tồn tại: «${w.card}»`,
+      dealt_twice: () => `lá ${card(w.card)} được chia hai lần`,
+      not_in_deck: () => `lá ${card(w.card)} không có trong bộ bài của bàn này`,
+      hand_size: () => `${seat(w.seat)} được chia ${w.count} lá, phải là ${w.size} lá`,
+      passes_object: () => "phần chuyền bài không hợp lệ",
+      passes_seats: () => "phần chuyền bài có ghế không có ở bàn",
+      passes_none: () => "ván không chuyền bài nhưng tệp có lá chuyền",
+      pass_count: () => `${seat(w.seat)} phải chuyền ${w.count} lá khác nhau`,
+      not_held: () => `${seat(w.seat)} chuyền ${(w.cards || []).map(card).join(" ")} nhưng không có trên tay`,
+      fairness: () => "phần hạt giống của ván chia (fairness) không hợp lệ",
+    }[w.code];
+    return say ? say() : "";
+  },
   first: "« Đầu", firstLabel: "Về đầu ván",
   prev: "◀ Trước", prevLabel: "Vòng trước",
   next: "Sau ▶", nextLabel: "Vòng sau",
@@ -327,6 +356,8 @@ export const A = {
   movedSay: "Trận đấu, thống kê và thành tích của bạn đã được chuyển sang máy khác. Bạn có thể bắt đầu lại từ đầu trên máy này.",
   startAfresh: "Bắt đầu lại",
   transferNet: "Không có kết nối, hãy thử lại khi có mạng.",
+};
+
 // Play with everyone (public.js, leaderboard.js)
 export const P = {
   mode: "Bàn công khai",
