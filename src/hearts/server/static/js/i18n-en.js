@@ -264,49 +264,6 @@ const R = {
   knewLegend: "✓: who really held the card. The computer only guesses from what it sees, so it is sometimes wrong.",
 };
 
-// Play with everyone (public.js, leaderboard.js)
-const P = {
-  mode: "Public table",
-  title: "Play with everyone",
-  find: "Find a table",
-  seekAbout: "You sit at a table waiting for players with the same rules, or a new one opens. It starts when full or after 20 seconds; computers play the empty seats. 30 seconds per turn.",
-  nameLabel: "Name others see",
-  namePlaceholder: "Guest 4821",
-  seekFailed: "No table found",
-  lobbyTitle: "Table with everyone",
-  startsIn: (n) => `The table starts in ${n} s`,
-  startingNow: "The table is starting…",
-  waitingHuman: "Waiting for players…",
-  lobbyNote: "Computers play the empty seats when the table starts.",
-  queuedTitle: "Waiting for a seat",
-  queued: "A match is on at this table. You take a computer's seat when the next hand is dealt.",
-  leaveTable: "Leave the table",
-  leaveAsk: "Leave for good? A computer plays for you to the end, and this match counts as last place for you.",
-  notHere: "You are not seated at this table.",
-  reactionsLabel: "Quick reactions",
-  reactions: { nice: "Nice one!", sorry: "Sorry", thanks: "Thanks" },
-  reactionNames: { like: "Like", wow: "Wow", laugh: "Laugh", sad: "Sad", nice: "Nice one!", sorry: "Sorry", thanks: "Thanks" },
-  rated: (place, before, after, change) => `You placed ${place} in this match. Rating: ${before} → ${after} (${change})`,
-  hide: "Hide",
-  hideLabel: (name) => `Hide ${name}'s name and reactions`,
-  unhide: "Show",
-  unhideLabel: "Show this player again",
-  board: "Leaderboard",
-  week: "This week",
-  all: "All time",
-  close: "Close",
-  rank: "Rank",
-  player: "Player",
-  rating: "Rating",
-  emptyBoard: "Nobody on the board yet.",
-  me: (rank, rating, matches) => `You: ${rank ? `rank ${rank}` : "kept off the board"} · rating ${rating} · ${many(matches, "match")}`.replace("matchs", "matches"),
-  meLast: (place, change) => ` · last match: place ${place} (${change})`,
-  unrated: "You have no rating yet: finish a match at a public table with at least two people.",
-  keepOff: "Keep me off the leaderboard",
-  boardFailed: "The leaderboard did not load",
-  boardAbout: "Ordered by openskill's conservative rating (μ − 3σ); only matches with two people or more count.",
-};
-
 // index.html's own words, by their Vietnamese text (text and aria-label, title,
 // placeholder); the rules dialog is HELP below.
 const PAGE = {
@@ -456,7 +413,6 @@ export function install(t) {
   put(t.W, { ...W, autoPlayed: (name, card) => `${name} is away: the computer played ${t.cardShort(card)} instead (automatic)` });
   put(t.R, R);
   put(t.A, A);
-  if (t.P) put(t.P, P);
 }
 
 function translateNode(root) {

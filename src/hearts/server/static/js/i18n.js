@@ -358,53 +358,9 @@ export const A = {
   transferNet: "Không có kết nối, hãy thử lại khi có mạng.",
 };
 
-// Play with everyone (public.js, leaderboard.js)
-export const P = {
-  mode: "Bàn công khai",
-  title: "Chơi với mọi người",
-  find: "Tìm bàn",
-  seekAbout: "Bạn ngồi vào một bàn đang chờ người chơi cùng luật, hoặc mở bàn mới. Bàn bắt đầu khi đủ người hoặc sau 20 giây; máy chơi các ghế trống. Mỗi lượt 30 giây.",
-  nameLabel: "Tên người khác thấy",
-  namePlaceholder: "Khách 4821",
-  seekFailed: "Không tìm được bàn",
-  lobbyTitle: "Bàn chơi với mọi người",
-  startsIn: (n) => `Bàn bắt đầu sau ${n} giây`,
-  startingNow: "Bàn sắp bắt đầu…",
-  waitingHuman: "Đang chờ người chơi…",
-  lobbyNote: "Máy chơi các ghế trống khi bàn bắt đầu.",
-  queuedTitle: "Chờ vào bàn",
-  queued: "Trận ở bàn này đang chơi. Bạn sẽ thay một máy khi ván sau được chia.",
-  leaveTable: "Rời bàn",
-  leaveAsk: "Rời bàn hẳn? Máy sẽ chơi thay bạn đến hết trận, và trận này tính bạn về chót.",
-  notHere: "Bạn không ngồi ở bàn này.",
-  reactionsLabel: "Phản ứng nhanh",
-  reactions: { like: "👍", wow: "😮", laugh: "😂", sad: "😢", nice: "Hay quá!", sorry: "Xin lỗi", thanks: "Cảm ơn" },
-  reactionNames: { like: "Thích", wow: "Ngạc nhiên", laugh: "Cười", sad: "Buồn", nice: "Hay quá!", sorry: "Xin lỗi", thanks: "Cảm ơn" },
-  reacted: (name, text) => `${name}: ${text}`,
-  rated: (place, before, after, change) => `Trận này bạn xếp thứ ${place}. Điểm xếp hạng: ${before} → ${after} (${change})`,
-  hide: "Ẩn",
-  hideLabel: (name) => `Ẩn tên và phản ứng của ${name}`,
-  unhide: "Hiện lại",
-  unhideLabel: "Hiện lại người chơi này",
-  board: "Bảng xếp hạng",
-  week: "Tuần này",
-  all: "Mọi lúc",
-  close: "Đóng",
-  rank: "Hạng",
-  player: "Người chơi",
-  rating: "Điểm",
-  emptyBoard: "Chưa có ai trên bảng.",
-  me: (rank, rating, matches) => `Bạn: ${rank ? `hạng ${rank}` : "không hiện trên bảng"} · ${rating} điểm · ${matches} trận`,
-  meLast: (place, change) => ` · trận gần nhất: thứ ${place} (${change})`,
-  unrated: "Bạn chưa có điểm xếp hạng: chơi hết một trận ở bàn công khai có ít nhất hai người.",
-  keepOff: "Không hiện tôi trên bảng xếp hạng",
-  boardFailed: "Không tải được bảng xếp hạng",
-  boardAbout: "Xếp theo điểm thận trọng (μ − 3σ) của openskill; chỉ tính trận có từ hai người trở lên.",
-};
-
 if (LANG === "en") {
   const en = await import("./i18n-en.js");
-  en.install({ SUIT_NAME, SUIT_TITLE, RANK_SPOKEN, SEAT_NAME, MOON_WORDS, PASS_DIR, T, W, R, A, P, cardSpoken, cardShort });
+  en.install({ SUIT_NAME, SUIT_TITLE, RANK_SPOKEN, SEAT_NAME, MOON_WORDS, PASS_DIR, T, W, R, A, cardSpoken, cardShort });
   document.documentElement.lang = "en";
   en.translatePage(document);
   document.documentElement.classList.remove("lang-wait"); // langwait.js: in English now

@@ -2,7 +2,8 @@
 // 50 by the conservative rating, the player's own place, and the switch that keeps
 // the player off the boards (PUT /api/leaderboard/me). Loaded when opened.
 import { publicApi } from "./api.js";
-import { P, T } from "./i18n.js";
+import { T } from "./i18n.js";
+import { P } from "./i18n-public.js";
 import { $, el } from "./dom.js";
 
 const decimal = (x) => T.decimal(Number(x).toFixed(2));

@@ -5,7 +5,8 @@
 // after the match. Loaded only when asked for (the first visit stays light).
 import { publicApi } from "./api.js";
 import { NewMatchDialog } from "./newmatch.js";
-import { P, T, SEAT_NAME } from "./i18n.js";
+import { T, SEAT_NAME } from "./i18n.js";
+import { P } from "./i18n-public.js";
 import { isDefaultRules } from "./rules.js";
 import { savedName, saveName } from "./roomdialog.js";
 import { $, el } from "./dom.js";
