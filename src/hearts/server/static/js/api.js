@@ -147,3 +147,16 @@ export const roomApi = {
   // a seat's action by name ("pass", "play", "moon", "next-hand"), as the socket takes it
   act: (code, what, body) => roomCall("POST", at(code, what), body),
 };
+
+// Play with everyone (docs/api.md, Public tables): a public table is a room; these
+// are its own calls and the leaderboard.
+const pub = (code, what) => `/api/public/${encodeURIComponent(code)}/${what}`;
+export const publicApi = {
+  seek: (body) => roomCall("POST", "/api/public/seek", body),
+  table: () => roomCall("GET", "/api/public/table"),
+  react: (code, reaction) => roomCall("POST", pub(code, "react"), { reaction }),
+  hide: (code, seat, hidden) => roomCall("POST", pub(code, "hide"), { seat, hidden }),
+  leave: (code) => roomCall("POST", pub(code, "leave")),
+  board: () => roomCall("GET", "/api/leaderboard"),
+  keepOff: (hidden) => roomCall("PUT", "/api/leaderboard/me", { hidden }),
+};

@@ -275,6 +275,7 @@ const PAGE = {
   "Âm thanh": "Sound",
   "Trận mới": "New match",
   "Chơi với bạn bè": "Play with friends",
+  "Chơi với mọi người": "Play with everyone",
   "Luật chơi": "Rules",
   "Bàn chơi": "Table",
   "Cơ đã bị phá": "Hearts are broken",

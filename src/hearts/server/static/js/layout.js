@@ -16,7 +16,7 @@ function coverTable() {
 // there, no room for them) to the "Các bảng" overlay, and back on a wider screen.
 const LANDSCAPE_PHONE = "(orientation: landscape) and (max-height: 599px)";
 function placeMatchButtons(landscape) {
-  const buttons = [$("#new-match-open"), $("#room-open")];
+  const buttons = [$("#new-match-open"), $("#room-open"), $("#public-open")];
   if (landscape) $("#side-actions").append(...buttons);
   else $("#room-bar").before(...buttons);
 }

@@ -38,6 +38,9 @@ export const roomLink = (code) => `${location.origin}/r/${code}`;
 // A seat the computer plays for now: the server keeps the mark until the player acts,
 // but a player who is back (connected) loses it at once on every screen.
 const autoNow = (seat) => !!seat.auto && !(seat.kind === "human" && seat.connected);
+function publicFlag() {
+  try { return !!localStorage.getItem("hearts-public"); } catch { return false; }
+}
 
 function goHome() {
   location.assign("/");
@@ -66,6 +69,14 @@ export async function enterRoom({ current }) {
     }
     if (room) forget(code);
   }
+  if (publicFlag()) { // a public table this browser sought: is it still there?
+    const found = await (await import("./public.js")).findTable();
+    if (found) {
+      history.replaceState(null, "", `/r/${found}`);
+      new RoomPage(found).start(null);
+      return true;
+    }
+  }
   const dialog = new RoomDialog({
     current,
     create: async (body) => {
@@ -75,6 +86,11 @@ export async function enterRoom({ current }) {
     },
   });
   $("#room-open").addEventListener("click", () => dialog.open());
+  let publicDialog = null; // "Chơi với mọi người" (public.js, loaded when pressed)
+  $("#public-open").addEventListener("click", async () => {
+    if (!publicDialog) publicDialog = new (await import("./public.js")).PublicDialog();
+    publicDialog.open();
+  });
   return false;
 }
 
@@ -174,6 +190,12 @@ class RoomPage {
 
   busy() { return this.pumping || this.acting; }
 
+  // A public table's own parts (public.js), loaded with its first Room.
+  async publicPart() {
+    if (!this.pub) this.pub = new (await import("./public.js")).PublicTable(this);
+    return this.pub;
+  }
+
   busyChanged() {
     document.body.dataset.busy = this.busy() ? "true" : "false";
     if (this.screen === "table" && this.shown) this.paintTable(this.shown);
@@ -182,6 +204,7 @@ class RoomPage {
   }
 
   async show(room) {
+    if (room.public && (await this.publicPart()).takes(room)) return;
     if (!room.you) {
       forget(this.code);
       if (room.phase === "lobby" && !room.full) this.joinScreen(room);
@@ -456,7 +479,7 @@ class RoomPage {
       return;
     }
     try {
-      await roomApi.leave(this.code, room ? room.version : 0);
+      await (this.pub ? this.pub.leaveCall() : roomApi.leave(this.code, room ? room.version : 0));
     } catch (e) {
       if (e.code === "network") { this.setFlash(T.netError); return; }
     }
@@ -479,7 +502,7 @@ class RoomPage {
     bar.append(net);
     if (room && room.you && room.phase === "playing" && this.screen === "table") {
       if (this.confirmLeave) {
-        const ask = el("span", "room-ask", W.leaveAsk);
+        const ask = el("span", "room-ask", this.pub ? this.pub.leaveAsk : W.leaveAsk);
         const yes = el("button", "danger", W.leave);
         yes.type = "button";
         yes.id = "room-leave-yes";
@@ -688,6 +711,7 @@ class RoomPage {
         tag.remove();
       }
     }
+    if (this.pub) this.pub.decorate(room, s);
   }
 
   // After the player's action: where the next one is, if focus was lost.
