@@ -33,8 +33,8 @@ from hearts.bots.base import LEVELS
 from hearts.fairness import HandSeeds
 from hearts.rules import Rules
 from hearts.server.public import rating
-from hearts.server.rooms.service import Rooms, new_code
-from hearts.server.rooms.store import Room, Seat, now
+from hearts.server.rooms.service import Rooms, new_lobby
+from hearts.server.rooms.store import Room, now
 from hearts.server.rooms.view import room_text
 from hearts.server.store import outage
 from hearts.server.store.db import Stale, public_players, public_tables, rooms
@@ -257,21 +257,8 @@ class Seating:
         self, conn: Connection, player_id: int, rules: Rules, level: str, wanted: str, name: str
     ) -> Room:
         """A new public table with the player at its first seat."""
-        seats = [Seat(seat=i, kind="empty") for i in range(rules.players)]
-        seats[0] = Seat(seat=0, kind="human", name=name, player_id=player_id, seen_at=now())
-        room = Room(
-            id=0,
-            code=new_code(),
-            version=0,
-            phase="lobby",
-            creator=0,
-            rules=rules,
-            level=level,
-            turn_seconds=TURN_SECONDS,
-            game=None,
-            seats=seats,
-            public={"kind": wanted, "start_at": now() + START_SECONDS},
-        )
+        public = {"kind": wanted, "start_at": now() + START_SECONDS}
+        room = new_lobby(rules, level, TURN_SECONDS, player_id, name, public)
         self.rooms.db.create(conn, room)  # a taken code: IntegrityError, tried again
         row = table_row(room)
         conn.execute(

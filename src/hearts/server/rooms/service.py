@@ -83,6 +83,33 @@ def new_code() -> str:
     return "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
 
 
+def new_lobby(
+    rules: Rules,
+    level: str,
+    turn_seconds: int | None,
+    player_id: int,
+    name: str,
+    public: dict[str, Any] | None = None,
+) -> Room:
+    """A room in its lobby under a new code, ``player_id`` at its first seat (``public``:
+    a public table's own part)."""
+    seats = [Seat(seat=i, kind="empty") for i in range(rules.players)]
+    seats[0] = Seat(seat=0, kind="human", name=name, player_id=player_id, seen_at=now())
+    return Room(
+        id=0,
+        code=new_code(),
+        version=0,
+        phase="lobby",
+        creator=0,
+        rules=rules,
+        level=level,
+        turn_seconds=turn_seconds,
+        game=None,
+        seats=seats,
+        public=public,
+    )
+
+
 def clean_name(name: Any, default: str) -> str:
     """A display name: 1-20 characters once composed (NFC) and trimmed, no control
     or format characters, and something to see (not marks or blanks alone)."""
@@ -401,21 +428,8 @@ class Rooms:
         name = clean_name(name, guest_name(0))
 
         def make() -> Room:
-            seats = [Seat(seat=i, kind="empty") for i in range(rules.players)]
-            seats[0] = Seat(seat=0, kind="human", name=name, player_id=player_id, seen_at=now())
             for _ in range(5):
-                room = Room(
-                    id=0,
-                    code=new_code(),
-                    version=0,
-                    phase="lobby",
-                    creator=0,
-                    rules=rules,
-                    level=level,
-                    turn_seconds=turn_seconds,
-                    game=None,
-                    seats=seats,
-                )
+                room = new_lobby(rules, level, turn_seconds, player_id, name)
                 try:
                     with self.store.write() as conn:
                         self.db.create(conn, room)
