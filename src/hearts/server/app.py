@@ -93,18 +93,7 @@ def create_app(
     rooms = Rooms(store, tables.computers, pace, lambda _c, _r: None)
     live = Live(rooms)
     seating = Seating(rooms)
-    policy = retention.Policy(
-        unused_days=config.unused_days if unused_days is None else unused_days,
-        keep_days=config.keep_days if keep_days is None else keep_days,
-        room_lobby_days=config.room_lobby_days,
-        room_days=config.room_days,
-    )
-    every = (config.prune_every or None) if prune_every == FROM_CONFIG else prune_every
-    pruning = None
-    if every is not None:
-        pruning = functools.partial(
-            retention.keep_pruning, store, policy, every, tables.forget, rooms.forget_all
-        )
+    pruning = _pruning(config, store, tables, rooms, unused_days, keep_days, prune_every)
 
     app = FastAPI(
         title="Hearts",
@@ -130,6 +119,31 @@ def create_app(
     app.include_router(qr.router)
     page.install(app, STATIC_DIR)
     return app
+
+
+def _pruning(
+    config: Config,
+    store: Store,
+    tables: Tables,
+    rooms: Rooms,
+    unused_days: float | None,
+    keep_days: float | None,
+    prune_every: float | None,
+) -> Callable[[], Any] | None:
+    """The retention policy's loop (docs/retention.md), each setting ``config``'s
+    unless given; None when it never runs."""
+    policy = retention.Policy(
+        unused_days=config.unused_days if unused_days is None else unused_days,
+        keep_days=config.keep_days if keep_days is None else keep_days,
+        room_lobby_days=config.room_lobby_days,
+        room_days=config.room_days,
+    )
+    every = (config.prune_every or None) if prune_every == FROM_CONFIG else prune_every
+    if every is None:
+        return None
+    return functools.partial(
+        retention.keep_pruning, store, policy, every, tables.forget, rooms.forget_all
+    )
 
 
 def _add_middleware(app: FastAPI, body_limit: int) -> None:

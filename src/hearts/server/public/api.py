@@ -131,6 +131,12 @@ def install(app: FastAPI, tables: Tables, rooms: Rooms, seating: Seating) -> Non
         place (a queued newcomer just leaves the queue)."""
         return answer(await _leave(rooms, code, pid))
 
+    _leaderboard_routes(app, rooms, Player, tags)
+
+
+def _leaderboard_routes(app: FastAPI, rooms: Rooms, Player: Any, tags: list[str | Enum]) -> None:
+    """The leaderboard: read it, keep oneself off it (docs/api.md "Public tables")."""
+
     @app.get("/api/leaderboard", responses=ERROR_RESPONSES, tags=tags)
     async def leaderboard(pid: Player) -> Response:
         """This week's and all-time top 50 by mu - 3 sigma, and the player's own place."""
