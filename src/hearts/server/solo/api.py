@@ -60,6 +60,7 @@ def install(app: FastAPI, tables: Tables) -> None:
     _deal_routes(app, tables)
     _match_routes(app, tables)
     _record_routes(app, tables)
+    _player_routes(app, tables)
 
 
 def _hand_number(number: int) -> int:
@@ -235,6 +236,10 @@ def _record_routes(app: FastAPI, tables: Tables) -> None:
         after the hand only (409 hand_in_play before), below live play."""
         address = request_address(request)
         return answer(await tables.knew(pid, _hand_number(hand), address), response)
+
+
+def _player_routes(app: FastAPI, tables: Tables) -> None:
+    """A player's settings, statistics and achievements."""
 
     @app.put("/api/settings", response_model=State, responses=ERROR_RESPONSES, tags=["api"])
     async def settings(body: SettingsBody, pid: PlayerId, response: Response) -> dict[str, Any]:
