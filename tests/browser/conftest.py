@@ -65,6 +65,17 @@ def hearts_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[HeartsSe
     server.stop()
 
 
+@pytest.fixture(scope="session")
+def room_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[HeartsServer]:
+    """One server for the rooms' and public tables' tests: computers play at once,
+    and every player comes from 127.0.0.1, so no limit on new players or joins."""
+    args = ("--room-pace", "0", "--new-player-burst", "1000")
+    server = HeartsServer(tmp_path_factory.mktemp("rooms-data"), args=args)
+    server.start()
+    yield server
+    server.stop()
+
+
 @pytest.fixture()
 def own_server(tmp_path: Path) -> Iterator[HeartsServer]:
     """A server of this test alone, which the test may restart (same data dir)."""

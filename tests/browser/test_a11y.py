@@ -7,7 +7,6 @@ shows, "Q♠") is one of them."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -150,15 +149,6 @@ def test_no_serious_violation_at_the_end_of_a_match(size: str, make_context: Any
     found = serious(page, "end of a match")
     found += open_each_panel(page)
     assert not found, found
-
-
-@pytest.fixture(scope="module")
-def room_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[HeartsServer]:
-    args = ("--room-pace", "0", "--new-player-burst", "100")
-    server = HeartsServer(tmp_path_factory.mktemp("a11y-rooms"), args=args)
-    server.start()
-    yield server
-    server.stop()
 
 
 def test_no_serious_violation_in_a_room(room_server: HeartsServer, make_context: Any) -> None:

@@ -9,7 +9,7 @@ with the computers unpaced (``--room-pace 0``)."""
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 
 import pytest
 from playwright.sync_api import BrowserContext, Page, expect
@@ -21,15 +21,6 @@ from test_english import vietnamese
 pytestmark = pytest.mark.browser
 
 CODE_URL = re.compile(r"/r/[A-Za-z0-9]+$")
-
-
-@pytest.fixture(scope="module")
-def public_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[HeartsServer]:
-    args = ("--room-pace", "0", "--new-player-burst", "1000")
-    server = HeartsServer(tmp_path_factory.mktemp("public-data"), args=args)
-    server.start()
-    yield server
-    server.stop()
 
 
 def seek(page: Page, name: str) -> str:
@@ -66,12 +57,12 @@ def play_a_trick_or_two(pages: list[Page]) -> None:
 
 
 def test_two_strangers_seek_play_react_and_see_the_board(
-    public_server: HeartsServer, make_context: Callable[..., BrowserContext]
+    room_server: HeartsServer, make_context: Callable[..., BrowserContext]
 ) -> None:
     errors: list[str] = []
     pages = []
     for _ in range(2):
-        page = make_context(base_url=public_server.url, **DESKTOP).new_page()
+        page = make_context(base_url=room_server.url, **DESKTOP).new_page()
         page.on("pageerror", lambda e: errors.append(str(e)))
         pages.append(page)
     an, binh = pages
@@ -140,11 +131,9 @@ def test_two_strangers_seek_play_react_and_see_the_board(
     assert errors == []
 
 
-def test_in_english(
-    public_server: HeartsServer, make_context: Callable[..., BrowserContext]
-) -> None:
+def test_in_english(room_server: HeartsServer, make_context: Callable[..., BrowserContext]) -> None:
     """The seek dialog and the leaderboard in English: no Vietnamese word on screen."""
-    page = make_context(base_url=public_server.url, **PHONE).new_page()
+    page = make_context(base_url=room_server.url, **PHONE).new_page()
     page.goto("/")
     page.locator("#lang-switch").click()
     expect(page.locator("html")).to_have_attribute("lang", "en")

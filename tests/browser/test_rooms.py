@@ -35,16 +35,6 @@ from table_page import DESKTOP, PHONE, WAIT_MS, hand_cards, table_cards
 pytestmark = pytest.mark.browser
 
 
-@pytest.fixture(scope="module")
-def room_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[HeartsServer]:
-    # every player of these tests comes from 127.0.0.1: no limit on joins here
-    args = ("--room-pace", "0", "--new-player-burst", "1000")
-    server = HeartsServer(tmp_path_factory.mktemp("rooms-data"), args=args)
-    server.start()
-    yield server
-    server.stop()
-
-
 @pytest.fixture()
 def player(
     room_server: HeartsServer, make_context: Callable[..., BrowserContext]
