@@ -53,15 +53,26 @@ def new_room(creator: Guest, **options: Any) -> Any:
     return creator.call("POST", "/api/rooms", body)
 
 
-def settled(guest: Guest, code: str) -> Any:
-    """The Room once the computers moved and the table waits on a human."""
-    deadline = time.monotonic() + 30
+def until_room(guest: Guest, code: str, check: Any, seconds: float = 30.0) -> Any:
+    """The Room as ``guest`` sees it once ``check(room)`` holds (asked again and again
+    for up to ``seconds``: a generous bound on a loaded machine)."""
+    deadline = time.monotonic() + seconds
     while time.monotonic() < deadline:
         room = guest.room(code)
-        if not room["computer_to_move"] and (room["waiting_for"] or room["phase"] != "playing"):
+        if check(room):
             return room
         time.sleep(0.02)
-    raise AssertionError("the computers did not move")
+    raise AssertionError(f"never: {guest.room(code)}")
+
+
+def settled(guest: Guest, code: str) -> Any:
+    """The Room once the computers moved and the table waits on a human."""
+    return until_room(
+        guest,
+        code,
+        lambda room: not room["computer_to_move"]
+        and bool(room["waiting_for"] or room["phase"] != "playing"),
+    )
 
 
 def strings(node: Any) -> Iterator[str]:

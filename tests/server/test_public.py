@@ -24,7 +24,7 @@ import pytest
 import sqlalchemy as sa
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from room_guests import Guest, leaks
+from room_guests import Guest, leaks, until_room
 
 from hearts.server.i18n.messages import ERRORS
 from hearts.server.public import seating
@@ -44,16 +44,6 @@ def seek(guest: Guest, status: int = 200, **body: Any) -> Any:
 
 def where(guest: Guest) -> Any:
     return guest.call("GET", "/api/public/table")
-
-
-def until(guest: Guest, code: str, check: Any) -> Any:
-    deadline = time.monotonic() + LIVE
-    while time.monotonic() < deadline:
-        room = guest.room(code)
-        if check(room):
-            return room
-        time.sleep(0.02)
-    raise AssertionError(f"never: {guest.room(code)}")
 
 
 def step(guest: Guest, code: str) -> bool:
@@ -224,7 +214,7 @@ def test_a_public_match_with_a_newcomer_and_a_leaver_shows_nobody_another_hand(
     monkeypatch.setattr(seating, "START_SECONDS", 0.0)
     lan, minh, an = Guest(client), Guest(client), Guest(client)
     code = seek(lan, name="Lan")["code"]
-    room = until(lan, code, lambda r: r["phase"] == "playing")
+    room = until_room(lan, code, lambda r: r["phase"] == "playing")
     assert [s["kind"] for s in room["seats"]] == ["human", "computer", "computer", "computer"]
     assert room["level"] == "easy"
     queued = seek(minh, name="Minh")

@@ -18,7 +18,7 @@ with warnings.catch_warnings():
     warnings.simplefilter("ignore")
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from room_guests import Guest, new_room, settled
+from room_guests import Guest, new_room, settled, until_room
 
 from hearts.server.store.db import rooms as rooms_table
 
@@ -33,16 +33,6 @@ def overdue(db_url: str, code: str) -> None:
     with engine.begin() as conn:
         conn.execute(rooms_table.update().where(rooms_table.c.code == code).values(due_at=1.0))
     engine.dispose()
-
-
-def wait_for(guest: Guest, code: str, check: Any) -> Any:
-    deadline = time.monotonic() + 30
-    while time.monotonic() < deadline:
-        room = guest.room(code)
-        if check(room):
-            return room
-        time.sleep(0.05)
-    raise AssertionError(f"never happened: {guest.room(code)}")
 
 
 def test_the_creator_removes_a_guest_only_in_the_lobby(client) -> None:
@@ -85,7 +75,7 @@ def test_leaving_mid_match_gives_the_seat_to_a_computer_and_the_room_to_the_next
     # the computer plays the creator's seat on: the guest alone finishes the pass
     cards = settled(guest, code)["state"]["hand"]["cards"][:3]
     room = guest.act(code, "pass", {"version": settled(guest, code)["version"], "cards": cards})
-    wait_for(guest, code, lambda r: r["state"]["hand"]["phase"] == "play")
+    until_room(guest, code, lambda r: r["state"]["hand"]["phase"] == "play")
     # the one who left cannot act any more
     after = creator.act(code, "next-hand", {"version": guest.room(code)["version"]}, status=403)
     assert after["error"]["code"] == "not_in_room"
@@ -108,12 +98,12 @@ def test_an_absent_player_is_played_for_once_and_takes_over_again(client, db_url
     def playing(r: Any) -> bool:
         return bool(r["waiting_for"]) and r["state"]["hand"]["phase"] == "play"
 
-    room = wait_for(creator, code, playing)
+    room = until_room(creator, code, playing)
     (absent,) = room["waiting_for"]
     player = creator if absent == "S" else guest
     before = player.room(code)
     overdue(db_url, code)
-    after = wait_for(player, code, lambda r: r["version"] > before["version"])
+    after = until_room(player, code, lambda r: r["version"] > before["version"])
     (auto,) = after["auto_plays"]
     assert auto["step"] == "play" and auto["seat"] == "S"
     assert auto["card"] in before["state"]["hand"]["legal"]
@@ -126,11 +116,11 @@ def test_an_absent_player_is_played_for_once_and_takes_over_again(client, db_url
     assert [a["card"] for a in seen["auto_plays"]] == [auto["card"]]
     assert next(s for s in seen["seats"] if s["seat"] == seen["auto_plays"][0]["seat"])["auto"]
     # one decision only: the table waits on the next human with a whole new timer
-    room = wait_for(player, code, lambda r: bool(r["waiting_for"]))
+    room = until_room(player, code, lambda r: bool(r["waiting_for"]))
     assert room["deadline"] > 500 and len(room["auto_plays"]) == 1
     # the others play until the absent player's turn comes again; they act: not auto
     for _ in range(100):
-        room = wait_for(player, code, lambda r: bool(r["waiting_for"]) or r["phase"] != "playing")
+        room = until_room(player, code, lambda r: bool(r["waiting_for"]) or r["phase"] != "playing")
         if room["waiting_for"] == ["S"]:
             break
         seen = other.room(code)
