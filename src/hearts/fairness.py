@@ -26,7 +26,7 @@ import hmac
 import re
 import secrets
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from hearts.cards import cards_of
@@ -143,6 +143,10 @@ class HandSeeds:
 
     server_seed: str
     client_seeds: tuple[str, ...] = ()
+    #: whose each client seed is: its seat in the deal's seat order (a room's humans);
+    #: None where the hand says nothing of it (solo play: the player's, seat 0).  Not
+    #: part of the record's ``fairness`` object.
+    seats: tuple[int, ...] | None = field(default=None, compare=False)
 
     @property
     def commitment(self) -> str:
@@ -150,6 +154,11 @@ class HandSeeds:
 
     def deal(self, rules: Rules, hand_number: int) -> list[int]:
         return deal(rules, self.server_seed, self.client_seeds, hand_number)
+
+    @property
+    def client_seats(self) -> list[int]:
+        """The seat of each client seed (in solo play, the player's: seat 0)."""
+        return list(self.seats) if self.seats is not None else [0] * len(self.client_seeds)
 
     def to_json(self, reveal: bool) -> dict[str, Any]:
         """The record's (and the State's) ``fairness`` object; the server seed only

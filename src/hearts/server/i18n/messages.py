@@ -40,6 +40,7 @@ ERRORS: dict[str, tuple[int, str]] = {
     "bad_pass": (400, "Hãy chọn đúng số lá khác nhau cần chuyền"),
     "bad_rules": (400, "Luật chơi không hợp lệ"),
     "bad_client_seed": (400, "Hạt giống của trình duyệt phải gồm 1 đến 64 ký tự 0-9, a-f"),
+    "commitment_changed": (409, "Ván đó đã được chia, hãy gửi hạt giống cho ván sau"),
     "not_computer_turn": (409, "Đang đến lượt bạn"),
     "bad_request": (400, "Yêu cầu không hợp lệ"),
     "too_large": (413, "Yêu cầu quá lớn"),

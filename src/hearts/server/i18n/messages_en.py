@@ -22,6 +22,7 @@ ERRORS: dict[str, str] = {
     "bad_pass": "Choose the right number of different cards to pass",
     "bad_rules": "These rules are not valid",
     "bad_client_seed": "The browser's seed must be 1 to 64 characters of 0-9, a-f",
+    "commitment_changed": "That deal was made already: send a seed for the next one",
     "not_computer_turn": "It is your turn",
     "bad_request": "This request is not valid",
     "too_large": "The request is too large",

@@ -80,6 +80,21 @@ class RoomDealBody(RoomVersionBody):
     client_seed: ClientSeed = None
 
 
+class SeedBody(_Body):
+    client_seed: ClientSeed = None
+    commitment: StrictStr | None = Field(
+        None, description="the next_commitment read before the seed was drawn (optional)"
+    )
+
+
+def _seed(rooms: Rooms, code: str, pid: int, body: SeedBody) -> Awaitable[str]:
+    """A seat's seed for the room's next deal (required here: it is the whole call)."""
+    seed = client_seed_from_api(body.client_seed)
+    if seed is None:
+        raise GameError("bad_client_seed")
+    return rooms.seed(code, pid, seed, body.commitment)
+
+
 class RemoveBody(RoomVersionBody):
     seat: StrictStr = Field(description="the guest's seat as the creator sees it")
 
@@ -109,6 +124,7 @@ SEAT_ACTIONS: dict[str, SeatAction] = {
             code, pid, b.version, client_seed_from_api(b.client_seed)
         ),
     ),
+    "seed": SeatAction(SeedBody, _seed),
 }
 #: The longest message a room's socket takes (as a REST body; uvicorn's ws_max_size).
 MESSAGE_LIMIT = BODY_LIMIT
@@ -183,6 +199,11 @@ def install(app: FastAPI, tables: Tables, rooms: Rooms, live: Live, config: Conf
     @app.post("/api/rooms/{code}/next-hand", responses=ROOM_RESPONSES, tags=tags)
     async def next_hand(code: str, body: RoomDealBody, pid: Player) -> Response:
         return answer(await SEAT_ACTIONS["next-hand"].run(rooms, code, pid, body))
+
+    @app.post("/api/rooms/{code}/seed", responses=ROOM_RESPONSES, tags=tags)
+    async def seed(code: str, body: SeedBody, pid: Player) -> Response:
+        """This seat's seed for the room's next deal (docs/fairness.md)."""
+        return answer(await SEAT_ACTIONS["seed"].run(rooms, code, pid, body))
 
     @app.get("/api/rooms/{code}/events", responses=ROOM_RESPONSES, tags=tags)
     async def events(

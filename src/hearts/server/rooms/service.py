@@ -40,7 +40,7 @@ from hearts.rules import Rules
 from hearts.server.i18n import lang, messages_en
 from hearts.server.i18n.messages import INVISIBLE_NAME
 from hearts.server.rooms.store import Room, RoomStore, Seat, now
-from hearts.server.rooms.view import CONNECTED_SECONDS, room_text, room_view
+from hearts.server.rooms.view import CONNECTED_SECONDS, fairness, room_text, room_view
 from hearts.server.store import outage
 from hearts.server.store.db import Stale, Store
 from hearts.server.table.computers import Choices, Computers, Heavy, decide, decide_here
@@ -48,6 +48,8 @@ from hearts.server.table.game import Game, Job
 from hearts.server.web.errors import ApiError
 
 log = logging.getLogger("hearts.server")
+#: A change of a room: ``action(room, the caller's seat)`` on the room's next version.
+Action = Callable[[Room, int | None], None]
 
 #: 16 characters of base32: 80 random bits, not guessable.
 CODE_ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZ234567"
@@ -283,17 +285,23 @@ class Rooms:
 
     # -- changing ------------------------------------------------------------------
     def _apply(
-        self, before: Room, player_id: int | None, action: Callable[[Room, int | None], None]
+        self,
+        before: Room,
+        player_id: int | None,
+        action: Action,
+        keep_due: bool = False,
     ) -> Room:
         """``action(room, the caller's seat)`` on a copy of ``before``: the next version
-        (an ApiError, and nothing changed, if the action is refused)."""
+        (an ApiError, and nothing changed, if the action is refused).  ``keep_due``:
+        the action moves nothing on the table, so the server's next move keeps its
+        time (a seed sent must never hold the table up)."""
         room = before.copy()
         seat = room.seat_of(player_id) if player_id is not None else None
         action(room, seat)
         room.version = before.version + 1
         if room.game is not None and room.game.over:
             room.phase = "over"
-        room.due_at = self.next_due(room)
+        room.due_at = before.due_at if keep_due else self.next_due(room)
         return room
 
     def _write(self, room: Room, before: Room) -> None:
@@ -308,13 +316,11 @@ class Rooms:
         self.on_write(conn, room, before)
         self.in_transaction(conn, room.code, room.version)
 
-    def next_version(
-        self, before: Room, player_id: int | None, action: Callable[[Room, int | None], None]
-    ) -> Room:
+    def next_version(self, before: Room, player_id: int | None, action: Action) -> Room:
         """:meth:`_apply` for public/, which writes it in its own transaction."""
         return self._apply(before, player_id, action)
 
-    def change(self, code: str, version: int, action: Callable[[Room, int | None], None]) -> Room:
+    def change(self, code: str, version: int, action: Action) -> Room:
         """The server's change of the room at ``version`` for public/ (in a thread;
         RoomError if the version is taken): the new Room, committed and kept here;
         the loop then calls :meth:`committed`."""
@@ -340,7 +346,7 @@ class Rooms:
         code: str,
         version: int,
         player_id: int | None,
-        action: Callable[[Room, int | None], None],
+        action: Action,
     ) -> Room:
         """:meth:`_commit` in one thread (the server's own moves)."""
         if not CODE_RE.fullmatch(code):
@@ -362,8 +368,9 @@ class Rooms:
         code: str,
         version: int,
         player_id: int | None,
-        action: Callable[[Room, int | None], None],
+        action: Action,
         members_only: bool = True,
+        keep_due: bool = False,
     ) -> str:
         """Apply ``action(room, the caller's seat)`` on ``version`` and commit it, or
         change nothing; the caller's Room (JSON text) after it.
@@ -383,7 +390,7 @@ class Rooms:
         if before is None:
             await anyio.to_thread.run_sync(refuse, latest)
             raise AssertionError("refused")
-        room = self._apply(before, player_id, action)
+        room = self._apply(before, player_id, action, keep_due)
         try:
             await anyio.to_thread.run_sync(self._write, room, before)
         except Stale:
@@ -487,15 +494,13 @@ class Rooms:
                 continue
         raise ApiError("internal")
 
-    async def act(
-        self, code: str, player_id: int, action: Callable[[Room, int | None], None]
-    ) -> str:
+    async def act(self, code: str, player_id: int, action: Action, keep_due: bool = False) -> str:
         """``action`` at the room's latest version, for a call that names none
-        (public/: a reaction, a hide, leaving): tried again while others change it."""
+        (public/: a reaction, a hide, leaving; a seed): tried again while others change it."""
         for _ in range(20):
             room = await anyio.to_thread.run_sync(self.current, code)
             try:
-                return await self._commit(code, room.version, player_id, action, False)
+                return await self._commit(code, room.version, player_id, action, False, keep_due)
             except RoomError as refused:
                 if refused.code != "stale":
                     raise
@@ -510,13 +515,32 @@ class Rooms:
     def deal_seeds(self, room: Room) -> HandSeeds:
         """The seeds of the room's deal now (docs/fairness.md): its committed server
         seed, then the next one; the seeds the humans seated now sent since the last
-        deal, in seat order (a human who sent none is left out)."""
+        deal, in seat order (a human who sent none is left out, and the hand's
+        ``client_seats`` say whose they are)."""
         server_seed = room.next_seed or self.store.seeds.first(f"room:{room.id}")
         room.next_seed = self.store.seeds.after(server_seed)
         humans = set(room.humans)
-        clients = tuple(room.client_seeds[s] for s in sorted(room.client_seeds) if s in humans)
-        room.client_seeds = {}
-        return HandSeeds(server_seed, clients)
+        sent, room.client_seeds = room.client_seeds, {}
+        seats = tuple(s for s in sorted(sent) if s in humans)
+        return HandSeeds(server_seed, tuple(sent[s] for s in seats), seats)
+
+    async def seed(
+        self, code: str, player_id: int, client_seed: str, promised: str | None = None
+    ) -> str:
+        """The seat's seed for the room's next deal, instead of any it sent before
+        (docs/fairness.md, "Rooms: whose seeds"); ``promised``, the commitment the
+        sender read, must still be the next (a seed never goes to a deal its sender
+        was not promised).  The table's next move keeps its time."""
+
+        def offer(room: Room, seat: int | None) -> None:
+            seat = self._member(room, seat)
+            if room.phase == "over":
+                raise ApiError("match_over")
+            if promised is not None and promised != fairness(room)["next_commitment"]:
+                raise ApiError("commitment_changed")
+            room.client_seeds[seat] = client_seed
+
+        return await self.act(code, player_id, offer, keep_due=True)
 
     async def start(
         self, code: str, player_id: int, version: int, client_seed: str | None = None
@@ -585,7 +609,7 @@ class Rooms:
 
         return await self._commit(code, version, player_id, leave)
 
-    def _human_act(self, fn: Callable[[Game, int], None]) -> Callable[[Room, int | None], None]:
+    def _human_act(self, fn: Callable[[Game, int], None]) -> Action:
         def act(room: Room, seat: int | None) -> None:
             seat = self._member(room, seat)
             if room.phase == "over":

@@ -95,6 +95,8 @@ def game_json(game: Game) -> str:
             # the server seed too (the hand may be in play): never an answer
             "hand_record": game.hand_record(secret=True),
             "auto_finished": game.auto_finished,
+            # whose client seeds the hand used (not in the record's own fairness)
+            "client_seats": None if game.seeds is None else game.seeds.seats,
         }
     )
 
@@ -102,6 +104,9 @@ def game_json(game: Game) -> str:
 def game_from_json(text: str, rules: Rules, deal_key: int, humans: list[int]) -> Game:
     data = json.loads(text)
     state, hand_no, seeds = Game.hand_from_record(data["hand_record"])
+    seats = data.get("client_seats")  # absent in a room saved before it was kept
+    if seeds is not None and seats is not None:
+        seeds = dataclasses.replace(seeds, seats=tuple(seats))
     results = [HandResult.from_json(r) for r in data["results"]]
     match = Match(rules, results, totals=list(data["totals"]), hand=state, hand_number=hand_no)
     return Game(

@@ -560,7 +560,11 @@ class Game:
         deal = None
         if done:
             deal = {seats[s]: names(m) for s, m in enumerate(self.hand.deal_masks)}
-        return self.seeds.to_json(reveal=done) | {"deal_seat": self.deal_seat, "deal": deal}
+        return self.seeds.to_json(reveal=done) | {
+            "client_seats": self.seeds.client_seats,
+            "deal_seat": self.deal_seat,
+            "deal": deal,
+        }
 
     def _moon_choice(self) -> dict[str, Any] | None:
         """The shooter's two ways to score the moon (the points and the totals after
