@@ -19,6 +19,7 @@ from room_page import (
     ROOM_READY,
     create_room,
     create_room_by_api,
+    finish_hand_by_api,
     hand_over,
     join_room,
     lobby_names,
@@ -336,3 +337,50 @@ def test_the_table_goes_on_after_a_server_restart(
             page.wait_for_selector('body[data-live="socket"]', state="attached", timeout=60_000)
     finally:
         server.stop()
+
+
+def ledger(page: Page) -> dict[str, Any]:
+    """What the page remembers of each deal (static/js/fairness.js), by commitment."""
+    got: dict[str, Any] = page.evaluate(
+        "JSON.parse(localStorage.getItem('hearts-fairness') || '{}')"
+    )
+    return got
+
+
+def test_every_hand_of_a_room_is_checked_with_each_human_s_seed(
+    player: Callable[..., Page],
+) -> None:
+    """Each page sends its own seed for the next deal when a hand ends (and in the
+    lobby); hand 2, dealt by the guest's tap, carries both seeds in seat order, and
+    each page finds it dealt as committed with its own seed in it."""
+    lan, minh = player(), player()
+    join_room(minh, create_room(lan, "Lan"), "Minh")
+    start(lan)
+    for hand in (1, 2):
+        for page in (lan, minh):
+            wait_table(page)
+        room = finish_hand_by_api([lan, minh])
+        following = room["fairness"]["next_commitment"]
+        fair = room["state"]["hand"]["fairness"]
+        for page in (lan, minh):
+            done = f'{ROOM_READY}[data-hand="{hand}"][data-phase="done"]'
+            page.wait_for_selector(done, state="attached", timeout=WAIT_MS)
+            verdict = page.locator("#fairness")  # this hand's, checked by the page
+            expect(verdict).to_have_attribute("data-for", f"{fair['commitment']}:ok")
+            expect(page.locator("#result-fairness")).to_have_text(
+                "Ván này được chia đúng như đã cam kết"
+            )
+        seeds = [ledger(page)[fair["commitment"]]["seed"] for page in (lan, minh)]
+        assert fair["client_seeds"] == seeds and fair["client_seats"] == [0, 1]
+        assert all(len(seed) == 32 for seed in seeds) and seeds[0] != seeds[1]
+        # each page sent its seed for the next deal as it saw this hand end
+        for page in (lan, minh):
+            page.wait_for_function(
+                "c => (JSON.parse(localStorage.getItem('hearts-fairness') || '{}')[c] || {}).kept",
+                arg=following,
+                timeout=WAIT_MS,
+            )
+        if hand == 1:
+            minh.get_by_role("button", name="Chia ván mới").click()
+            for page in (lan, minh):
+                page.wait_for_selector(f'{ROOM_READY}[data-hand="2"]', state="attached")

@@ -84,12 +84,32 @@ function writeLedger(ledger) {
 }
 
 // A seed to send with a deal's action (a State's or a Room's `fairness` promised the
-// deal's commitment before it goes out): remembered under that commitment.
+// deal's commitment before it goes out): remembered under that commitment. One seed
+// per promised deal: a retry, or a room's deal after this seat sent its seed for it,
+// sends the same one again.
 export function seedFor(promisedBy) {
   const f = promisedBy && promisedBy.fairness;
-  const sent = { seed: newClientSeed(), promised: f ? f.next_commitment : null };
-  if (sent.promised) remember(sent.promised, sent);
+  const promised = f ? f.next_commitment : null;
+  const before = promised ? readLedger()[promised] : null;
+  const seed = before && before.promised === promised && before.seed ? before.seed : newClientSeed();
+  const sent = { seed, promised };
+  if (promised) remember(promised, sent);
   return sent;
+}
+
+// A room answered `room` to a call that carried `sent`: the server keeps the seed
+// for its next deal if that deal is still the one promised.
+export function kept(sent, room) {
+  const f = room && room.fairness;
+  if (!sent.promised || !f || f.next_commitment !== sent.promised) return;
+  const ledger = readLedger();
+  ledger[sent.promised] = { ...(ledger[sent.promised] || {}), kept: true };
+  writeLedger(ledger);
+}
+
+// Whether this browser's seed for the deal under `commitment` is with the server.
+export function isKept(commitment) {
+  return !!(readLedger()[commitment] || {}).kept;
 }
 
 function remember(commitment, sent) {
@@ -134,7 +154,12 @@ export async function check(state) {
   const seed = f.server_seed || "";
   if (!/^[0-9a-f]{64}$/.test(seed) || (await commitmentOf(seed)) !== f.commitment) problems.push("commitment");
   if (mine.promised && mine.promised !== f.commitment) problems.push("promised");
-  if (mine.seed && !f.client_seeds.includes(mine.seed)) problems.push("seed");
+  if (Array.isArray(f.client_seats)) {
+    // a room says whose each seed is: a hand dealt without this seat's is not its to check
+    const at = f.client_seats.indexOf(f.deal_seat);
+    if (at < 0) return { status: "unchecked", problems: [], mine };
+    if (mine.seed && f.client_seeds[at] !== mine.seed) problems.push("seed");
+  } else if (mine.seed && !f.client_seeds.includes(mine.seed)) problems.push("seed");
   if (!problems.length && f.deal) {
     const n = state.seats.length;
     const deal = await dealOf(seed, f.client_seeds, state.match.hand_number, n, removedCards(n));

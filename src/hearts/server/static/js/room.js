@@ -168,7 +168,31 @@ class RoomPage {
     if (this.live) this.live.version = Math.max(this.live.version, room.version); // the long poll's "after"
     this.deadlineAt = typeof room.deadline === "number" ? performance.now() + room.deadline * 1000 : null;
     if (room.you) remember(this.code);
+    this.offerSeed(room);
     this.pump();
+  }
+
+  // This seat's seed for the room's next deal (docs/fairness.md, "Rooms: whose
+  // seeds"), sent once per promised deal: in the lobby and as soon as a hand is over
+  // (not mid-hand, where a new version of the room would cost the computers a move),
+  // so that whoever deals, or the server's timer, deals with it.
+  async offerSeed(room) {
+    const f = room.fairness;
+    const h = room.state && room.state.hand;
+    if (!room.you || !f || !f.next_commitment || room.phase === "over") return;
+    if (room.phase !== "lobby" && !(h && h.phase === "done")) return;
+    if (this.seeding === f.next_commitment || fairness.isKept(f.next_commitment)) return;
+    this.seeding = f.next_commitment;
+    const sent = fairness.seedFor(room);
+    try {
+      const answer = await this.send("seed", { client_seed: sent.seed, commitment: sent.promised });
+      fairness.kept(sent, answer);
+      this.offer(answer);
+    } catch (e) {
+      if (e.room) this.offer(e.room); // dealt meanwhile: the next deal is another one
+    } finally {
+      if (this.seeding === sent.promised && !fairness.isKept(sent.promised)) this.seeding = null;
+    }
   }
 
   // Draw Rooms one after the other: a State that adds cards is shown card by card.
@@ -364,7 +388,9 @@ class RoomPage {
     $("#join-go", box).disabled = true;
     try {
       if (name) saveName(name);
-      const room = await roomApi.join(this.code, name, fairness.seedFor(this.latest).seed);
+      const sent = fairness.seedFor(this.latest);
+      const room = await roomApi.join(this.code, name, sent.seed);
+      fairness.kept(sent, room);
       remember(this.code);
       this.offer(room);
     } catch (e) {
