@@ -159,6 +159,9 @@ class HandFairness(BaseModel):
 
     commitment: str = Field(description="SHA-256 of the server seed, shown before the deal")
     client_seeds: list[str] = Field(description="the clients' seeds, in the order joined")
+    client_seats: list[int] = Field(
+        description="whose each client seed is: its seat in the deal's seat order"
+    )
     server_seed: str | None = Field(description="the server's seed: null until the hand is over")
     deal_seat: int = Field(
         description="the index of the first of `seats` (you) in the deal's seat order"
