@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+import sqlalchemy as sa
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from conftest import make_client
@@ -21,6 +22,7 @@ from test_rooms_deals import play_out
 from hearts.cards import names
 from hearts.fairness import deal
 from hearts.rules import Rules
+from hearts.server.store.db import rooms
 
 CLIENT_OPTIONS = {"room_pace": 0.0}
 pytestmark = pytest.mark.both_databases("the seeds kept in the room's row, on each database")
@@ -136,3 +138,26 @@ def test_a_late_duplicate_or_bad_seed_changes_nothing_dealt(client: Any) -> None
     fair = settled(creator, code)["state"]["hand"]["fairness"]
     assert fair["client_seeds"] == ["0123"] and fair["client_seats"] == [1]
     assert fair["commitment"] == following
+
+
+def test_a_seed_never_moves_the_tables_timer(client: Any, db_url: str) -> None:
+    """A seed changes nothing on the table: the server's next move (here Vừa passing
+    for the humans after the room's 10 s) keeps its time, so sending seeds, however
+    often, never holds the table up."""
+    creator, guest = Guest(client), Guest(client)
+    code = new_room(creator, turn_seconds=10)["code"]
+    guest.act(code, "join", {})
+    creator.act(code, "start", {"version": creator.room(code)["version"]})
+    assert settled(creator, code)["waiting_for"] == ["S", "W"]  # the computers passed
+    engine = sa.create_engine(db_url)
+    query = sa.select(rooms.c.due_at, rooms.c.version).where(rooms.c.code == code)
+    try:
+        with engine.connect() as conn:
+            due, version = conn.execute(query).one()
+        assert due is not None
+        for seed in ("ab", "cd", "ef"):
+            guest.act(code, "seed", {"client_seed": seed})
+        with engine.connect() as conn:
+            assert conn.execute(query).one() == (due, version + 3)
+    finally:
+        engine.dispose()
