@@ -112,6 +112,13 @@ def test_a_late_duplicate_or_bad_seed_changes_nothing_dealt(client: Any) -> None
     for bad in ("X", "", "A0", "0" * 65, None):
         refused = guest.act(code, "seed", {"client_seed": bad, "commitment": first}, 400)
         assert refused["error"]["code"] == "bad_client_seed"
+    with client.websocket_connect(f"/api/rooms/{code}/ws") as socket:  # the socket's too
+        socket.send_text(json.dumps({"token": guest.token}))
+        assert socket.receive_json()["type"] == "room"
+        for bad in ({"client_seed": "X"}, {}):
+            socket.send_text(json.dumps({"type": "seed", "id": 2} | bad))
+            answer = socket.receive_json()
+            assert answer["status"] == 400 and answer["error"]["code"] == "bad_client_seed"
     refused = stranger.act(code, "seed", {"client_seed": "cc"}, 403)
     assert refused["error"]["code"] == "not_in_room"
     assert creator.room(code)["version"] == version  # nothing changed
