@@ -60,6 +60,14 @@ export class HandController {
   // The pass was made: its cards are no longer chosen.
   passed() { this.selected = new Set(); }
 
+  // Gợi ý applied in one tap: in the pass its cards become the ones chosen (the
+  // player still confirms with "Chuyền"); in play its card is raised by the view
+  // (`hinted`) and gets the focus, and a tap on it plays it like any card.
+  applyHint(s, cards) {
+    const h = s.hand;
+    if (h.phase === "pass" && !h.passed) this.selected = new Set(cards.filter((c) => (h.legal || h.cards).includes(c)));
+  }
+
   // ---- input -----------------------------------------------------------------
   tap(card) {
     const s = this.hooks.current();
@@ -109,13 +117,14 @@ export class HandController {
     btns[i].focus();
   }
 
-  // Focus on the hand's first card that may be played (or chosen to pass), unless a
-  // card of the hand has the focus already.
+  // Focus on the card Gợi ý raised, else the hand's first card that may be played (or
+  // chosen to pass), unless a card of the hand has the focus already.
   focusFirstLegal() {
     const hand = $("#hand");
     if (hand.contains(document.activeElement)) return;
     const btns = [...hand.querySelectorAll("button.hand-card")];
-    const b = btns.find((x) => x.getAttribute("aria-disabled") === "false");
+    const open = (x) => x.getAttribute("aria-disabled") === "false";
+    const b = btns.find((x) => open(x) && x.dataset.hinted === "true") || btns.find(open);
     if (!b) return;
     for (const x of btns) x.tabIndex = x === b ? 0 : -1;
     b.focus({ preventScroll: true });
