@@ -223,3 +223,16 @@ def test_a_hint_opens_with_why_then_the_estimates(language: str) -> None:
     passing = hint(state.view(0, hand_number=1, totals=(0, 0, 0, 0)), NAMES, language)
     assert passing["why"] in WHY_CODES and len(passing["reasons"]) >= 2
     assert why_pattern(language, passing["why"]).fullmatch(passing["reasons"][0])
+
+
+def test_why_answers_for_the_option_with_fewer_points() -> None:
+    """Of the options tried on the same deals, the hint answers for one with fewer
+    points than Khó's choice, not only for the runner-up."""
+    view = _south_to_play(lambda v: v.legal.bit_count() >= 3)
+    chosen = _mean([(0.2, [0, 26, 26, 26]), (0.8, [6, 7, 7, 6])])
+    runner = _mean([(1.0, [7, 7, 6, 6])])
+    fewer = _mean([(1.0, [4, 8, 7, 7])])
+    w = _weighing(view, [chosen, runner, fewer])
+    code, line = why(view, w, label)
+    assert code == "moon_more"
+    assert label(w.options[2]) in line and label(w.options[1]) not in line

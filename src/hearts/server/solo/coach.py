@@ -188,7 +188,8 @@ def _rivals(w: Weighing) -> list[int]:
 
 def why(view: PlayerView, w: Weighing, show: Any) -> tuple[str, str]:
     """Why Khó chose ``w.choice``: the code and its line, from what the search
-    measured against the runner-up (``show``: an option as the line names it)."""
+    measured against the runner-up, or against an option with fewer points if one
+    was tried on the same deals (``show``: an option as the line names it)."""
     act = _say("pass" if view.phase == "pass" else "play")
     if view.phase == "play" and view.legal.bit_count() == 1:
         return "only", _say("only")
@@ -196,6 +197,9 @@ def why(view: PlayerView, w: Weighing, show: Any) -> tuple[str, str]:
     if not rivals:
         return "same", _say("same")
     c, r = w.choice, rivals[0]
+    low = min(rivals, key=lambda o: w.points[o])
+    if w.points[low] < w.points[c]:
+        r = low  # what a player asks: why not the option with fewer points?
     words: dict[str, object] = {"act": act, "card": show(c), "other": show(r)}
     words |= {"p": number(w.points[c]), "q": number(w.points[r])}
     if w.near:
