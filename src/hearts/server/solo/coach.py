@@ -174,10 +174,11 @@ def _key(mask: int) -> str:
 #: runner-up); near the end, the chance to win the match (or too close).
 WHY_CODES = ("only", "same", "fewest", "close", "moon_more", "moon_less", "match", "match_close")
 #: Options less than this many points apart (in Khó's measure, on the same deals)
-#: are too close to matter.
-CLOSE_POINTS = 0.3
+#: are too close to matter: a search with another seed often chooses the other
+#: (docs/api.md, Hint).
+CLOSE_POINTS = 0.5
 #: The same near the end of a match, in chances to win (percentage points).
-CLOSE_CHANCE = 1.0
+CLOSE_CHANCE = 3.0
 
 
 def _rivals(w: Weighing) -> list[int]:
