@@ -87,6 +87,7 @@ def test_one_tap_applies_the_hint_and_it_says_why(page: Page, lang: str) -> None
     assert page.evaluate(HIGHER_JS, [passing[0], others[0]])
     button = page.locator("#pass-button")
     expect(button).to_be_enabled()
+    expect(button).to_be_focused()  # the keyboard's next step too
     button.click()
     wait_ready(page)
     assert sorted(state(page)["hand"]["passed"]) == sorted(passing)
@@ -100,6 +101,7 @@ def test_one_tap_applies_the_hint_and_it_says_why(page: Page, lang: str) -> None
     expect(card(page, hinted)).to_have_attribute("aria-disabled", "false")  # a legal card
     other = next(c for c in hand_cards(page) if c != hinted)
     page.wait_for_function(HIGHER_JS, arg=[hinted, other], timeout=WAIT_MS)  # raised
+    expect(card(page, hinted)).to_be_focused()  # Enter would play it
     assert state(page)["match"]["hints"] == 2
     before = len(hand_cards(page))
     press_card(page, hinted)  # the second tap plays it

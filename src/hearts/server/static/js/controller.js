@@ -131,14 +131,20 @@ export class HandController {
   }
 
   // Where the next action is, when focus was lost (the button pressed is gone, or the
-  // card played): the first card that may be played or chosen, or the button that
-  // deals the next hand or starts a new match. Focus elsewhere is left alone.
+  // card played): "Chuyền" once the pass is chosen, the first card that may be played
+  // or chosen (the one Gợi ý raised first), or the button that deals the next hand or
+  // starts a new match. Focus elsewhere is left alone.
   placeFocus(s) {
     const a = document.activeElement;
     const lost = !a || a === document.body || a.hidden || a.closest("[hidden]") || a.disabled ||
       a.matches("#hand button.hand-card");
     if (!lost || document.querySelector("dialog[open]")) return;
     const h = s.hand;
+    const pass = $("#pass-button");
+    if (h.phase === "pass" && !h.passed && !pass.hidden && !pass.disabled) {
+      pass.focus({ preventScroll: true });  // the pass is chosen (a hint chose it): send it
+      return;
+    }
     if ((h.phase === "play" && h.turn === s.seats[0]) || (h.phase === "pass" && !h.passed)) {
       this.focusFirstLegal();
       return;
