@@ -127,12 +127,18 @@ def lowest_three(page: Page) -> list[str]:
 
 
 def choose_pass(page: Page, cards: list[str] | None = None) -> list[str]:
-    """Tap three cards (the three highest by default) and press the pass button."""
+    """Choose three cards (the three highest by default) and press the pass button:
+    cards chosen already (a hint chooses its pass) are tapped again if not wanted."""
     wait_ready(page)
     assert phase(page) == "pass"
     if cards is None:
         cards = highest_three(page)
-    for c in cards:
+    pressed = '#hand button.hand-card[aria-pressed="true"]'
+    chosen = page.locator(pressed).evaluate_all("bs => bs.map(b => b.dataset.card)")
+    for c in [c for c in chosen if c not in cards]:
+        card(page, c).click()
+        expect(card(page, c)).to_have_attribute("aria-pressed", "false")
+    for c in [c for c in cards if c not in chosen]:
         card(page, c).click()
         expect(card(page, c)).to_have_attribute("aria-pressed", "true")
     button = page.locator("#pass-button")

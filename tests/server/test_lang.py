@@ -10,6 +10,7 @@ import re
 from typing import Any
 
 from hearts.server.i18n import lang
+from hearts.server.solo.coach import WHY_CODES, why_pattern
 
 # a letter only Vietnamese writes (a tone or a hook): none in any English text
 VIETNAMESE = re.compile(
@@ -85,6 +86,9 @@ def test_hint_and_achievements_in_english(south: Any) -> None:
     hint = call(south, "POST", "/api/hint", {"version": s["version"]}).json()
     assert hint["reasons"] and vietnamese(hint["reasons"]) == []
     assert "points" in hint["reasons"][-1]
+    # The pass hint says why in plain English first, not only numbers (issue 39, 10).
+    assert len(hint["reasons"]) >= 2 and hint["why"] in WHY_CODES
+    assert why_pattern("en", hint["why"]).fullmatch(hint["reasons"][0]), hint
     listing = call(south, "GET", "/api/achievements").json()
     assert len(listing["achievements"]) >= 15
     assert vietnamese([(a["name"], a["condition"]) for a in listing["achievements"]]) == []

@@ -4,10 +4,17 @@
 (:meth:`HardBot.weigh_play`, :meth:`HardBot.weigh_pass`), so the hinted card is
 the card Khó would play, and it is deterministic for a view (the search is seeded
 from it): the hidden cards cannot change it.
+
+Every hint opens with why (:func:`why`, a code of :data:`WHY_CODES`): what Khó's
+choice beat its runner-up by, on the deals both were tried on, in the measure
+Khó chose by (:func:`hearts.bots.hard.value.hand_utility`): far from the
+target the points others take minus South's, which orders like South's own
+points except for moons; near it, the chance to win the match.
 """
 
 from __future__ import annotations
 
+import re
 import threading
 from typing import Any
 
@@ -30,7 +37,22 @@ _SAY: dict[str, dict[str, str]] = {
         "and": " và ",
         "my_moon": "Bạn đã ăn cả {n} điểm của ván: có thể bắn trăng.",
         "their_moon": "{name} đã ăn cả {n} điểm của ván: coi chừng bắn trăng.",
-        "near": "Trận sắp kết thúc: Khó chọn theo cơ hội thắng trận, không chỉ theo điểm.",
+        "play": "đánh",
+        "pass": "chuyền",
+        "same": "Các lá bạn được đánh đều như nhau: lá nào cũng vậy.",
+        "fewest": "Ít điểm nhất: {act} {card}, trung bình bạn ăn {p} điểm; "
+        "{act} {other} thì {q} điểm.",
+        "close": "Gần như ngang nhau: {act} {card} hay {other} chênh nhau chưa tới {gap} điểm, "
+        "cách nào cũng được.",
+        "moon_more": "Khó so điểm của bạn với các nhà khác, tính cả bắn trăng ({act} {card}: "
+        "{mc}% số ván thử có người bắn trăng, {other}: {mr}%): {card} lợi hơn; "
+        "trung bình bạn ăn {p} điểm, so với {q}.",
+        "moon_less": "Ít rủi ro bị bắn trăng hơn: {act} {card} thì {mc}% số ván thử có người "
+        "bắn trăng, {other} thì {mr}%; trung bình bạn ăn {p} điểm, so với {q}.",
+        "match": "Trận sắp kết thúc: Khó chọn theo cơ hội thắng trận, không theo điểm: "
+        "{act} {card} thắng khoảng {pc}%, {other} khoảng {pr}%.",
+        "match_close": "Trận sắp kết thúc, và {act} {card} hay {other} cho cơ hội thắng trận "
+        "gần như nhau (khoảng {pc}% và {pr}%): cách nào cũng được.",
         "few_low": "Bạn chỉ có {low} lá bích nhỏ hơn Q: {cards} dễ dính đầm bích.",
         "cover": "Bạn có {low} lá bích nhỏ che đầm bích: giữ lại.",
         "void_pass": "Chuyền hết {suit}: bạn sẽ được bỏ bài xấu khi ai đi {suit}.",
@@ -47,7 +69,23 @@ _SAY: dict[str, dict[str, str]] = {
         "and": " and ",
         "my_moon": "You have taken all {n} points of the hand: you may shoot the moon.",
         "their_moon": "{name} has taken all {n} points of the hand: beware of a moon.",
-        "near": "The match is nearly over: Hard weighs the chance to win, not only points.",
+        "play": "play",
+        "pass": "pass",
+        "same": "The cards you may play are all alike: any of them will do.",
+        "fewest": "Fewest points: {act} {card} and you take {p} points on average, "
+        "{q} if you {act} {other}.",
+        "close": "Too close to matter: {act} {card} or {other}, less than {gap} points apart "
+        "on average; either will do.",
+        "moon_more": "Hard weighs your points against the other players', moons included "
+        "({card}: someone shoots the moon in {mc}% of the deals tried, {other}: {mr}%): "
+        "{card} comes out ahead; you take {p} points on average against {q}.",
+        "moon_less": "Less risk of a moon: {act} {card} and someone shoots the moon in {mc}% "
+        "of the deals tried, {mr}% with {other}; you take {p} points on average "
+        "against {q}.",
+        "match": "The match is nearly over: Hard picks by the chance to win it, not by "
+        "points: {act} {card} wins about {pc}%, {other} about {pr}%.",
+        "match_close": "The match is nearly over, and {act} {card} or {other} give about the "
+        "same chance to win it ({pc}% and {pr}%): either will do.",
         "few_low": "You have only {low} spades below the Q: {cards} may catch the queen.",
         "cover": "You have {low} low spades to cover the queen of spades: keep them.",
         "void_pass": "Pass all your {suit}: you can shed bad cards when {suit} are led.",
@@ -97,9 +135,10 @@ def _labels(mask: int) -> str:
 
 def hint(view: PlayerView, names: dict[int, str], language: lang.Lang = "vi") -> dict[str, Any]:
     """The hint for the seat of ``view`` (its pass or its play): ``card`` or
-    ``cards``, ``estimates`` (option → mean points) and ``reasons`` (in
-    ``language``: it runs in a worker, outside the request). ``names``: the name of
-    each other seat, for the reasons."""
+    ``cards``, ``estimates`` (option → mean points), ``why`` (a code of
+    :data:`WHY_CODES`) and ``reasons`` (in ``language``: it runs in a worker,
+    outside the request), why first, the estimates line last. ``names``: the name
+    of each other seat, for the reasons."""
     with lang.using(language):
         return _hint(view, names)
 
@@ -108,16 +147,20 @@ def _hint(view: PlayerView, names: dict[int, str]) -> dict[str, Any]:
     bot = _bot()
     if view.phase == "pass":
         w = bot.weigh_pass(view)
+        code, line = why(view, w, _labels)
         return {
             "cards": [card_name(c) for c in cards_of(w.choice)],
             "estimates": {_key(m): round(w.points[m], 2) for m in w.options},
-            "reasons": [*_pass_reasons(view, w.choice), _estimates_line(w, _labels)],
+            "why": code,
+            "reasons": [line, *_pass_reasons(view, w.choice), _estimates_line(w, _labels)],
         }
     w = bot.weigh_play(view)
+    code, line = why(view, w, label)
     return {
         "card": card_name(w.choice),
         "estimates": {card_name(c): round(w.points[c], 2) for c in w.options},
-        "reasons": [*_play_reasons(view, w, names), _estimates_line(w, label)],
+        "why": code,
+        "reasons": [line, *_play_reasons(view, w, names), _estimates_line(w, label)],
     }
 
 
@@ -126,10 +169,87 @@ def _key(mask: int) -> str:
     return " ".join(card_name(c) for c in cards_of(mask))
 
 
+#: Why a hint chose as it did: the only card; cards all alike; the fewest mean
+#: points; too close to matter; a moon counted (more or fewer of them than the
+#: runner-up); near the end, the chance to win the match (or too close).
+WHY_CODES = ("only", "same", "fewest", "close", "moon_more", "moon_less", "match", "match_close")
+#: Options less than this many points apart (in Khó's measure, on the same deals)
+#: are too close to matter: a search with another seed often chooses the other
+#: (docs/api.md, Hint).
+CLOSE_POINTS = 0.5
+#: The same near the end of a match, in chances to win (percentage points).
+CLOSE_CHANCE = 3.0
+
+
+def _rivals(w: Weighing) -> list[int]:
+    """The options compared with Khó's choice on the same deals (the survivors of
+    its last round), best first; those dropped earlier were tried on fewer deals."""
+    return [o for o in w.options[1:] if w.deals[o] == w.deals[w.choice]]
+
+
+def why(view: PlayerView, w: Weighing, show: Any) -> tuple[str, str]:
+    """Why Khó chose ``w.choice``: the code and its line, from what the search
+    measured against the runner-up, or against an option with fewer points if one
+    was tried on the same deals (``show``: an option as the line names it)."""
+    act = _say("pass" if view.phase == "pass" else "play")
+    if view.phase == "play" and view.legal.bit_count() == 1:
+        return "only", _say("only")
+    rivals = _rivals(w) or list(w.options[1:2])
+    if not rivals:
+        return "same", _say("same")
+    c, r = w.choice, rivals[0]
+    low = min(rivals, key=lambda o: w.points[o])
+    if w.points[low] < w.points[c]:
+        r = low  # what a player asks: why not the option with fewer points?
+    words: dict[str, object] = {"act": act, "card": show(c), "other": show(r)}
+    words |= {"p": number(w.points[c]), "q": number(w.points[r])}
+    if w.near:
+        # The value near the end is 100 × the chance to win the match.
+        pc, pr = w.value[c], w.value[r]
+        code = "match_close" if abs(pc - pr) < CLOSE_CHANCE else "match"
+        return code, _say(code, pc=round(pc), pr=round(pr), **words)
+    n = view.n
+    # Far from the end the value is the others' mean points minus South's: without
+    # moons n/(n-1) value per point South takes, so ``gap`` is in points too.
+    gap = (w.value[c] - w.value[r]) * (n - 1) / n
+    fewer = w.points[r] - w.points[c]  # the points the choice saves, moons and all
+    if fewer >= CLOSE_POINTS:
+        return "fewest", _say("fewest", **words)
+    if gap < CLOSE_POINTS and fewer > -CLOSE_POINTS:
+        return "close", _say("close", gap=number(CLOSE_POINTS), **words)
+    # Not fewer points, yet Khó's measure prefers it: only moons set them apart.
+    mc, mr = moon_share(view, w, c), moon_share(view, w, r)
+    code = "moon_less" if mc < mr else "moon_more"
+    return code, _say(code, mc=round(100 * mc), mr=round(100 * mr), **words)
+
+
+def why_pattern(language: lang.Lang, code: str) -> re.Pattern[str]:
+    """The lines :func:`why` words ``code`` with in ``language``, any figures in
+    their places: how a reader (a test, a tool) knows a hint's why."""
+    parts = re.split(r"\{\w+\}", _SAY[language][code])
+    return re.compile(".+?".join(re.escape(p) for p in parts))
+
+
+def moon_share(view: PlayerView, w: Weighing, option: int) -> float:
+    """The share of ``option``'s deals that ended in a moon, far from the end: from
+    its mean value and points (the value is the others' points minus South's, so
+    together they give the mean of all seats' points, which a moon alone moves)."""
+    rules, n = view.rules, view.n
+    total = (n - 1) * w.value[option] + n * w.points[option]
+    plain = 26 - (10 if rules.jd_bonus else 0)  # every card taken, no moon
+    # Far from the end a shooter who may choose adds 26 to the others.
+    if rules.moon == "subtract_from_self":
+        share = (plain - total) / 52
+    else:
+        share = (total - plain) / (26 * (n - 2))
+    return min(1.0, max(0.0, share))
+
+
 def _estimates_line(w: Weighing, show: Any) -> str:
-    """``9♦: trung bình 1,2 điểm · K♠: 3,5 điểm``: the best few options."""
+    """``9♦: trung bình 1,2 điểm · K♠: 3,5 điểm``: Khó's choice and the next options
+    tried on the same deals (those dropped earlier were tried on fewer)."""
     parts = []
-    for i, option in enumerate(w.options[:SHOWN]):
+    for i, option in enumerate([w.choice, *_rivals(w)][:SHOWN]):
         words = _say("mean") if i == 0 else ""
         # From the figure the estimates carry (rounded to 2 places), so that the
         # line and the estimates never round a ...x5 apart.
@@ -142,7 +262,7 @@ def _play_reasons(view: PlayerView, w: Weighing, names: dict[int, str]) -> list[
     out: list[str] = []
     card = w.choice
     if view.legal.bit_count() == 1:
-        return [_say("only")]
+        return []
     trick = view.trick
     led = trick[0][1] // 13 if trick else -1
     qs_out = not (view.played | view.hand) & QS_BIT
@@ -165,8 +285,6 @@ def _play_reasons(view: PlayerView, w: Weighing, names: dict[int, str]) -> list[
             out.append(_say("my_moon", n=taken[s]))
         else:
             out.append(_say("their_moon", name=names[s], n=taken[s]))
-    if w.near:
-        out.append(_say("near"))
     return out
 
 

@@ -304,12 +304,14 @@ class StaleBody(BaseModel):
 class Hint(BaseModel):
     """Gợi ý: Khó's choice for South (``card`` in play, ``cards`` in the pass; the
     other is null), the mean points of the options it weighed (a card, or a pass
-    as its cards space-separated), why in Vietnamese, and the State after the hint
-    was counted."""
+    as its cards space-separated), why (``why``: what the choice was made by, a
+    code; ``reasons``: in the caller's language, why first, the estimates last),
+    and the State after the hint was counted."""
 
     card: str | None
     cards: list[str] | None
     estimates: dict[str, float]
+    why: str = Field(description="what Khó chose by, a code (docs/api.md, Hint)")
     reasons: list[str]
     state: State
 

@@ -60,6 +60,14 @@ export class HandController {
   // The pass was made: its cards are no longer chosen.
   passed() { this.selected = new Set(); }
 
+  // Gợi ý applied in one tap: in the pass its cards become the ones chosen (the
+  // player still confirms with "Chuyền"); in play its card is raised by the view
+  // (`hinted`) and gets the focus, and a tap on it plays it like any card.
+  applyHint(s, cards) {
+    const h = s.hand;
+    if (h.phase === "pass" && !h.passed) this.selected = new Set(cards.filter((c) => (h.legal || h.cards).includes(c)));
+  }
+
   // ---- input -----------------------------------------------------------------
   tap(card) {
     const s = this.hooks.current();
@@ -109,27 +117,34 @@ export class HandController {
     btns[i].focus();
   }
 
-  // Focus on the hand's first card that may be played (or chosen to pass), unless a
-  // card of the hand has the focus already.
+  // Focus on the card Gợi ý raised, else the hand's first card that may be played (or
+  // chosen to pass), unless a card of the hand has the focus already.
   focusFirstLegal() {
     const hand = $("#hand");
     if (hand.contains(document.activeElement)) return;
     const btns = [...hand.querySelectorAll("button.hand-card")];
-    const b = btns.find((x) => x.getAttribute("aria-disabled") === "false");
+    const open = (x) => x.getAttribute("aria-disabled") === "false";
+    const b = btns.find((x) => open(x) && x.dataset.hinted === "true") || btns.find(open);
     if (!b) return;
     for (const x of btns) x.tabIndex = x === b ? 0 : -1;
     b.focus({ preventScroll: true });
   }
 
   // Where the next action is, when focus was lost (the button pressed is gone, or the
-  // card played): the first card that may be played or chosen, or the button that
-  // deals the next hand or starts a new match. Focus elsewhere is left alone.
+  // card played): "Chuyền" once the pass is chosen, the first card that may be played
+  // or chosen (the one Gợi ý raised first), or the button that deals the next hand or
+  // starts a new match. Focus elsewhere is left alone.
   placeFocus(s) {
     const a = document.activeElement;
     const lost = !a || a === document.body || a.hidden || a.closest("[hidden]") || a.disabled ||
       a.matches("#hand button.hand-card");
     if (!lost || document.querySelector("dialog[open]")) return;
     const h = s.hand;
+    const pass = $("#pass-button");
+    if (h.phase === "pass" && !h.passed && !pass.hidden && !pass.disabled) {
+      pass.focus({ preventScroll: true });  // the pass is chosen (a hint chose it): send it
+      return;
+    }
     if ((h.phase === "play" && h.turn === s.seats[0]) || (h.phase === "pass" && !h.passed)) {
       this.focusFirstLegal();
       return;

@@ -23,7 +23,7 @@ let shown = null;       // snapshot on screen (may lag behind while animating)
 let busy = true;
 let flash = null;       // {text, version, until}
 let statsLoadedFor = null;
-let hint = null;        // {version, cards: Set, reasons}: Gợi ý for the position on screen
+let hint = null;        // {version, cards: Set, reasons, why}: Gợi ý for the position on screen
 
 let hand = null; // the hand's controller, made in init() unless room.js takes the page
 
@@ -233,7 +233,8 @@ function doHint() {
     const got = await api.hint(server.version);
     server = got.state;
     const cards = got.card ? [got.card] : got.cards || [];
-    hint = { version: got.state.version, cards: new Set(cards), reasons: got.reasons || [] };
+    hint = { version: got.state.version, cards: new Set(cards), reasons: got.reasons || [], why: got.why };
+    hand.applyHint(got.state, cards);  // one tap: the pass chosen, or the card raised
     await present(shown, got.state);
   });
 }
@@ -252,9 +253,11 @@ function doTakeBack() {
 function renderHint() {
   const box = $("#hint-box");
   const lines = hint ? hint.reasons : [];
-  box.replaceChildren(...lines.map((line) => {
+  box.replaceChildren(...lines.map((line, i) => {
     const p = document.createElement("p");
     p.textContent = line;
+    // the first line says why Khó chose (the server's code: docs/api.md, Hint)
+    if (i === 0 && hint.why) p.dataset.why = hint.why;
     return p;
   }));
   box.hidden = !lines.length;

@@ -384,8 +384,9 @@ export class TableView {
         this.handButtons.set(card, b);
       }
       if (this.handEl.children[i] !== b) this.handEl.insertBefore(b, this.handEl.children[i] || null);
-      const sel = passing && selected.has(card);
       let enabled = !ui.busy && legal.has(card);
+      // chosen to pass, or in play the card Gợi ý recommends: raised
+      const sel = passing ? selected.has(card) : myTurn && legal.has(card) && !!ui.hinted && ui.hinted.has(card);
       const full = selected.size >= h.pass_count;
       if (passing && full && !sel) enabled = false;
       b.setAttribute("aria-disabled", enabled ? "false" : "true");
