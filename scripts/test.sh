@@ -66,7 +66,7 @@ if [ -z "${HEARTS_TEST_PG_URL:-}" ]; then
   export HEARTS_TEST_PG_URL="postgresql+psycopg://postgres@127.0.0.1:$pg_port/postgres"
 fi
 
-wait "$warm_pid"
+wait "$warm_pid" || { echo "scripts/test.sh: Khó's kernel did not compile" >&2; exit 1; }
 
 # Four workers (pytest-xdist) on two cores: most tests wait on a browser, a server or
 # a database rather than compute. The load scheduling hands tests out one at a time in
