@@ -20,6 +20,13 @@ if [ ${#missing[@]} -gt 0 ]; then
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${missing[@]}" >/dev/null
 fi
 
+# Khó's numba kernel compiles on a fresh checkout's first use (a minute or more on two
+# busy cores, longer than a browser test waits for its server to start): compile it
+# into numba's cache beside the sources now, while ruff, mypy and PostgreSQL start,
+# so that every server the tests start loads it instead.
+python3 -c 'from hearts.bots.hard import warm_up; warm_up()' &
+warm_pid=$!
+
 python3 -m ruff check src tests bench
 python3 -m ruff format --check src
 python3 -m mypy
@@ -58,6 +65,8 @@ if [ -z "${HEARTS_TEST_PG_URL:-}" ]; then
   fi
   export HEARTS_TEST_PG_URL="postgresql+psycopg://postgres@127.0.0.1:$pg_port/postgres"
 fi
+
+wait "$warm_pid" || { echo "scripts/test.sh: Khó's kernel did not compile" >&2; exit 1; }
 
 # Four workers (pytest-xdist) on two cores: most tests wait on a browser, a server or
 # a database rather than compute. The load scheduling hands tests out one at a time in

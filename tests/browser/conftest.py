@@ -106,9 +106,9 @@ def browser_context_args(browser_context_args: dict[str, Any]) -> dict[str, Any]
 
 
 # The page's test hook for its pacing (docs/testing.md): the waits between computer
-# cards and the hold of a finished trick take a tenth of their time, unless the test
+# cards and the hold of a finished trick take a fiftieth of their time, unless the test
 # is marked real_pace (it watches the trick being held or the cards coming one by one).
-TEST_PACE = 0.1
+TEST_PACE = 0.02
 
 
 def pace(ctx: BrowserContext, request: pytest.FixtureRequest) -> None:

@@ -56,11 +56,12 @@ class HeartsServer:
         assert self.url.startswith("http://127.0.0.1:"), self.url
         return self.url
 
-    def stop(self) -> None:
+    def stop(self, timeout: float = 15) -> None:
+        """SIGTERM, and SIGKILL after ``timeout`` seconds (:func:`processes.stop_group`)."""
         proc, self.proc = self.proc, None
         if proc is None:
             return
-        stop_group(proc)
+        stop_group(proc, timeout)
 
     @property
     def port(self) -> int:

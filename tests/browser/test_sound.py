@@ -18,7 +18,8 @@ def sounds(page: Page) -> list[str]:
     return [str(s) for s in page.evaluate("window.__heartsSounds")]
 
 
-@pytest.mark.real_pace  # the sounds of the cards as they land at the real pace
+# At the test pace (conftest.py): the page schedules a card's sound as it shows the
+# card, in the same steps at any pace; only the gaps between them are shorter.
 def test_sound_is_off_by_default_persists_and_plays_the_events(page: Page) -> None:
     fetched: list[str] = []
     page.on("request", lambda r: fetched.append(r.url))

@@ -27,6 +27,9 @@ START_TIMEOUT = 60.0
 LIVE = 60.0  # liveness bound only
 SMALL = 48  # playouts per decision: a quick analysis
 SLOW = 8000  # looking ahead at every turn: about half a second a decision, 14 of them
+# Seconds of silence before the other process takes an analysis over (the setting's
+# default is 15): 2.5 heartbeats (analysis_store.HEARTBEAT), not a wait of 15 s.
+STALE = "5"
 
 
 class Server:
@@ -94,7 +97,9 @@ def servers(database: str, tmp_path: Path) -> Iterator[list[Server]]:
     try:
         for i, budget in enumerate((str(SLOW), str(SMALL))):
             log = tmp_path / f"server{i}.log"
-            started.append(Server(database, log, "--analysis-iterations", budget))
+            started.append(
+                Server(database, log, "--analysis-iterations", budget, "--analysis-stale", STALE)
+            )
         yield started
     finally:
         for server in started:
@@ -143,6 +148,6 @@ def test_a_killed_process_s_analysis_is_finished_by_the_other(
     os.killpg(dying.proc.pid, signal.SIGKILL)  # the server and its bot worker, mid-search
     dying.proc.wait(timeout=30)
     got = _poll(south, other.url, lambda got: got["status"] != "running")
-    # taken over once its heartbeat was stale (analysisdb.STALE s), and finished
+    # taken over once its heartbeat was stale (STALE s), and finished
     assert got["status"] == "done" and got["done"] == got["total"] == 14
     assert "went silent" in (tmp_path / "server1.log").read_text()

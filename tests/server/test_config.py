@@ -95,6 +95,7 @@ def test_settings_survive_the_trip_through_the_environment() -> None:
         ("HEARTS_TRUSTED_PROXY", "10.0.0.0/8,proxy.example"),
         ("HEARTS_NEW_PLAYER_INTERVAL", "-1"),
         ("HEARTS_SQLITE_SYNCHRONOUS", "OFF"),
+        ("HEARTS_ANALYSIS_STALE", "0"),
     ],
 )
 def test_a_bad_value_names_its_setting(name, value) -> None:

@@ -89,6 +89,7 @@ def create_app(
     workers = executor or ThreadPoolExecutor(max_workers=2, thread_name_prefix="hearts-bot")
     tables = Tables(store, rules or Rules(target=target), workers, executor_factory)
     tables.analysis_iterations = config.analysis_iterations
+    tables.analysis_stale = config.analysis_stale
     pace = config.room_pace if room_pace is None else room_pace
     rooms = Rooms(store, tables.computers, pace, lambda _c, _r: None)
     live = Live(rooms)

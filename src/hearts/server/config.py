@@ -58,6 +58,15 @@ def _amount(unit: str) -> Callable[[str], float]:
 
 
 _seconds = _amount("seconds")
+
+
+def _positive_seconds(text: str) -> float:
+    value = _seconds(text)
+    if value == 0:
+        raise ValueError(f"must be more than 0 seconds, not {text!r}")
+    return value
+
+
 _days = _amount("days")
 
 
@@ -128,6 +137,12 @@ SETTINGS: tuple[Setting, ...] = (
         "analysis_iterations",
         _int(1, 1_000_000),
         "Khó's playouts per decision when it analyses a player's hand (Phân tích)",
+    ),
+    Setting(
+        "analysis_stale",
+        _positive_seconds,
+        "seconds without a heartbeat after which another process takes over an analysis",
+        metavar="SECONDS",
     ),
     Setting("seed", _int(None), "reproducible deals: for tests only, never on a public server"),
     Setting(
@@ -210,6 +225,9 @@ class Config:
     # Khó's own (bots.hard.DEFAULT_ITERATIONS), all spent, so that it tells apart cards
     # a fraction of a point apart that Khó at play need not.
     analysis_iterations: int = 4_000
+    # An analysis's process beats every 2 s (analysis_store.HEARTBEAT) and with each
+    # decision weighed: 15 s of silence is a lost process, not a slow one.
+    analysis_stale: float = 15.0
     seed: int | None = None
     trusted_proxy: tuple[Network, ...] = ()
     new_player_burst: int = 20

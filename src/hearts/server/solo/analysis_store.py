@@ -28,13 +28,15 @@ from typing import Any
 import sqlalchemy as sa
 from sqlalchemy.engine import RowMapping
 
+from hearts.server.config import Config
 from hearts.server.solo.analysis import Analysis
 from hearts.server.store.db import Store, analyses
 
 #: Seconds between the running process's heartbeats.
 HEARTBEAT = 2.0
-#: A running analysis whose heartbeat is older than this lost its process.
-STALE = 15.0
+#: A running analysis whose heartbeat is older than this lost its process
+#: (:attr:`hearts.server.config.Config.analysis_stale`).
+STALE = Config.analysis_stale
 
 
 @dataclass
