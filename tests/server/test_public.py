@@ -30,6 +30,7 @@ from hearts.server.i18n.messages import ERRORS
 from hearts.server.public import seating
 from hearts.server.store.db import public_players, public_tables, rating_changes
 from hearts.server.store.db import ratings as ratings_table
+from hearts.server.store.db import rooms as rooms_table
 from hearts.server.web.ratelimit import TokenBuckets
 
 CLIENT_OPTIONS = {"seed": 5, "room_pace": 0.0}
@@ -54,7 +55,7 @@ def step(guest: Guest, code: str) -> bool:
     hand, v = room["state"]["hand"], room["version"]
     if hand["phase"] == "pass" and hand["passed"] is None:
         guest.act(code, "pass", {"version": v, "cards": hand["cards"][:3]}, status=None)
-    elif hand["phase"] == "play" and hand["turn"] == "S":
+    elif hand["phase"] == "play" and hand["turn"] == room["you"]:
         guest.act(code, "play", {"version": v, "card": hand["legal"][0]}, status=None)
     elif hand["phase"] == "done" and not room["state"]["match"]["over"]:
         guest.act(code, "next-hand", {"version": v}, status=None)
@@ -72,6 +73,14 @@ def play(guests: list[Guest], code: str, done: Any) -> Any:
         if not any(step(g, code) for g in guests):
             time.sleep(0.01)
     raise AssertionError("the match did not go on")
+
+
+def overdue(db_url: str, code: str) -> None:
+    """Make the table's next server move due now (as if the turn's time had passed)."""
+    engine = sa.create_engine(db_url)
+    with engine.begin() as conn:
+        conn.execute(rooms_table.update().where(rooms_table.c.code == code).values(due_at=1.0))
+    engine.dispose()
 
 
 def engine_of(client: Any) -> sa.Engine:
@@ -268,6 +277,53 @@ def test_a_public_match_with_a_newcomer_and_a_leaver_shows_nobody_another_hand(
     # over: every action is refused and changes nothing
     over = minh.call("POST", f"/api/public/{code}/react", {"reaction": "like"}, 409)
     assert over["error"]["code"] == "match_over"
+
+
+@pytest.mark.both_databases("the sweep's query of overdue rooms, on a public table")
+def test_an_away_player_is_played_for_and_coming_back_gives_the_seat_back(client, db_url) -> None:
+    """Minh is away: when his turn's time is over, Vừa passes for him, marked
+    "(tự động)" on every screen; he is still seated (not gone, not last). Back within
+    the match, he finds his table, the table waits on him again with a whole timer,
+    and his own card takes the mark away."""
+    lan, minh, an = Guest(client), Guest(client), Guest(client)
+    three = {"players": 3, "target": 50}
+    code = seek(lan, rules=three, name="Lan")["code"]
+    seek(minh, rules=three, name="Minh")
+    seek(an, rules=three, name="An")  # full: the match starts at once
+    for guest in (lan, an):
+        until_room(guest, code, lambda r: r["state"] is not None)
+        assert step(guest, code)  # they pass; Minh does not
+    before = until_room(lan, code, lambda r: r["waiting_for"] != [])
+    minh_letter = next(s["seat"] for s in before["seats"] if s["name"] == "Minh")
+    assert before["waiting_for"] == [minh_letter] and before["deadline"] > 20
+    overdue(db_url, code)  # as if his 30 s had passed
+    after = until_room(lan, code, lambda r: r["state"]["hand"]["phase"] == "play")
+    seat = next(s for s in after["seats"] if s["seat"] == minh_letter)
+    assert seat["kind"] == "human" and seat["name"] == "Minh" and seat["auto"]
+    assert after["auto_plays"] == [{"seat": minh_letter, "step": "pass", "card": None}]
+    assert after["public"].get("left", []) == []
+    # he comes back: the same table, his seat, his cards (passed for him)
+    assert where(minh) == {"code": code, "seated": True}
+    back = minh.room(code)
+    me = back["seats"][0]
+    assert back["you"] == me["seat"] and me["name"] == "Minh" and me["auto"] and me["connected"]
+    assert back["state"]["hand"]["passed"] is not None
+    # the others play until it is his turn: the table waits on him, a whole timer
+    room = back
+    for _ in range(200):
+        room = minh.room(code)
+        if room["waiting_for"] == [me["seat"]]:
+            break
+        if not any(step(g, code) for g in (lan, an)):
+            time.sleep(0.01)
+    assert room["waiting_for"] == [me["seat"]] and room["deadline"] > 20
+    played = minh.act(
+        code, "play", {"version": room["version"], "card": room["state"]["hand"]["legal"][0]}
+    )
+    assert not played["seats"][0]["auto"]
+    seen = lan.room(code)
+    assert not next(s for s in seen["seats"] if s["seat"] == minh_letter)["auto"]
+    assert [a["step"] for a in seen["auto_plays"]] == ["pass"]  # his own card: no mark
 
 
 @pytest.mark.both_databases("the rating's rows and the abandoned table's")
