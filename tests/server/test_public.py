@@ -213,6 +213,75 @@ def test_reactions_hiding_and_their_limits(client) -> None:
     assert shown_again["public"]["hidden"] == []
 
 
+def answer_to(socket: Any, message: dict[str, Any]) -> tuple[Any, list[Any]]:
+    """Send ``message`` on a room socket: its answer, and the pushes before it."""
+    socket.send_text(json.dumps(message))
+    pushes = []
+    while True:
+        frame = socket.receive_json()
+        if frame["type"] == "answer":
+            return frame, pushes
+        pushes.append(frame)
+
+
+def pushed(socket: Any, check: Any) -> Any:
+    """The first Room pushed on ``socket`` for which ``check`` holds."""
+    for _ in range(50):
+        frame = socket.receive_json()
+        if frame.get("type") == "room" and check(frame["room"]):
+            return frame["room"]
+    raise AssertionError("never pushed")
+
+
+@pytest.mark.both_databases("a reaction is a change of the room's row")
+def test_a_reaction_over_the_socket_is_pushed_to_the_others_and_limited(client) -> None:
+    """``{"type": "react"}`` on the room's socket: answered like the REST call, pushed
+    live to the other seats' sockets; the 3 s rule and the per-player and per-address
+    buckets refuse it as they refuse REST, and change nothing."""
+    lan, minh, an = Guest(client), Guest(client), Guest(client)
+    three = {"players": 3, "target": 50}
+    code = seek(lan, rules=three, name="Lan")["code"]
+    seek(minh, rules=three, name="Minh")
+    seek(an, rules=three, name="An")
+    url = f"/api/rooms/{code}/ws"
+    with client.websocket_connect(url) as lan_ws, client.websocket_connect(url) as minh_ws:
+        for ws, guest in ((lan_ws, lan), (minh_ws, minh)):
+            ws.send_text(json.dumps({"token": guest.token}))
+            assert ws.receive_json()["type"] == "room"
+        sent, _ = answer_to(minh_ws, {"type": "react", "id": 1, "reaction": "wow"})
+        assert sent["status"] == 200 and sent["id"] == 1
+        mine = sent["room"]["public"]["reactions"]
+        assert [(r["seat"], r["reaction"]) for r in mine] == [(sent["room"]["you"], "wow")]
+        seen = pushed(lan_ws, lambda r: r["public"]["reactions"] != [])
+        minh_letter = next(s["seat"] for s in seen["seats"] if s["name"] == "Minh")
+        assert [(r["seat"], r["reaction"]) for r in seen["public"]["reactions"]] == [
+            (minh_letter, "wow")
+        ]
+        version = seen["version"]
+        for message, code_, status in (
+            ({"reaction": "hello"}, "bad_reaction", 400),
+            ({"reaction": "like"}, "reaction_too_soon", 429),
+            ({}, "bad_request", 400),
+        ):
+            refused, _ = answer_to(minh_ws, {"type": "react", "id": 2, **message})
+            assert (refused["status"], refused["error"]["code"]) == (status, code_), refused
+            assert refused["error"]["message"] == ERRORS[code_][1]
+        limits = client.app.state.public_limits
+        limits.react_player = TokenBuckets(1, 1000.0)
+        assert answer_to(lan_ws, {"type": "react", "id": 3, "reaction": "like"})[0]["status"] == 200
+        limited, _ = answer_to(lan_ws, {"type": "react", "id": 4, "reaction": "nice"})
+        assert limited["error"]["code"] == "react_limited" and limited["retry_after"] >= 1
+        limits.react_player = TokenBuckets(100, 0.0)
+        limits.react_address = TokenBuckets(1, 1000.0)
+        too_soon, _ = answer_to(lan_ws, {"type": "react", "id": 5, "reaction": "sad"})
+        assert too_soon["error"]["code"] == "reaction_too_soon"  # the address's token spent
+        by_address, _ = answer_to(minh_ws, {"type": "react", "id": 6, "reaction": "sad"})
+        assert by_address["error"]["code"] == "react_limited"
+    assert lan.room(code)["version"] == version + 1  # lan's one "like" only
+    # REST and the socket share the buckets: the address has no token left
+    assert lan.call("POST", f"/api/public/{code}/react", {"reaction": "sad"}, 429)
+
+
 def test_a_public_match_with_a_newcomer_and_a_leaver_shows_nobody_another_hand(
     client, history, monkeypatch
 ) -> None:

@@ -15,7 +15,7 @@ from hearts.server.public import rating
 from hearts.server.public.names import public_name
 from hearts.server.public.reactions import hide, react
 from hearts.server.public.seating import Seating
-from hearts.server.rooms.api import NO_STORE, ROOM_RESPONSES, answer
+from hearts.server.rooms.api import NO_STORE, ROOM_RESPONSES, SocketAction, answer
 from hearts.server.rooms.service import RoomError, Rooms
 from hearts.server.rooms.store import Room
 from hearts.server.solo.tables import Tables
@@ -109,16 +109,23 @@ def install(app: FastAPI, tables: Tables, rooms: Rooms, seating: Seating) -> Non
             body = {"code": room.code, "seated": room.seat_of(pid) is not None}
         return Response(json.dumps(body), media_type="application/json", headers=NO_STORE)
 
-    @app.post("/api/public/{code}/react", responses=ROOM_RESPONSES, tags=tags)
-    async def send_reaction(code: str, body: ReactBody, pid: Player, request: Request) -> Response:
-        """A reaction over the player's seat (one per 3 s)."""
+    async def reacting(code: str, pid: int, body: ReactBody, address: str) -> str:
+        """A reaction over the player's seat (one per 3 s), by REST or the socket."""
         action = react(body.reaction)
         limits.take(
             "react_limited",
             (limits.react_player, str(pid)),
-            (limits.react_address, request_address(request)),
+            (limits.react_address, address),
         )
-        return answer(await rooms.act(code, pid, action))
+        return await rooms.act(code, pid, action)
+
+    app.state.socket_actions["react"] = SocketAction(ReactBody, reacting)
+
+    @app.post("/api/public/{code}/react", responses=ROOM_RESPONSES, tags=tags)
+    async def send_reaction(code: str, body: ReactBody, pid: Player, request: Request) -> Response:
+        """A reaction over the player's seat (one per 3 s); also the room socket's
+        ``{"type": "react", "reaction": ...}``."""
+        return answer(await reacting(code, pid, body, request_address(request)))
 
     @app.post("/api/public/{code}/hide", responses=ROOM_RESPONSES, tags=tags)
     async def hide_player(code: str, body: HideBody, pid: Player) -> Response:
