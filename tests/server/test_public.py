@@ -27,7 +27,6 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from room_guests import Guest, leaks, until_room
 
 from hearts.server.i18n.messages import ERRORS
-from hearts.server.public import seating
 from hearts.server.store.db import public_players, public_tables, rating_changes
 from hearts.server.store.db import ratings as ratings_table
 from hearts.server.store.db import rooms as rooms_table
@@ -283,13 +282,13 @@ def test_a_reaction_over_the_socket_is_pushed_to_the_others_and_limited(client) 
 
 
 def test_a_public_match_with_a_newcomer_and_a_leaver_shows_nobody_another_hand(
-    client, history, monkeypatch
+    client, history
 ) -> None:
     """One human opens a table that starts at once with computers; two newcomers
     queue and take computers' seats at the next deal; one leaves for good in the
     second hand; the match is played out and rated: the leaver last.  No message to
     any of them names a card of another hand."""
-    monkeypatch.setattr(seating, "START_SECONDS", 0.0)
+    client.app.state.seating.start_seconds = 0.0
     lan, minh, an = Guest(client), Guest(client), Guest(client)
     code = seek(lan, name="Lan")["code"]
     room = until_room(lan, code, lambda r: r["phase"] == "playing")
@@ -410,12 +409,12 @@ def test_an_abandoned_match_is_not_rated_and_a_lobby_never_starts_without_a_huma
     loner = Guest(client)
     assert seek(loner, rules=three)["code"] != code  # an abandoned table seats nobody
     loner.call("POST", f"/api/public/{seek(loner, rules=three)['code']}/leave")
-    seating_ = client.app.state.seating
+    seating = client.app.state.seating
     with client.app.state.tables.store.write() as conn:
         conn.execute(public_tables.update().values(start_at=0.0))
         phases = dict(conn.execute(sa.select(public_tables.c.code, public_tables.c.phase)).all())
     assert phases[code] == "abandoned"
-    assert seating_.start_due() == []  # the loner's lobby has no human: it waits
+    assert seating.start_due() == []  # the loner's lobby has no human: it waits
     with engine_of(client).connect() as conn:
         assert conn.execute(sa.select(sa.func.count()).select_from(rating_changes)).scalar() == 0
         assert conn.execute(sa.select(sa.func.count()).select_from(ratings_table)).scalar() == 0
@@ -569,3 +568,46 @@ def test_the_change_that_ends_a_match_rates_it_once_whoever_makes_it(client) -> 
     with store.read() as conn:
         assert conn.execute(sa.select(sa.func.count()).select_from(rating_changes)).scalar() == 3
         assert set(conn.execute(sa.select(ratings_table.c.matches)).scalars()) == {1}
+
+
+def test_the_public_settings_reach_the_tables(db_url) -> None:
+    """docs/config.md's ``public_*`` settings: the lobby's start, the turn, the
+    reactions' interval and the seek and reaction buckets are the server's config."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    from fastapi.testclient import TestClient
+
+    from hearts.server.app import create_app
+    from hearts.server.config import Config
+
+    config = Config(
+        public_start_seconds=0.0,
+        public_turn_seconds=45,
+        public_reaction_seconds=0.0,
+        public_seek_burst=1,
+        public_seek_interval=1000.0,
+        public_react_burst=2,
+        public_react_interval=1000.0,
+    )
+    app = create_app(db_url, seed=1, executor=ThreadPoolExecutor(1), config=config, room_pace=0.0)
+    with TestClient(app) as own:
+        lan, minh = Guest(own), Guest(own)
+        first = seek(lan)
+        code = first["code"]
+        assert first["room"]["public"]["start_in"] < 1  # not 20
+        # no 20 s wait; then the computers pass and the table waits on lan
+        room = until_room(lan, code, lambda r: r["phase"] == "playing" and r["waiting_for"])
+        room = until_room(lan, code, lambda r: not r["computer_to_move"])
+        assert room["turn_seconds"] == 45 and room["deadline"] > 30
+        assert seek(lan, status=429)["error"]["code"] == "seek_limited"  # one seek
+        assert seek(minh)["code"] == code  # queued for the next deal
+        path = f"/api/public/{code}/react"
+        lan.call("POST", path, {"reaction": "like"})
+        lan.call("POST", path, {"reaction": "wow"})  # no 3 s between them
+        assert lan.call("POST", path, {"reaction": "sad"}, 429)["error"]["code"] == "react_limited"
+    # the defaults are the documented ones
+    default = Config()
+    assert (default.public_start_seconds, default.public_turn_seconds) == (20.0, 30)
+    assert default.public_reaction_seconds == 3.0
+    assert (default.public_seek_burst, default.public_seek_interval) == (5, 2.0)
+    assert (default.public_react_burst, default.public_react_interval) == (3, 3.0)

@@ -43,10 +43,6 @@ from hearts.server.web.errors import ApiError
 
 log = logging.getLogger("hearts.server")
 
-#: A lobby with a human starts this long after it was opened (or when full).
-START_SECONDS = 20.0
-#: A public table's turn timer: then Vừa plays for the away player, "(tự động)".
-TURN_SECONDS = 30
 #: How often each process looks for lobbies to start.
 SWEEP_EVERY = 1.0
 #: How many times a seek is tried again when another change took the version.
@@ -99,8 +95,12 @@ def begin(room: Room, seeds: HandSeeds) -> None:
 class Seating:
     """Public tables over one process's :class:`Rooms` (installs the rooms' hooks)."""
 
-    def __init__(self, rooms: Rooms) -> None:
+    def __init__(self, rooms: Rooms, start_seconds: float = 20.0, turn_seconds: int = 30) -> None:
         self.rooms = rooms
+        #: a lobby with a human starts this long after it was opened (or when full)
+        self.start_seconds = start_seconds
+        #: a public table's turn: then Vừa plays for the away player, "(tự động)"
+        self.turn_seconds = turn_seconds
         self.store = rooms.store
         self.postgres = self.store.engine.dialect.name == "postgresql"
         self._sweeper: asyncio.Task[None] | None = None
@@ -243,7 +243,7 @@ class Seating:
                 seat.kind, seat.name, seat.player_id = "human", name, player_id
                 seat.seen_at, seat.auto = now(), False
                 if room.public.get("start_at") is None:
-                    room.public["start_at"] = now() + START_SECONDS
+                    room.public["start_at"] = now() + self.start_seconds
                 if len(empty) == 1:
                     begin(room, self.rooms.deal_seeds(room))  # full: it starts now
             else:
@@ -257,8 +257,8 @@ class Seating:
         self, conn: Connection, player_id: int, rules: Rules, level: str, wanted: str, name: str
     ) -> Room:
         """A new public table with the player at its first seat."""
-        public = {"kind": wanted, "start_at": now() + START_SECONDS}
-        room = new_lobby(rules, level, TURN_SECONDS, player_id, name, public)
+        public = {"kind": wanted, "start_at": now() + self.start_seconds}
+        room = new_lobby(rules, level, self.turn_seconds, player_id, name, public)
         self.rooms.db.create(conn, room)  # a taken code: IntegrityError, tried again
         row = table_row(room)
         conn.execute(
