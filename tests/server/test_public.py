@@ -140,6 +140,29 @@ def test_names_strangers_see(client) -> None:
     assert seek(guest, name="  Dũng  ")["room"]["seats"][0]["name"] == "Dũng"
 
 
+def test_names_at_one_table_are_distinct(client, monkeypatch) -> None:
+    """Two generated names that would be the same: the second is drawn again; a
+    chosen name already at the table (or in its queue) gets a number."""
+    from hearts.server.public import names
+
+    numbers = iter([7, 7, 7, 7, 12])
+    monkeypatch.setattr(names, "draw_number", lambda: next(numbers))
+    guests = [Guest(client) for _ in range(4)]
+    code = seek(guests[0])["code"]  # Khách 0007
+    seek(guests[1])  # 7, 7, 7 taken: Khách 0012
+    room = seek(guests[2], name="khách 0007")["room"]  # chosen, and taken
+    shown = sorted(s["name"] for s in room["seats"] if s["name"])
+    assert shown == ["Khách 0007", "Khách 0012", "khách 0007 2"]
+    # the lobby starts with a computer; a newcomer queues: distinct from the table too
+    with client.app.state.tables.store.write() as conn:
+        conn.execute(public_tables.update().values(start_at=0.0))
+    assert [r.code for r in client.app.state.seating.start_due()] == [code]
+    assert seek(guests[3], name="Khách 0012")["room"]["public"]["queued"] == 1
+    with client.app.state.tables.store.read() as conn:
+        public = client.app.state.rooms.db.load(conn, code).public
+    assert [q["name"] for q in public["queue"]] == ["Khách 0012 2"]
+
+
 def test_seeking_is_limited_per_player_and_per_address(client) -> None:
     limits = client.app.state.public_limits
     limits.seek_player = TokenBuckets(1, 1000.0)

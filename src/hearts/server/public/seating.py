@@ -33,6 +33,7 @@ from hearts.bots.base import LEVELS
 from hearts.fairness import HandSeeds
 from hearts.rules import Rules
 from hearts.server.public import rating
+from hearts.server.public.names import at_table
 from hearts.server.rooms.service import Rooms, new_lobby
 from hearts.server.rooms.store import Room, now
 from hearts.server.rooms.view import room_text
@@ -56,6 +57,12 @@ def kind(rules: Rules, level: str) -> str:
 
 def _now() -> dt.datetime:
     return dt.datetime.now(dt.UTC)
+
+
+def names_at(room: Room) -> list[str]:
+    """The names shown at the public table: its humans' and its queued newcomers'."""
+    seated = [s.name for s in room.seats if s.kind == "human" and s.name]
+    return seated + [q["name"] for q in (room.public or {}).get("queue", [])]
 
 
 def members(room: Room) -> set[int]:
@@ -166,7 +173,7 @@ class Seating:
             public["queue"] = []
 
     # -- seeking -------------------------------------------------------------------
-    def seek(self, player_id: int, rules: Rules, level: str, name: str) -> tuple[Room, bool]:
+    def seek(self, player_id: int, rules: Rules, level: str, name: str | None) -> tuple[Room, bool]:
         """Seat the player at a public table of this kind, or open one (in a thread):
         the table, and whether this call changed it (else the player was there)."""
         if level not in LEVELS:
@@ -209,7 +216,9 @@ class Seating:
         conn.execute(public_players.delete().where(public_players.c.player_id == player_id))
         return None
 
-    def _sit(self, conn: Connection, player_id: int, wanted: str, name: str) -> Room | None:
+    def _sit(
+        self, conn: Connection, player_id: int, wanted: str, chosen: str | None
+    ) -> Room | None:
         """Seat the player at an open table of ``wanted`` kind (None: there is none
         free now): a lobby's empty seat, or a running match's queue."""
         query = (
@@ -235,6 +244,7 @@ class Seating:
 
         def sit(room: Room, _seat: int | None) -> None:
             assert room.public is not None
+            name = at_table(chosen, names_at(room))  # distinct at the table
             if room.phase == "lobby":
                 empty = [s for s in room.seats if s.kind == "empty"]
                 if not empty:
@@ -254,10 +264,17 @@ class Seating:
         return room
 
     def _open(
-        self, conn: Connection, player_id: int, rules: Rules, level: str, wanted: str, name: str
+        self,
+        conn: Connection,
+        player_id: int,
+        rules: Rules,
+        level: str,
+        wanted: str,
+        chosen: str | None,
     ) -> Room:
         """A new public table with the player at its first seat."""
         public = {"kind": wanted, "start_at": now() + self.start_seconds}
+        name = at_table(chosen, [])
         room = new_lobby(rules, level, self.turn_seconds, player_id, name, public)
         self.rooms.db.create(conn, room)  # a taken code: IntegrityError, tried again
         row = table_row(room)
@@ -268,7 +285,9 @@ class Seating:
         )
         return room
 
-    async def find(self, player_id: int, rules: Rules, level: str, name: str) -> tuple[Room, str]:
+    async def find(
+        self, player_id: int, rules: Rules, level: str, name: str | None
+    ) -> tuple[Room, str]:
         """ "Tìm bàn" on the loop: the table and the player's Room there (JSON text)."""
         room, changed = await anyio.to_thread.run_sync(self.seek, player_id, rules, level, name)
         if changed:
