@@ -255,8 +255,24 @@ def pushed(socket: Any, check: Any) -> Any:
     raise AssertionError("never pushed")
 
 
+class Recorded:
+    """A room socket that keeps every frame it received (to scan them for leaks)."""
+
+    def __init__(self, socket: Any) -> None:
+        self.socket = socket
+        self.frames: list[Any] = []
+
+    def send_text(self, text: str) -> None:
+        self.socket.send_text(text)
+
+    def receive_json(self) -> Any:
+        frame = self.socket.receive_json()
+        self.frames.append(frame)
+        return frame
+
+
 @pytest.mark.both_databases("a reaction is a change of the room's row")
-def test_a_reaction_over_the_socket_is_pushed_to_the_others_and_limited(client) -> None:
+def test_a_reaction_over_the_socket_is_pushed_to_the_others_and_limited(client, history) -> None:
     """``{"type": "react"}`` on the room's socket: answered like the REST call, pushed
     live to the other seats' sockets; the 3 s rule and the per-player and per-address
     buckets refuse it as they refuse REST, and change nothing."""
@@ -266,7 +282,8 @@ def test_a_reaction_over_the_socket_is_pushed_to_the_others_and_limited(client) 
     seek(minh, rules=three, name="Minh")
     seek(an, rules=three, name="An")
     url = f"/api/rooms/{code}/ws"
-    with client.websocket_connect(url) as lan_ws, client.websocket_connect(url) as minh_ws:
+    with client.websocket_connect(url) as lan_raw, client.websocket_connect(url) as minh_raw:
+        lan_ws, minh_ws = Recorded(lan_raw), Recorded(minh_raw)
         for ws, guest in ((lan_ws, lan), (minh_ws, minh)):
             ws.send_text(json.dumps({"token": guest.token}))
             assert ws.receive_json()["type"] == "room"
@@ -300,6 +317,10 @@ def test_a_reaction_over_the_socket_is_pushed_to_the_others_and_limited(client) 
         by_address, _ = answer_to(minh_ws, {"type": "react", "id": 6, "reaction": "sad"})
         assert by_address["error"]["code"] == "react_limited"
     assert lan.room(code)["version"] == version + 1  # lan's one "like" only
+    for ws, seat in ((lan_ws, 0), (minh_ws, 1)):  # nobody saw another hand's cards
+        assert sum(bool((f.get("room") or {}).get("state")) for f in ws.frames) >= 2
+        for frame in ws.frames:
+            assert leaks(frame, seat, history) == [], frame
     # REST and the socket share the buckets: the address has no token left
     assert lan.call("POST", f"/api/public/{code}/react", {"reaction": "sad"}, 429)
 
