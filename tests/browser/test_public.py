@@ -286,12 +286,17 @@ def test_three_strangers_play_react_one_is_away_and_back_one_leaves_for_good(
             an.wait_for_timeout(100)
     assert an.evaluate("document.querySelectorAll('#tricks-list > li').length") >= 1
 
-    # An reacts: shown over her seat on both other pages
+    # An reacts (over her page's socket, no REST call): shown over her seat on both
+    # other pages
+    posted: list[str] = []
+    an.on("request", lambda r: posted.append(r.url) if r.url.endswith("/react") else None)
     an.locator('[data-reaction="wow"]').click()
     for page in (binh, chi):
         shown = page.locator('#table .seat[data-reaction-shown="wow"]')
         expect(shown).to_have_count(1)
         expect(shown.locator(".plate")).to_contain_text("An")
+    expect(an.locator('#table .seat[data-reaction-shown="wow"]')).to_have_count(1)
+    assert posted == []
 
     # Bình leaves for good: a computer takes his seat
     binh.locator("#room-leave-table").click()
