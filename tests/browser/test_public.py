@@ -3,8 +3,11 @@ press "Chơi với mọi người" and "Tìm bàn", are seated together at one p
 (the lobby's 20 s countdown shown, then computers in the empty seats), see each
 other's names, play, react (the reaction shows over the sender's seat on the other
 page), find their table again after a reload, and open the leaderboard. One page is a
-desktop, the other is resized to a phone. The server is the real ``hearts serve``
-with the computers unpaced (``--room-pace 0``)."""
+desktop, the other is resized to a phone. Three more, at a table of three, are seated
+together, one is away and back, they react and play, one leaves for good and the
+match, played out through the API, shows as his last place. The server is the real
+``hearts serve`` with the computers unpaced (``--room-pace 0``): conftest.py's
+``room_server``, shared with the rooms' tests."""
 
 from __future__ import annotations
 
@@ -219,6 +222,54 @@ def overdue(server: HeartsServer, code: str) -> None:
         db.execute("UPDATE rooms SET due_at = 1.0 WHERE code = ?", (code,))
 
 
+def away_and_back(
+    server: HeartsServer, code: str, an: Page, binh: Page, chi: Page, errors: list[str]
+) -> Page:
+    """Chi closes her page before passing; An and Bình pass; when her time is over
+    (made due at once) Vừa passes for her, "(tự động)" on the others' pages; she comes
+    back on the main page, which finds her table, and the mark goes. Her new page."""
+    chi.close()
+    pass_three(an)
+    pass_three(binh)
+    chi_seat = next(s["seat"] for s in room_state(an)["seats"] if s["name"] == "Chi")
+    for _ in range(200):
+        if room_state(an)["waiting_for"] == [chi_seat]:
+            break
+        an.wait_for_timeout(50)
+    overdue(server, code)
+    status = an.locator("#table .seat .room-status", has_text="(tự động)")
+    expect(status).to_have_count(1, timeout=WAIT_MS)
+    expect(an.locator("#room-players li", has_text="Chi")).to_contain_text("(tự động)")
+    expect(binh.locator("#table .seat .room-status", has_text="(tự động)")).to_have_count(1)
+    back = chi.context.new_page()
+    back.on("pageerror", lambda e: errors.append(str(e)))
+    back.goto("/")
+    back.wait_for_url(re.compile(f"/r/{code}$"), timeout=WAIT_MS)
+    wait_table(back)
+    expect(status).to_have_count(0, timeout=WAIT_MS)
+    expect(an.locator("#room-players li", has_text="Chi")).not_to_contain_text("(tự động)")
+    return back
+
+
+def a_trick_of_three(pages: list[Page]) -> None:
+    """Each page plays its lowest legal card on its turn (each sees itself as "P1" at
+    a table of three) until the first trick is taken."""
+    an = pages[0]
+    for _ in range(300):
+        if an.evaluate("document.querySelectorAll('#tricks-list > li').length") >= 1:
+            return
+        acted = False
+        for page in pages:
+            if page.evaluate(f"!!document.querySelector('{MY_TURN_OF_THREE}')"):
+                choice = min(legal_cards(page), key=rank)
+                press_card(page, choice)
+                expect(card(page, choice)).to_have_count(0, timeout=WAIT_MS)
+                acted = True
+        if not acted:
+            an.wait_for_timeout(100)
+    raise AssertionError("the trick was never taken")
+
+
 def test_three_strangers_play_react_one_is_away_and_back_one_leaves_for_good(
     room_server: HeartsServer, make_context: Callable[..., BrowserContext]
 ) -> None:
@@ -245,46 +296,9 @@ def test_three_strangers_play_react_one_is_away_and_back_one_leaves_for_good(
             expect(page.locator("#room-players .rs-name", has_text=name)).to_have_count(1)
     expect(an.locator("#room-players [data-kind='computer']")).to_have_count(0)
 
-    # Chi is away: her page closed, her pass is made for her when her time is over
-    chi.close()
-    pass_three(an)
-    pass_three(binh)
-    url = room_server.url.rstrip("/")
-    state = room_state(an)
-    chi_seat = next(s["seat"] for s in state["seats"] if s["name"] == "Chi")
-    for _ in range(200):
-        if room_state(an)["waiting_for"] == [chi_seat]:
-            break
-        an.wait_for_timeout(50)
-    overdue(room_server, code)
-    status = an.locator("#table .seat .room-status", has_text="(tự động)")
-    expect(status).to_have_count(1, timeout=WAIT_MS)
-    expect(an.locator("#room-players li", has_text="Chi")).to_contain_text("(tự động)")
-    expect(binh.locator("#table .seat .room-status", has_text="(tự động)")).to_have_count(1)
-    # she comes back: the main page finds her table; the mark goes on the others' pages
-    chi = chi.context.new_page()
-    chi.on("pageerror", lambda e: errors.append(str(e)))
-    chi.goto("/")
-    chi.wait_for_url(re.compile(f"/r/{code}$"), timeout=WAIT_MS)
-    wait_table(chi)
-    expect(status).to_have_count(0, timeout=WAIT_MS)
-    expect(an.locator("#room-players li", has_text="Chi")).not_to_contain_text("(tự động)")
+    chi = away_and_back(room_server, code, an, binh, chi, errors)
     pages = [an, binh, chi]
-
-    # a trick on the pages (each sees itself as "P1" at a table of three)
-    for _ in range(300):
-        if an.evaluate("document.querySelectorAll('#tricks-list > li').length") >= 1:
-            break
-        acted = False
-        for page in pages:
-            if page.evaluate(f"!!document.querySelector('{MY_TURN_OF_THREE}')"):
-                choice = min(legal_cards(page), key=rank)
-                press_card(page, choice)
-                expect(card(page, choice)).to_have_count(0, timeout=WAIT_MS)
-                acted = True
-        if not acted:
-            an.wait_for_timeout(100)
-    assert an.evaluate("document.querySelectorAll('#tricks-list > li').length") >= 1
+    a_trick_of_three(pages)
 
     # An reacts (over her page's socket, no REST call): shown over her seat on both
     # other pages
@@ -306,6 +320,7 @@ def test_three_strangers_play_react_one_is_away_and_back_one_leaves_for_good(
     expect(an.locator('#room-players [data-kind="computer"]')).to_have_count(1)
 
     # An and Chi play the match out; it is rated: Bình last of the three
+    url = room_server.url.rstrip("/")
     tokens = [token_of(an), token_of(chi)]
     chi.close()  # no page draws the cards played through the API
     an.goto("about:blank")
