@@ -27,9 +27,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from room_guests import Guest, leaks, until_room
 
 from hearts.server.i18n.messages import ERRORS
-from hearts.server.public import seating
 from hearts.server.store.db import public_players, public_tables, rating_changes
 from hearts.server.store.db import ratings as ratings_table
+from hearts.server.store.db import rooms as rooms_table
 from hearts.server.web.ratelimit import TokenBuckets
 
 CLIENT_OPTIONS = {"seed": 5, "room_pace": 0.0}
@@ -54,7 +54,7 @@ def step(guest: Guest, code: str) -> bool:
     hand, v = room["state"]["hand"], room["version"]
     if hand["phase"] == "pass" and hand["passed"] is None:
         guest.act(code, "pass", {"version": v, "cards": hand["cards"][:3]}, status=None)
-    elif hand["phase"] == "play" and hand["turn"] == "S":
+    elif hand["phase"] == "play" and hand["turn"] == room["you"]:
         guest.act(code, "play", {"version": v, "card": hand["legal"][0]}, status=None)
     elif hand["phase"] == "done" and not room["state"]["match"]["over"]:
         guest.act(code, "next-hand", {"version": v}, status=None)
@@ -72,6 +72,14 @@ def play(guests: list[Guest], code: str, done: Any) -> Any:
         if not any(step(g, code) for g in guests):
             time.sleep(0.01)
     raise AssertionError("the match did not go on")
+
+
+def overdue(db_url: str, code: str) -> None:
+    """Make the table's next server move due now (as if the turn's time had passed)."""
+    engine = sa.create_engine(db_url)
+    with engine.begin() as conn:
+        conn.execute(rooms_table.update().where(rooms_table.c.code == code).values(due_at=1.0))
+    engine.dispose()
 
 
 def engine_of(client: Any) -> sa.Engine:
@@ -130,6 +138,29 @@ def test_names_strangers_see(client) -> None:
     assert seek(guest, rules={"players": 9}, status=400)["error"]["code"] == "bad_rules"
     assert where(guest)["code"] is None  # nothing changed
     assert seek(guest, name="  Dũng  ")["room"]["seats"][0]["name"] == "Dũng"
+
+
+def test_names_at_one_table_are_distinct(client, monkeypatch) -> None:
+    """Two generated names that would be the same: the second is drawn again; a
+    chosen name already at the table (or in its queue) gets a number."""
+    from hearts.server.public import names
+
+    numbers = iter([7, 7, 7, 7, 12])
+    monkeypatch.setattr(names, "draw_number", lambda: next(numbers))
+    guests = [Guest(client) for _ in range(4)]
+    code = seek(guests[0])["code"]  # Khách 0007
+    seek(guests[1])  # 7, 7, 7 taken: Khách 0012
+    room = seek(guests[2], name="khách 0007")["room"]  # chosen, and taken
+    shown = sorted(s["name"] for s in room["seats"] if s["name"])
+    assert shown == ["Khách 0007", "Khách 0012", "khách 0007 2"]
+    # the lobby starts with a computer; a newcomer queues: distinct from the table too
+    with client.app.state.tables.store.write() as conn:
+        conn.execute(public_tables.update().values(start_at=0.0))
+    assert [r.code for r in client.app.state.seating.start_due()] == [code]
+    assert seek(guests[3], name="Khách 0012")["room"]["public"]["queued"] == 1
+    with client.app.state.tables.store.read() as conn:
+        public = client.app.state.rooms.db.load(conn, code).public
+    assert [q["name"] for q in public["queue"]] == ["Khách 0012 2"]
 
 
 def test_seeking_is_limited_per_player_and_per_address(client) -> None:
@@ -204,14 +235,104 @@ def test_reactions_hiding_and_their_limits(client) -> None:
     assert shown_again["public"]["hidden"] == []
 
 
+def answer_to(socket: Any, message: dict[str, Any]) -> tuple[Any, list[Any]]:
+    """Send ``message`` on a room socket: its answer, and the pushes before it."""
+    socket.send_text(json.dumps(message))
+    pushes = []
+    while True:
+        frame = socket.receive_json()
+        if frame["type"] == "answer":
+            return frame, pushes
+        pushes.append(frame)
+
+
+def pushed(socket: Any, check: Any) -> Any:
+    """The first Room pushed on ``socket`` for which ``check`` holds."""
+    for _ in range(50):
+        frame = socket.receive_json()
+        if frame.get("type") == "room" and check(frame["room"]):
+            return frame["room"]
+    raise AssertionError("never pushed")
+
+
+class Recorded:
+    """A room socket that keeps every frame it received (to scan them for leaks)."""
+
+    def __init__(self, socket: Any) -> None:
+        self.socket = socket
+        self.frames: list[Any] = []
+
+    def send_text(self, text: str) -> None:
+        self.socket.send_text(text)
+
+    def receive_json(self) -> Any:
+        frame = self.socket.receive_json()
+        self.frames.append(frame)
+        return frame
+
+
+@pytest.mark.both_databases("a reaction is a change of the room's row")
+def test_a_reaction_over_the_socket_is_pushed_to_the_others_and_limited(client, history) -> None:
+    """``{"type": "react"}`` on the room's socket: answered like the REST call, pushed
+    live to the other seats' sockets; the 3 s rule and the per-player and per-address
+    buckets refuse it as they refuse REST, and change nothing."""
+    lan, minh, an = Guest(client), Guest(client), Guest(client)
+    three = {"players": 3, "target": 50}
+    code = seek(lan, rules=three, name="Lan")["code"]
+    seek(minh, rules=three, name="Minh")
+    seek(an, rules=three, name="An")
+    url = f"/api/rooms/{code}/ws"
+    with client.websocket_connect(url) as lan_raw, client.websocket_connect(url) as minh_raw:
+        lan_ws, minh_ws = Recorded(lan_raw), Recorded(minh_raw)
+        for ws, guest in ((lan_ws, lan), (minh_ws, minh)):
+            ws.send_text(json.dumps({"token": guest.token}))
+            assert ws.receive_json()["type"] == "room"
+        sent, _ = answer_to(minh_ws, {"type": "react", "id": 1, "reaction": "wow"})
+        assert sent["status"] == 200 and sent["id"] == 1
+        mine = sent["room"]["public"]["reactions"]
+        assert [(r["seat"], r["reaction"]) for r in mine] == [(sent["room"]["you"], "wow")]
+        seen = pushed(lan_ws, lambda r: r["public"]["reactions"] != [])
+        minh_letter = next(s["seat"] for s in seen["seats"] if s["name"] == "Minh")
+        assert [(r["seat"], r["reaction"]) for r in seen["public"]["reactions"]] == [
+            (minh_letter, "wow")
+        ]
+        version = seen["version"]
+        for message, code_, status in (
+            ({"reaction": "hello"}, "bad_reaction", 400),
+            ({"reaction": "like"}, "reaction_too_soon", 429),
+            ({}, "bad_request", 400),
+        ):
+            refused, _ = answer_to(minh_ws, {"type": "react", "id": 2, **message})
+            assert (refused["status"], refused["error"]["code"]) == (status, code_), refused
+            assert refused["error"]["message"] == ERRORS[code_][1]
+        limits = client.app.state.public_limits
+        limits.react_player = TokenBuckets(1, 1000.0)
+        assert answer_to(lan_ws, {"type": "react", "id": 3, "reaction": "like"})[0]["status"] == 200
+        limited, _ = answer_to(lan_ws, {"type": "react", "id": 4, "reaction": "nice"})
+        assert limited["error"]["code"] == "react_limited" and limited["retry_after"] >= 1
+        limits.react_player = TokenBuckets(100, 0.0)
+        limits.react_address = TokenBuckets(1, 1000.0)
+        too_soon, _ = answer_to(lan_ws, {"type": "react", "id": 5, "reaction": "sad"})
+        assert too_soon["error"]["code"] == "reaction_too_soon"  # the address's token spent
+        by_address, _ = answer_to(minh_ws, {"type": "react", "id": 6, "reaction": "sad"})
+        assert by_address["error"]["code"] == "react_limited"
+    assert lan.room(code)["version"] == version + 1  # lan's one "like" only
+    for ws, seat in ((lan_ws, 0), (minh_ws, 1)):  # nobody saw another hand's cards
+        assert sum(bool((f.get("room") or {}).get("state")) for f in ws.frames) >= 2
+        for frame in ws.frames:
+            assert leaks(frame, seat, history) == [], frame
+    # REST and the socket share the buckets: the address has no token left
+    assert lan.call("POST", f"/api/public/{code}/react", {"reaction": "sad"}, 429)
+
+
 def test_a_public_match_with_a_newcomer_and_a_leaver_shows_nobody_another_hand(
-    client, history, monkeypatch
+    client, history
 ) -> None:
     """One human opens a table that starts at once with computers; two newcomers
     queue and take computers' seats at the next deal; one leaves for good in the
     second hand; the match is played out and rated: the leaver last.  No message to
     any of them names a card of another hand."""
-    monkeypatch.setattr(seating, "START_SECONDS", 0.0)
+    client.app.state.seating.start_seconds = 0.0
     lan, minh, an = Guest(client), Guest(client), Guest(client)
     code = seek(lan, name="Lan")["code"]
     room = until_room(lan, code, lambda r: r["phase"] == "playing")
@@ -270,6 +391,53 @@ def test_a_public_match_with_a_newcomer_and_a_leaver_shows_nobody_another_hand(
     assert over["error"]["code"] == "match_over"
 
 
+@pytest.mark.both_databases("the sweep's query of overdue rooms, on a public table")
+def test_an_away_player_is_played_for_and_coming_back_gives_the_seat_back(client, db_url) -> None:
+    """Minh is away: when his turn's time is over, Vừa passes for him, marked
+    "(tự động)" on every screen; he is still seated (not gone, not last). Back within
+    the match, he finds his table, the table waits on him again with a whole timer,
+    and his own card takes the mark away."""
+    lan, minh, an = Guest(client), Guest(client), Guest(client)
+    three = {"players": 3, "target": 50}
+    code = seek(lan, rules=three, name="Lan")["code"]
+    seek(minh, rules=three, name="Minh")
+    seek(an, rules=three, name="An")  # full: the match starts at once
+    for guest in (lan, an):
+        until_room(guest, code, lambda r: r["state"] is not None)
+        assert step(guest, code)  # they pass; Minh does not
+    before = until_room(lan, code, lambda r: r["waiting_for"] != [])
+    minh_letter = next(s["seat"] for s in before["seats"] if s["name"] == "Minh")
+    assert before["waiting_for"] == [minh_letter] and before["deadline"] > 20
+    overdue(db_url, code)  # as if his 30 s had passed
+    after = until_room(lan, code, lambda r: r["state"]["hand"]["phase"] == "play")
+    seat = next(s for s in after["seats"] if s["seat"] == minh_letter)
+    assert seat["kind"] == "human" and seat["name"] == "Minh" and seat["auto"]
+    assert after["auto_plays"] == [{"seat": minh_letter, "step": "pass", "card": None}]
+    assert after["public"].get("left", []) == []
+    # he comes back: the same table, his seat, his cards (passed for him)
+    assert where(minh) == {"code": code, "seated": True}
+    back = minh.room(code)
+    me = back["seats"][0]
+    assert back["you"] == me["seat"] and me["name"] == "Minh" and me["auto"] and me["connected"]
+    assert back["state"]["hand"]["passed"] is not None
+    # the others play until it is his turn: the table waits on him, a whole timer
+    room = back
+    for _ in range(200):
+        room = minh.room(code)
+        if room["waiting_for"] == [me["seat"]]:
+            break
+        if not any(step(g, code) for g in (lan, an)):
+            time.sleep(0.01)
+    assert room["waiting_for"] == [me["seat"]] and room["deadline"] > 20
+    played = minh.act(
+        code, "play", {"version": room["version"], "card": room["state"]["hand"]["legal"][0]}
+    )
+    assert not played["seats"][0]["auto"]
+    seen = lan.room(code)
+    assert not next(s for s in seen["seats"] if s["seat"] == minh_letter)["auto"]
+    assert [a["step"] for a in seen["auto_plays"]] == ["pass"]  # his own card: no mark
+
+
 @pytest.mark.both_databases("the rating's rows and the abandoned table's")
 def test_an_abandoned_match_is_not_rated_and_a_lobby_never_starts_without_a_human(
     client,
@@ -285,12 +453,12 @@ def test_an_abandoned_match_is_not_rated_and_a_lobby_never_starts_without_a_huma
     loner = Guest(client)
     assert seek(loner, rules=three)["code"] != code  # an abandoned table seats nobody
     loner.call("POST", f"/api/public/{seek(loner, rules=three)['code']}/leave")
-    seating_ = client.app.state.seating
+    seating = client.app.state.seating
     with client.app.state.tables.store.write() as conn:
         conn.execute(public_tables.update().values(start_at=0.0))
         phases = dict(conn.execute(sa.select(public_tables.c.code, public_tables.c.phase)).all())
     assert phases[code] == "abandoned"
-    assert seating_.start_due() == []  # the loner's lobby has no human: it waits
+    assert seating.start_due() == []  # the loner's lobby has no human: it waits
     with engine_of(client).connect() as conn:
         assert conn.execute(sa.select(sa.func.count()).select_from(rating_changes)).scalar() == 0
         assert conn.execute(sa.select(sa.func.count()).select_from(ratings_table)).scalar() == 0
@@ -444,3 +612,46 @@ def test_the_change_that_ends_a_match_rates_it_once_whoever_makes_it(client) -> 
     with store.read() as conn:
         assert conn.execute(sa.select(sa.func.count()).select_from(rating_changes)).scalar() == 3
         assert set(conn.execute(sa.select(ratings_table.c.matches)).scalars()) == {1}
+
+
+def test_the_public_settings_reach_the_tables(db_url) -> None:
+    """docs/config.md's ``public_*`` settings: the lobby's start, the turn, the
+    reactions' interval and the seek and reaction buckets are the server's config."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    from fastapi.testclient import TestClient
+
+    from hearts.server.app import create_app
+    from hearts.server.config import Config
+
+    config = Config(
+        public_start_seconds=0.0,
+        public_turn_seconds=45,
+        public_reaction_seconds=0.0,
+        public_seek_burst=1,
+        public_seek_interval=1000.0,
+        public_react_burst=2,
+        public_react_interval=1000.0,
+    )
+    app = create_app(db_url, seed=1, executor=ThreadPoolExecutor(1), config=config, room_pace=0.0)
+    with TestClient(app) as own:
+        lan, minh = Guest(own), Guest(own)
+        first = seek(lan)
+        code = first["code"]
+        assert first["room"]["public"]["start_in"] < 1  # not 20
+        # no 20 s wait; then the computers pass and the table waits on lan
+        room = until_room(lan, code, lambda r: r["phase"] == "playing" and r["waiting_for"])
+        room = until_room(lan, code, lambda r: not r["computer_to_move"])
+        assert room["turn_seconds"] == 45 and room["deadline"] > 30
+        assert seek(lan, status=429)["error"]["code"] == "seek_limited"  # one seek
+        assert seek(minh)["code"] == code  # queued for the next deal
+        path = f"/api/public/{code}/react"
+        lan.call("POST", path, {"reaction": "like"})
+        lan.call("POST", path, {"reaction": "wow"})  # no 3 s between them
+        assert lan.call("POST", path, {"reaction": "sad"}, 429)["error"]["code"] == "react_limited"
+    # the defaults are the documented ones
+    default = Config()
+    assert (default.public_start_seconds, default.public_turn_seconds) == (20.0, 30)
+    assert default.public_reaction_seconds == 3.0
+    assert (default.public_seek_burst, default.public_seek_interval) == (5, 2.0)
+    assert (default.public_react_burst, default.public_react_interval) == (3, 3.0)

@@ -93,7 +93,7 @@ def create_app(
     pace = config.room_pace if room_pace is None else room_pace
     rooms = Rooms(store, tables.computers, pace, lambda _c, _r: None)
     live = Live(rooms)
-    seating = Seating(rooms)
+    seating = Seating(rooms, config.public_start_seconds, config.public_turn_seconds)
     pruning = _pruning(config, store, tables, rooms, unused_days, keep_days, prune_every)
 
     app = FastAPI(
@@ -113,7 +113,7 @@ def create_app(
     install_rate_limit(app, config)
     install_openapi(app)
     rooms_api.install(app, tables, rooms, live, config)
-    public_api.install(app, tables, rooms, seating)
+    public_api.install(app, tables, rooms, seating, config)
     solo_api.install(app, tables)
     transfer.install(app, tables)
     app.include_router(catalogue.router)

@@ -201,6 +201,59 @@ SETTINGS: tuple[Setting, ...] = (
         "rooms: seconds between the computers' cards (a finished trick is held 3 times as long)",
         metavar="SECONDS",
     ),
+    # Public tables (docs/api.md "Public tables"): their start, their turn, their limits.
+    Setting(
+        "public_start_seconds",
+        _seconds,
+        "public tables: a lobby with a human starts this long after it opened (or when full)",
+        metavar="SECONDS",
+    ),
+    Setting(
+        "public_turn_seconds",
+        _int(10, 600),
+        "public tables: seconds per turn, then Vừa plays for the away player (tự động)",
+        metavar="SECONDS",
+    ),
+    Setting(
+        "public_reaction_seconds",
+        _seconds,
+        "public tables: at most one reaction per player in this many seconds",
+        metavar="SECONDS",
+    ),
+    Setting("public_seek_burst", _int(1), "public tables: seeks one player may make at once"),
+    Setting(
+        "public_seek_interval",
+        _seconds,
+        "public tables: seconds per further seek of one player (0: no limit)",
+        metavar="SECONDS",
+    ),
+    Setting(
+        "public_seek_address_burst", _int(1), "public tables: seeks one address may make at once"
+    ),
+    Setting(
+        "public_seek_address_interval",
+        _seconds,
+        "public tables: seconds per further seek from one address (0: no limit)",
+        metavar="SECONDS",
+    ),
+    Setting("public_react_burst", _int(1), "public tables: reactions one player may send at once"),
+    Setting(
+        "public_react_interval",
+        _seconds,
+        "public tables: seconds per further reaction of one player (0: no limit)",
+        metavar="SECONDS",
+    ),
+    Setting(
+        "public_react_address_burst",
+        _int(1),
+        "public tables: reactions one address may send at once",
+    ),
+    Setting(
+        "public_react_address_interval",
+        _seconds,
+        "public tables: seconds per further reaction from one address (0: no limit)",
+        metavar="SECONDS",
+    ),
 )
 
 
@@ -239,6 +292,17 @@ class Config:
     prune_every: float = 3600.0
     sqlite_synchronous: str = "FULL"
     room_pace: float = 0.7
+    public_start_seconds: float = 20.0
+    public_turn_seconds: int = 30
+    public_reaction_seconds: float = 3.0
+    public_seek_burst: int = 5
+    public_seek_interval: float = 2.0
+    public_seek_address_burst: int = 200
+    public_seek_address_interval: float = 0.05
+    public_react_burst: int = 3
+    public_react_interval: float = 3.0
+    public_react_address_burst: int = 100
+    public_react_address_interval: float = 0.1
 
     @classmethod
     def load(

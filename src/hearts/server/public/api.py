@@ -11,11 +11,12 @@ from fastapi.responses import Response
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictStr
 
 from hearts.bots.base import LEVELS
+from hearts.server.config import Config
 from hearts.server.public import rating
 from hearts.server.public.names import public_name
 from hearts.server.public.reactions import hide, react
 from hearts.server.public.seating import Seating
-from hearts.server.rooms.api import NO_STORE, ROOM_RESPONSES, answer
+from hearts.server.rooms.api import NO_STORE, ROOM_RESPONSES, SocketAction, answer
 from hearts.server.rooms.service import RoomError, Rooms
 from hearts.server.rooms.store import Room
 from hearts.server.solo.tables import Tables
@@ -49,13 +50,20 @@ class BoardBody(_Body):
 
 
 class Limits:
-    """Seeking and reacting, per player and per address (each process its own)."""
+    """Seeking and reacting, per player and per address (each process its own), and
+    the reactions' interval: the ``public_*`` settings (docs/config.md)."""
 
-    def __init__(self) -> None:
-        self.seek_player = TokenBuckets(5, 2.0)
-        self.seek_address = TokenBuckets(200, 0.05)
-        self.react_player = TokenBuckets(3, 3.0)
-        self.react_address = TokenBuckets(100, 0.1)
+    def __init__(self, config: Config) -> None:
+        c = config
+        self.seek_player = TokenBuckets(c.public_seek_burst, c.public_seek_interval)
+        self.seek_address = TokenBuckets(
+            c.public_seek_address_burst, c.public_seek_address_interval
+        )
+        self.react_player = TokenBuckets(c.public_react_burst, c.public_react_interval)
+        self.react_address = TokenBuckets(
+            c.public_react_address_burst, c.public_react_address_interval
+        )
+        self.reaction_seconds = c.public_reaction_seconds
 
     @staticmethod
     def take(code: str, *pairs: tuple[TokenBuckets, str]) -> None:
@@ -74,9 +82,9 @@ def _seek_answer(room: Room, player_id: int, text: str) -> Response:
     )
 
 
-def install(app: FastAPI, tables: Tables, rooms: Rooms, seating: Seating) -> None:
+def install(app: FastAPI, tables: Tables, rooms: Rooms, seating: Seating, config: Config) -> None:
     """The public tables' routes on ``app``."""
-    limits = app.state.public_limits = Limits()
+    limits = app.state.public_limits = Limits(config)
 
     async def player(request: Request) -> int:
         return await tables.player_id(bearer_token(request))
@@ -109,16 +117,23 @@ def install(app: FastAPI, tables: Tables, rooms: Rooms, seating: Seating) -> Non
             body = {"code": room.code, "seated": room.seat_of(pid) is not None}
         return Response(json.dumps(body), media_type="application/json", headers=NO_STORE)
 
-    @app.post("/api/public/{code}/react", responses=ROOM_RESPONSES, tags=tags)
-    async def send_reaction(code: str, body: ReactBody, pid: Player, request: Request) -> Response:
-        """A reaction over the player's seat (one per 3 s)."""
-        action = react(body.reaction)
+    async def reacting(code: str, pid: int, body: ReactBody, address: str) -> str:
+        """A reaction over the player's seat (one per 3 s), by REST or the socket."""
+        action = react(body.reaction, limits.reaction_seconds)
         limits.take(
             "react_limited",
             (limits.react_player, str(pid)),
-            (limits.react_address, request_address(request)),
+            (limits.react_address, address),
         )
-        return answer(await rooms.act(code, pid, action))
+        return await rooms.act(code, pid, action)
+
+    app.state.socket_actions["react"] = SocketAction(ReactBody, reacting)
+
+    @app.post("/api/public/{code}/react", responses=ROOM_RESPONSES, tags=tags)
+    async def send_reaction(code: str, body: ReactBody, pid: Player, request: Request) -> Response:
+        """A reaction over the player's seat (one per 3 s); also the room socket's
+        ``{"type": "react", "reaction": ...}``."""
+        return answer(await reacting(code, pid, body, request_address(request)))
 
     @app.post("/api/public/{code}/hide", responses=ROOM_RESPONSES, tags=tags)
     async def hide_player(code: str, body: HideBody, pid: Player) -> Response:

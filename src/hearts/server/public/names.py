@@ -7,14 +7,21 @@ names that pass for the server's own ("admin").  A word matches whole, with or
 without its Vietnamese marks (``đ`` read as ``d``); the longer English ones also
 inside another word ("fuckface").
 
->>> public_name("  Lan   Anh ", lambda: 4821)
+Names at one table are distinct (compared without case): a generated one is drawn
+again, a chosen one that is taken gets a number.
+
+>>> public_name("  Lan   Anh ")
 'Lan Anh'
->>> public_name(None, lambda: 7)
-'Khách 0007'
->>> public_name("Đ.M con bò", lambda: 1)
+>>> public_name(None) is None
+True
+>>> public_name("Đ.M con bò")
 Traceback (most recent call last):
 ...
 hearts.server.web.errors.ApiError: name_not_allowed
+>>> at_table(None, {"Khách 0007"}, iter([7, 7, 12]).__next__)
+'Khách 0012'
+>>> at_table("lan", {"Lan", "Lan 2"})
+'lan 3'
 """
 
 from __future__ import annotations
@@ -22,10 +29,10 @@ from __future__ import annotations
 import re
 import secrets
 import unicodedata
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import Any
 
-from hearts.server.rooms.service import clean_name
+from hearts.server.rooms.service import NAME_LIMIT, clean_name
 from hearts.server.web.errors import ApiError
 
 #: Whole words (compared without marks, lower case).
@@ -83,12 +90,35 @@ def generated(number: int) -> str:
     return f"Khách {number:04d}"
 
 
-def public_name(name: Any, draw: Callable[[], int] = lambda: secrets.randbelow(10000)) -> str:
-    """The name shown at a public table: ``name`` cleaned (as a room's) and allowed,
-    or a generated one when none is given; ``name_not_allowed`` otherwise."""
+def public_name(name: Any) -> str | None:
+    """The name chosen for public tables: ``name`` cleaned (as a room's) and allowed
+    (``name_not_allowed`` otherwise), or None when none is given (one is generated
+    at the table: :func:`at_table`)."""
     if name is None:
-        return generated(draw())
+        return None
     text = clean_name(name, "")
     if not allowed(text):
         raise ApiError("name_not_allowed")
     return text
+
+
+def draw_number() -> int:
+    return secrets.randbelow(10000)
+
+
+def at_table(name: str | None, taken: Iterable[str], draw: Callable[[], int] | None = None) -> str:
+    """The name shown at a table whose players have the names ``taken``: ``name``, or
+    a generated one (None), made distinct from them."""
+    seen = {t.casefold() for t in taken}
+    if name is None:
+        draw = draw or draw_number
+        while True:  # at most 7 names taken of 10000
+            shown = generated(draw())
+            if shown.casefold() not in seen:
+                return shown
+    shown, n = name, 1
+    while shown.casefold() in seen:
+        n += 1
+        tail = f" {n}"
+        shown = name[: NAME_LIMIT - len(tail)].rstrip() + tail
+    return shown

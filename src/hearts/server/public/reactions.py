@@ -27,8 +27,6 @@ REACTIONS: dict[str, str] = {
 }
 #: A change of the room, as service.act takes it.
 Action = Callable[[Room, int | None], None]
-#: At most one reaction per player in this many seconds.
-EVERY_SECONDS = 3.0
 #: A reaction is kept in the room's row this long (then dropped at the next one).
 KEPT_SECONDS = 10.0
 
@@ -43,8 +41,9 @@ def _seated(room: Room, seat: int | None) -> int:
     return seat
 
 
-def react(reaction: Any) -> Action:
-    """The room action of sending ``reaction`` (ApiError, nothing changed, if refused)."""
+def react(reaction: Any, every: float = 3.0) -> Action:
+    """The room action of sending ``reaction``, at most one per player in ``every``
+    seconds (``--public-reaction-seconds``); ApiError, nothing changed, if refused."""
     if not isinstance(reaction, str) or reaction not in REACTIONS:
         raise ApiError("bad_reaction")
 
@@ -54,7 +53,7 @@ def react(reaction: Any) -> Action:
         t = now()
         player = room.seats[seat].player_id
         kept = [r for r in room.public.get("reactions", []) if t - r["at"] < KEPT_SECONDS]
-        if any(r["player_id"] == player and t - r["at"] < EVERY_SECONDS for r in kept):
+        if any(r["player_id"] == player and t - r["at"] < every for r in kept):
             raise ApiError("reaction_too_soon")
         number = int(room.public.get("reaction_count", 0)) + 1
         kept.append(

@@ -33,6 +33,7 @@ from hearts.bots.base import LEVELS
 from hearts.fairness import HandSeeds
 from hearts.rules import Rules
 from hearts.server.public import rating
+from hearts.server.public.names import at_table
 from hearts.server.rooms.service import Rooms, new_lobby
 from hearts.server.rooms.store import Room, now
 from hearts.server.rooms.view import room_text
@@ -43,10 +44,6 @@ from hearts.server.web.errors import ApiError
 
 log = logging.getLogger("hearts.server")
 
-#: A lobby with a human starts this long after it was opened (or when full).
-START_SECONDS = 20.0
-#: A public table's turn timer: then Vừa plays for the away player, "(tự động)".
-TURN_SECONDS = 30
 #: How often each process looks for lobbies to start.
 SWEEP_EVERY = 1.0
 #: How many times a seek is tried again when another change took the version.
@@ -60,6 +57,12 @@ def kind(rules: Rules, level: str) -> str:
 
 def _now() -> dt.datetime:
     return dt.datetime.now(dt.UTC)
+
+
+def names_at(room: Room) -> list[str]:
+    """The names shown at the public table: its humans' and its queued newcomers'."""
+    seated = [s.name for s in room.seats if s.kind == "human" and s.name]
+    return seated + [q["name"] for q in (room.public or {}).get("queue", [])]
 
 
 def members(room: Room) -> set[int]:
@@ -99,8 +102,12 @@ def begin(room: Room, seeds: HandSeeds) -> None:
 class Seating:
     """Public tables over one process's :class:`Rooms` (installs the rooms' hooks)."""
 
-    def __init__(self, rooms: Rooms) -> None:
+    def __init__(self, rooms: Rooms, start_seconds: float = 20.0, turn_seconds: int = 30) -> None:
         self.rooms = rooms
+        #: a lobby with a human starts this long after it was opened (or when full)
+        self.start_seconds = start_seconds
+        #: a public table's turn: then Vừa plays for the away player, "(tự động)"
+        self.turn_seconds = turn_seconds
         self.store = rooms.store
         self.postgres = self.store.engine.dialect.name == "postgresql"
         self._sweeper: asyncio.Task[None] | None = None
@@ -166,7 +173,7 @@ class Seating:
             public["queue"] = []
 
     # -- seeking -------------------------------------------------------------------
-    def seek(self, player_id: int, rules: Rules, level: str, name: str) -> tuple[Room, bool]:
+    def seek(self, player_id: int, rules: Rules, level: str, name: str | None) -> tuple[Room, bool]:
         """Seat the player at a public table of this kind, or open one (in a thread):
         the table, and whether this call changed it (else the player was there)."""
         if level not in LEVELS:
@@ -209,7 +216,9 @@ class Seating:
         conn.execute(public_players.delete().where(public_players.c.player_id == player_id))
         return None
 
-    def _sit(self, conn: Connection, player_id: int, wanted: str, name: str) -> Room | None:
+    def _sit(
+        self, conn: Connection, player_id: int, wanted: str, chosen: str | None
+    ) -> Room | None:
         """Seat the player at an open table of ``wanted`` kind (None: there is none
         free now): a lobby's empty seat, or a running match's queue."""
         query = (
@@ -235,6 +244,7 @@ class Seating:
 
         def sit(room: Room, _seat: int | None) -> None:
             assert room.public is not None
+            name = at_table(chosen, names_at(room))  # distinct at the table
             if room.phase == "lobby":
                 empty = [s for s in room.seats if s.kind == "empty"]
                 if not empty:
@@ -243,7 +253,7 @@ class Seating:
                 seat.kind, seat.name, seat.player_id = "human", name, player_id
                 seat.seen_at, seat.auto = now(), False
                 if room.public.get("start_at") is None:
-                    room.public["start_at"] = now() + START_SECONDS
+                    room.public["start_at"] = now() + self.start_seconds
                 if len(empty) == 1:
                     begin(room, self.rooms.deal_seeds(room))  # full: it starts now
             else:
@@ -254,11 +264,18 @@ class Seating:
         return room
 
     def _open(
-        self, conn: Connection, player_id: int, rules: Rules, level: str, wanted: str, name: str
+        self,
+        conn: Connection,
+        player_id: int,
+        rules: Rules,
+        level: str,
+        wanted: str,
+        chosen: str | None,
     ) -> Room:
         """A new public table with the player at its first seat."""
-        public = {"kind": wanted, "start_at": now() + START_SECONDS}
-        room = new_lobby(rules, level, TURN_SECONDS, player_id, name, public)
+        public = {"kind": wanted, "start_at": now() + self.start_seconds}
+        name = at_table(chosen, [])
+        room = new_lobby(rules, level, self.turn_seconds, player_id, name, public)
         self.rooms.db.create(conn, room)  # a taken code: IntegrityError, tried again
         row = table_row(room)
         conn.execute(
@@ -268,7 +285,9 @@ class Seating:
         )
         return room
 
-    async def find(self, player_id: int, rules: Rules, level: str, name: str) -> tuple[Room, str]:
+    async def find(
+        self, player_id: int, rules: Rules, level: str, name: str | None
+    ) -> tuple[Room, str]:
         """ "Tìm bàn" on the loop: the table and the player's Room there (JSON text)."""
         room, changed = await anyio.to_thread.run_sync(self.seek, player_id, rules, level, name)
         if changed:

@@ -4,6 +4,7 @@ import asyncio
 import contextlib
 import json
 import logging
+import math
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from enum import Enum
@@ -106,6 +107,16 @@ class SeatAction:
 
     body: type[BaseModel]
     run: Callable[[Rooms, str, int, Any], Awaitable[str]]
+
+
+@dataclass(frozen=True)
+class SocketAction:
+    """A message of a room's socket beyond the seat's game actions, added by another
+    part of the server (public/: a reaction): its body, and its call with the
+    socket's address (its limits count per address too)."""
+
+    body: type[BaseModel]
+    run: Callable[[str, int, Any, str], Awaitable[str]]
 
 
 SEAT_ACTIONS: dict[str, SeatAction] = {
@@ -218,6 +229,9 @@ def install(app: FastAPI, tables: Tables, rooms: Rooms, live: Live, config: Conf
 def _install_socket(app: FastAPI, tables: Tables, rooms: Rooms, live: Live) -> None:
     """A room's WebSocket: the seat's actions in, the Room pushed out after each change."""
     caps = app.state.socket_caps = SocketCaps()
+    #: more messages the socket takes (public/api.py adds "react")
+    more: dict[str, SocketAction] = {}
+    app.state.socket_actions = more
 
     @app.websocket("/api/rooms/{code}/ws")
     async def socket(websocket: WebSocket, code: str) -> None:
@@ -228,11 +242,12 @@ def _install_socket(app: FastAPI, tables: Tables, rooms: Rooms, live: Live) -> N
             if pid is None:
                 return
             watcher = Watcher(websocket, pid)
+            address = request_address(websocket)
             try:
                 await live.connect(code, watcher)
                 while True:
                     text = await _receive(websocket)
-                    reply, shown = await _on_message(rooms, code, pid, text)
+                    reply, shown = await _on_message(rooms, code, pid, text, (address, more))
                     await live.reply(watcher, reply, shown)
             except WebSocketDisconnect:
                 pass
@@ -290,10 +305,15 @@ async def _receive(websocket: WebSocket) -> str | None:
 
 
 async def _on_message(
-    rooms: Rooms, code: str, pid: int, text: str | None
+    rooms: Rooms,
+    code: str,
+    pid: int,
+    text: str | None,
+    extra: tuple[str, dict[str, SocketAction]] = ("", {}),
 ) -> tuple[str, str | None]:
     """The answer to one message of a seat's socket (and the Room text it carries:
-    that version's push need not send it again)."""
+    that version's push need not send it again); ``extra``: the socket's address and
+    the messages other parts of the server added."""
     size = len(text) if text is not None else 0
     try:
         message = json.loads(text) if text is not None and size <= MESSAGE_LIMIT else None
@@ -309,21 +329,30 @@ async def _on_message(
     known = ask is None or isinstance(ask, int) or (isinstance(ask, str) and len(ask) <= 64)
     if not known:
         ask = None  # not echoed back
+    address, more = extra
     action = SEAT_ACTIONS.get(kind) if isinstance(kind, str) else None
+    added = more.get(kind) if isinstance(kind, str) else None
     refused: dict[str, Any]
     try:
-        if action is None or not known:
+        shape = action.body if action is not None else added.body if added is not None else None
+        if shape is None or not known:
             raise ApiError("bad_request")
         fields = {k: v for k, v in message.items() if k not in ("type", "id")}
         try:
-            body = action.body.model_validate(fields)
+            body = shape.model_validate(fields)
         except ValidationError:
             raise ApiError("bad_request") from None
-        room = await action.run(rooms, code, pid, body)
+        if action is not None:
+            room = await action.run(rooms, code, pid, body)
+        else:
+            assert added is not None
+            room = await added.run(code, pid, body, address)
     except RoomError as exc:
         refused = {"error": {"code": exc.code, "message": exc.message}, "room": exc.room}
     except (ApiError, GameError) as exc:
         refused = {"error": {"code": exc.code, "message": exc.message}}
+    except RateLimited as exc:
+        refused = {"error": _error(exc.code), "retry_after": max(1, math.ceil(exc.retry_after))}
     except Exception as exc:
         if not outage.unavailable(exc):
             log.exception("room %s: a socket's action failed", code)

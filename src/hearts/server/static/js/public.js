@@ -4,6 +4,7 @@
 // queue for the next hand, reactions over the seats, hiding a player, the rating
 // after the match. Loaded only when asked for (the first visit stays light).
 import { publicApi } from "./api.js";
+import { NoSocket } from "./live.js";
 import { NewMatchDialog } from "./newmatch.js";
 import { T, SEAT_NAME } from "./i18n.js";
 import { P } from "./i18n-public.js";
@@ -231,9 +232,23 @@ export class PublicTable {
     bar.hidden = !(room.you && room.phase === "playing" && this.page.screen === "table");
   }
 
+  // Over the room's socket while it is open (the others see it pushed at once), else
+  // by REST; a second try is refused as too soon, nothing shown twice.
+  async send(name) {
+    const live = this.page.live;
+    if (live) {
+      try {
+        return await live.act("react", { reaction: name });
+      } catch (e) {
+        if (!(e instanceof NoSocket)) throw e;
+      }
+    }
+    return publicApi.react(this.page.code, name);
+  }
+
   async react(name) {
     try {
-      this.page.offer(await publicApi.react(this.page.code, name));
+      this.page.offer(await this.send(name));
     } catch (e) {
       if (e.room) this.page.offer(e.room);
       this.page.setFlash(e.code === "network" ? T.netError : e.message || T.error);
