@@ -1,6 +1,6 @@
 // The words of play with everyone (public.js, leaderboard.js), Vietnamese first, then
 // English: loaded with those modules only, so the first visit does not carry them.
-import { LANG } from "./i18n.js";
+import { LANG, T } from "./i18n.js";
 
 const many = (n, word) => `${n} ${word}${n === 1 ? "" : "s"}`;
 
@@ -91,3 +91,12 @@ const EN = {
 };
 
 export const P = LANG === "en" ? { ...VI, ...EN, reactions: { ...VI.reactions, ...EN.reactions } } : VI;
+
+// A rating to two decimals, with a real minus sign (a rating can be below zero), and
+// its change with its sign always shown.
+export function rating(x) {
+  return (x < 0 ? "−" : "") + T.decimal(Math.abs(Number(x)).toFixed(2));
+}
+export function ratingChange(x) {
+  return (x >= 0 ? "+" : "−") + T.decimal(Math.abs(Number(x)).toFixed(2));
+}

@@ -3,11 +3,9 @@
 // the player off the boards (PUT /api/leaderboard/me). Loaded when opened.
 import { publicApi } from "./api.js";
 import { T } from "./i18n.js";
-import { P } from "./i18n-public.js";
+import { P, rating, ratingChange } from "./i18n-public.js";
 import { $, el } from "./dom.js";
 
-const decimal = (x) => T.decimal(Number(x).toFixed(2));
-const signed = (x) => (x >= 0 ? "+" : "−") + decimal(Math.abs(x));
 
 export class Leaderboard {
   constructor() {
@@ -94,15 +92,15 @@ export class Leaderboard {
     for (const row of rows) {
       const li = el("li", "lb-row");
       li.dataset.rank = String(row.rank);
-      li.append(el("span", "lb-rank", String(row.rank)), el("span", "lb-name", row.name), el("span", "lb-rating", decimal(row.rating)));
+      li.append(el("span", "lb-rank", String(row.rank)), el("span", "lb-name", row.name), el("span", "lb-rating", rating(row.rating)));
       list.append(li);
     }
     if (!rows.length) list.append(el("li", "muted lb-empty", P.emptyBoard));
     const me = b.me;
     const line = $("#lb-me", d);
     if (me) {
-      let text = P.me(me.rank, decimal(me.rating), me.matches);
-      if (me.last) text += P.meLast(me.last.place, signed(me.last.change));
+      let text = P.me(me.rank, rating(me.rating), me.matches);
+      if (me.last) text += P.meLast(me.last.place, ratingChange(me.last.change));
       line.textContent = text;
       line.dataset.rank = me.rank === null ? "" : String(me.rank);
     } else {

@@ -7,7 +7,7 @@ import { publicApi } from "./api.js";
 import { NoSocket } from "./live.js";
 import { NewMatchDialog } from "./newmatch.js";
 import { T, SEAT_NAME } from "./i18n.js";
-import { P } from "./i18n-public.js";
+import { P, rating, ratingChange } from "./i18n-public.js";
 import { isDefaultRules } from "./rules.js";
 import { savedName, saveName } from "./roomdialog.js";
 import { $, el } from "./dom.js";
@@ -45,8 +45,6 @@ export async function findTable() {
   }
 }
 
-const decimal = (x) => T.decimal(Number(x).toFixed(2));
-const change = (x) => (x >= 0 ? "+" : "−") + decimal(Math.abs(x));
 
 // "Chơi với mọi người": the rules of "Trận mới" (the standard table at first), the
 // computers' level, the name strangers see; "Tìm bàn" seats the player.
@@ -306,6 +304,6 @@ export class PublicTable {
     const r = (room.public || {}).rated;
     const line = $("#public-rated", box);
     line.hidden = !(s.match.over && r);
-    line.textContent = line.hidden ? "" : P.rated(r.place, decimal(r.before), decimal(r.after), change(r.after - r.before));
+    line.textContent = line.hidden ? "" : P.rated(r.place, rating(r.before), rating(r.after), ratingChange(r.after - r.before));
   }
 }
