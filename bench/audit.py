@@ -3,25 +3,34 @@
     python3 bench/audit.py [--quick] [--only crash,double,hidden,slowloris,load,flood]
         [--pg postgresql+psycopg://postgres@127.0.0.1:5432/postgres]
 
-Prints a report and writes it to ``bench/audit_results.md``:
+Prints a report and writes it to ``bench/results/audit-<date>.md`` (``--out``); the
+current figures, one row a part, are kept by hand in ``bench/audit_results.md``:
 
-- crash: a ``kill -9`` loop under several clients, on SQLite and on PostgreSQL. Each
-  client keeps every state the server answered 200; the server is killed at random
-  moments and restarted on the same data, the clients go on. At the end: no
-  acknowledged state is ahead of the server, every acknowledged card is in the stored
-  hand of that deal (its passes too), and every stored ``hearts-hand/1`` record (the
-  ``hands`` table and each match's hand on the table) replays legally. Only the
-  server process is killed: its bot workers must leave by themselves (counted when
-  one is still there 5 s later).
+- crash: a ``kill -9`` loop under several clients, on SQLite and on PostgreSQL
+  (audit_crash.py). Solo clients keep every state the server answered 200 and now and
+  then move to another browser (a transfer); others play at public tables (seek,
+  play, react, leave, seek again). The server is killed at random moments and
+  restarted on the same data, the clients go on. At the end: no acknowledged state
+  (solo, or a public room's version) is ahead of the server, every acknowledged card
+  is in the stored hand of that deal (its passes too), every stored ``hearts-hand/1``
+  record (the ``hands`` table and each match's hand on the table) replays legally
+  with the deal its seeds give, no state showed a server seed before its hand was
+  over, and every token moved away answers 410 ``moved``. Only the server process is
+  killed: its bot workers must leave by themselves (counted when one is still there
+  5 s later).
 - double: N concurrent identical actions at one version from two tabs (two
   connections pools) of one token: exactly one 200, the rest 409, the version +1.
 - hidden: every response of a few whole hands (refused calls included) against the
-  stored deal afterwards: no card another seat holds appears before it is played.
+  stored deal afterwards: no card another seat holds appears before it is played,
+  nor a hand's server seed before the hand is over.
 - slowloris: the server under ``RLIMIT_NOFILE`` 1024, 1,100 half-sent requests, then
   a normal request timed, and the size of the server's log.
 - load: 8 clients without think time (Dễ/Vừa), requests/s and p50/p95 of ``play``
   beside a static GET in the same run, with ``--workers 1`` and ``--workers 2``.
 - flood: a Khó player's ``/api/step`` p95, quiet and beside 15 analyses (flood.py).
+
+Every refusal the crash, double and hidden clients meet is checked against the one
+error shape ``{"error": {"code", "message"[, "reason"]}}`` (audit_checks.py).
 
 PostgreSQL: ``--pg`` (default ``$HEARTS_AUDIT_PG_URL`` or ``$HEARTS_TEST_PG_URL``)
 names a server where a database ``audit_<random>`` is made for each part and dropped
@@ -54,7 +63,7 @@ from typing import Any
 import httpx
 import sqlalchemy as sa
 from audit_checks import ErrorShapes, deal_key_of_state, plays_of_state, stored_records
-from audit_crash import STALL_SECONDS, TRANSFER_EVERY, crash_run
+from audit_crash import PUBLIC_TRANSFER_EVERY, STALL_SECONDS, TRANSFER_EVERY, crash_run
 from flood import report_flood
 from web import Browser, concurrent, pct
 
@@ -432,8 +441,10 @@ def report_crash(
         f"{clients} solo clients acting without pause, each moving to another browser"
         f" (a transfer) every {TRANSFER_EVERY} actions, and {max(4, clients * 2 // 3)}"
         " players at public tables (seek, play, react every 4 s, leave at random once"
-        " a hand is over and seek again); the server (`--trusted-proxy 127.0.0.1`: each client"
-        " an address of its own, `HEARTS_ROOM_PACE=0`) killed with SIGKILL at a random"
+        f" a hand is over and seek again; a seat moved to another browser every"
+        f" {PUBLIC_TRANSFER_EVERY} public actions: the new token keeps the seat); the server"
+        " (`--trusted-proxy 127.0.0.1`: each client an address of its own,"
+        " `HEARTS_ROOM_PACE=0`) killed with SIGKILL at a random"
         " moment (0–1 s) after at least 20 solo actions since its restart, and restarted"
         " on the same data."
     )
@@ -442,7 +453,7 @@ def report_crash(
         "| database | kills | acknowledged solo actions (+ states read) | public actions"
         " | behind | lost | stored hands | bad hands | states of hands over checked"
         " against their seeds | unfair"
-        " | transfers (old token 410 moved) | claims cut"
+        " | transfers solo + public seats (old token 410 moved) | claims cut"
         " | public tables / hands dealt / reactions / leaves"
         " | stalled | refused (409…) | connection errors | workers left behind |"
     )
@@ -461,7 +472,8 @@ def report_crash(
             f"| {kind} | {res.kills} | {res.actions} (+{res.acknowledged - res.actions})"
             f" | {res.public_actions} | {res.behind} | {res.lost} | {res.hands}"
             f" | {res.bad_hands} | {res.revealed} | {res.unfair}"
-            f" | {res.transfers} ({res.moved_ok} ok, {res.moved_bad} not) | {res.transfer_cut}"
+            f" | {res.transfers} + {res.public_transfers} ({res.moved_ok} ok, {res.moved_bad} not)"
+            f" | {res.transfer_cut}"
             f" | {res.public_rooms} / {res.public_hands} / {res.reactions} / {res.leaves}"
             f" | {res.stalled}"
             f" | {res.refused} | {res.transport_errors} | {res.left_behind} |"
@@ -513,7 +525,9 @@ def main() -> int:
         help="a PostgreSQL server's URL (a database whose user may create databases)",
     )
     parser.add_argument("--seed", type=int, default=1, help="the kill moments")
-    parser.add_argument("--out", default=str(HERE / "audit_results.md"))
+    parser.add_argument(
+        "--out", default=str(HERE / "results" / f"audit-{dt.date.today():%Y-%m-%d}.md")
+    )
     args = parser.parse_args()
     # Every client of the audit comes from 127.0.0.1: the per-address limit on new
     # tokens (config.md) would refuse most of them; it is tested on its own.
@@ -530,7 +544,7 @@ def main() -> int:
     git = ["git", "-C", str(HERE.parent)]
     commit = subprocess.run([*git, "rev-parse", "--short", "HEAD"], capture_output=True, text=True)
     changed = subprocess.run(  # the code measured, not this report
-        [*git, "status", "--porcelain", "--", "src", "bench", ":!bench/audit_results.md"],
+        [*git, "status", "--porcelain", "--", "src", "bench", ":!bench/*results*"],
         capture_output=True,
         text=True,
     )

@@ -37,6 +37,8 @@ from hearts.record import validate
 STALL_SECONDS = 45.0
 #: solo actions between two transfers of one client
 TRANSFER_EVERY = 60
+#: public actions (of all the public clients) between two moves of a public seat
+PUBLIC_TRANSFER_EVERY = 25
 
 
 class Killable(Protocol):
@@ -66,6 +68,7 @@ class Crash:
     unfair: int = 0  # a state or record whose seeds are shown early or do not give its deal
     revealed: int = 0  # hands over whose deal was checked against their seeds
     transfers: int = 0
+    public_transfers: int = 0
     moved_ok: int = 0  # an old token answered 410 moved (right after, and at the end)
     moved_bad: int = 0
     transfer_cut: int = 0  # a claim whose answer a kill cut after it was done
@@ -89,6 +92,33 @@ def forwarded(i: int, n: int) -> dict[str, str]:
     return {"X-Forwarded-For": f"10.{i}.{n // 250}.{n % 250 + 1}"}
 
 
+async def move_seat(
+    c: httpx.AsyncClient, h: dict[str, str], code: str, i: int, out: Crash
+) -> dict[str, str]:
+    """A public player moves to another browser in the middle of a match: the new
+    token holds the same seat, the old one is 410 moved (a kill in between: the old
+    headers are kept, or the seat is lost with a cut claim's answer and counted)."""
+    n = out.transfers + out.public_transfers + 1
+    r = await c.post("/api/transfer", headers={**h, **forwarded(i, n)})
+    if r.status_code != 200:
+        return h
+    claim = await c.post(
+        "/api/transfer/claim", json={"code": r.json()["code"]}, headers=forwarded(i, n)
+    )
+    if claim.status_code != 200:
+        return h
+    out.public_transfers += 1
+    new = {"Authorization": f"Bearer {claim.json()['token']}"}
+    gone = await c.get(f"/api/rooms/{code}", headers=h)
+    seat = (await c.get(f"/api/rooms/{code}", headers=new)).json()
+    if gone.status_code == 410 and seat["you"] is not None:
+        out.moved_ok += 1
+    else:
+        out.moved_bad += 1
+        out.note(f"public seat after a transfer: old {gone.status_code}, new you={seat['you']}")
+    return new
+
+
 class Solo:
     """One solo page's history: its states answered 200, in order, and its tokens."""
 
@@ -105,7 +135,6 @@ async def crash_run(
     out = Crash()
     solos = [Solo() for _ in range(clients)]
     rooms_seen: dict[str, int] = defaultdict(int)  # room code -> highest acknowledged version
-    public_tokens: list[str] = []
     stop = asyncio.Event()
 
     def check_state(state: Any, where: str) -> None:
@@ -212,16 +241,18 @@ async def crash_run(
         async with shapes.client(base_url=server.base, timeout=30) as c:
             await play_public(c, i, rng.random())
 
-    async def play_public(c: httpx.AsyncClient, i: int, leave_bias: float) -> None:
-        h: dict[str, str] = {}
-        while not h:
+    async def new_player(c: httpx.AsyncClient, i: int) -> dict[str, str]:
+        while True:
             try:
                 r = await c.post("/api/players", headers=forwarded(100 + i, 0))
                 if r.status_code == 200:
-                    h = {"Authorization": f"Bearer {r.json()['token']}"}
-                    public_tokens.append(r.json()["token"])
+                    return {"Authorization": f"Bearer {r.json()['token']}"}
             except httpx.TransportError:
-                await asyncio.sleep(0.2)
+                pass
+            await asyncio.sleep(0.2)
+
+    async def play_public(c: httpx.AsyncClient, i: int, leave_bias: float) -> None:
+        h = await new_player(c, i)
         code: str | None = None
         hands_here = 0
         last_change = time.monotonic()
@@ -231,6 +262,10 @@ async def crash_run(
             try:
                 if code is None:
                     r = await c.post("/api/public/seek", headers=h, json={"name": f"Audit {i}"})
+                    if r.status_code == 410:  # moved by a claim whose answer a kill cut
+                        out.transfer_cut += 1
+                        h = await new_player(c, i)
+                        continue
                     if r.status_code != 200:
                         out.refused += 1
                         await asyncio.sleep(1.0)
@@ -239,7 +274,16 @@ async def crash_run(
                     out.public_rooms += 1
                     hands_here = 0
                 else:
-                    room = (await c.get(f"/api/rooms/{code}", headers=h)).json()
+                    got = await c.get(f"/api/rooms/{code}", headers=h)
+                    if got.status_code == 410:
+                        out.transfer_cut += 1
+                        h, code = await new_player(c, i), None
+                        continue
+                    if got.status_code != 200:
+                        out.refused += 1
+                        await asyncio.sleep(0.5)
+                        continue
+                    room = got.json()
                 rooms_seen[code] = max(rooms_seen[code], room["version"])
                 if room["version"] != last_version:
                     last_version, last_change = room["version"], time.monotonic()
@@ -275,6 +319,8 @@ async def crash_run(
                 r = await c.post(f"/api/rooms/{code}/{path}", headers=h, json=body)
                 if r.status_code == 200:
                     out.public_actions += 1
+                    if out.public_actions % PUBLIC_TRANSFER_EVERY == 0:
+                        h = await move_seat(c, h, code, 100 + i, out)
                     if path == "next-hand":
                         hands_here += 1
                         out.public_hands += 1
@@ -314,7 +360,7 @@ async def crash_run(
     )
     out.starts = server.starts
     out.left_behind = server.left_behind
-    await final_checks(server, solos, rooms_seen, public_tokens, shapes, out, check_state)
+    await final_checks(server, solos, rooms_seen, shapes, out, check_state)
     server.stop()
     stored_checks(url, solos, out)
     return out
@@ -339,7 +385,6 @@ async def final_checks(
     server: Killable,
     solos: list[Solo],
     rooms_seen: dict[str, int],
-    public_tokens: list[str],
     shapes: ErrorShapes,
     out: Crash,
     check_state: Any,
@@ -365,7 +410,8 @@ async def final_checks(
             if last["version"] > now["version"]:
                 out.behind += 1
                 out.note(f"solo {i}: told v{last['version']}, has {now['version']}")
-        viewer = {"Authorization": f"Bearer {public_tokens[0]}"} if public_tokens else {}
+        token = (await c.post("/api/players", headers=forwarded(250, 0))).json()["token"]
+        viewer = {"Authorization": f"Bearer {token}"}
         for code, version in rooms_seen.items():
             now = (await c.get(f"/api/rooms/{code}", headers=viewer)).json()
             if version > now["version"]:
