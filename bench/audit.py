@@ -597,7 +597,8 @@ def main() -> int:
             report(
                 f"{players} players × {hands} whole hands, every response (200s, a stale"
                 " step and a forbidden card on each of South's turns, stats) against the"
-                " stored deal: a card another seat holds, not yet played, is a leak."
+                " stored deal: a card another seat holds, not yet played, or a hand's server"
+                " seed before that hand is over, is a leak."
             )
             report()
             with database("sqlite", None, work) as (serve_args, url):
