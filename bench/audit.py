@@ -3,25 +3,34 @@
     python3 bench/audit.py [--quick] [--only crash,double,hidden,slowloris,load,flood]
         [--pg postgresql+psycopg://postgres@127.0.0.1:5432/postgres]
 
-Prints a report and writes it to ``bench/audit_results.md``:
+Prints a report and writes it to ``bench/results/audit-<date>.md`` (``--out``); the
+current figures, one row a part, are kept by hand in ``bench/audit_results.md``:
 
-- crash: a ``kill -9`` loop under several clients, on SQLite and on PostgreSQL. Each
-  client keeps every state the server answered 200; the server is killed at random
-  moments and restarted on the same data, the clients go on. At the end: no
-  acknowledged state is ahead of the server, every acknowledged card is in the stored
-  hand of that deal (its passes too), and every stored ``hearts-hand/1`` record (the
-  ``hands`` table and each match's hand on the table) replays legally. Only the
-  server process is killed: its bot workers must leave by themselves (counted when
-  one is still there 5 s later).
+- crash: a ``kill -9`` loop under several clients, on SQLite and on PostgreSQL
+  (audit_crash.py). Solo clients keep every state the server answered 200 and now and
+  then move to another browser (a transfer); others play at public tables (seek,
+  play, react, leave, seek again). The server is killed at random moments and
+  restarted on the same data, the clients go on. At the end: no acknowledged state
+  (solo, or a public room's version) is ahead of the server, every acknowledged card
+  is in the stored hand of that deal (its passes too), every stored ``hearts-hand/1``
+  record (the ``hands`` table and each match's hand on the table) replays legally
+  with the deal its seeds give, no state showed a server seed before its hand was
+  over, and every token moved away answers 410 ``moved``. Only the server process is
+  killed: its bot workers must leave by themselves (counted when one is still there
+  5 s later).
 - double: N concurrent identical actions at one version from two tabs (two
   connections pools) of one token: exactly one 200, the rest 409, the version +1.
 - hidden: every response of a few whole hands (refused calls included) against the
-  stored deal afterwards: no card another seat holds appears before it is played.
+  stored deal afterwards: no card another seat holds appears before it is played,
+  nor a hand's server seed before the hand is over.
 - slowloris: the server under ``RLIMIT_NOFILE`` 1024, 1,100 half-sent requests, then
   a normal request timed, and the size of the server's log.
 - load: 8 clients without think time (Dễ/Vừa), requests/s and p50/p95 of ``play``
   beside a static GET in the same run, with ``--workers 1`` and ``--workers 2``.
 - flood: a Khó player's ``/api/step`` p95, quiet and beside 15 analyses (flood.py).
+
+Every refusal the crash, double and hidden clients meet is checked against the one
+error shape ``{"error": {"code", "message"[, "reason"]}}`` (audit_checks.py).
 
 PostgreSQL: ``--pg`` (default ``$HEARTS_AUDIT_PG_URL`` or ``$HEARTS_TEST_PG_URL``)
 names a server where a database ``audit_<random>`` is made for each part and dropped
@@ -36,7 +45,6 @@ import contextlib
 import datetime as dt
 import json
 import os
-import random
 import resource
 import secrets
 import select
@@ -49,22 +57,24 @@ import tempfile
 import time
 from collections import defaultdict
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import httpx
 import sqlalchemy as sa
+from audit_checks import ErrorShapes, deal_key_of_state, plays_of_state, stored_records
+from audit_crash import PUBLIC_TRANSFER_EVERY, STALL_SECONDS, TRANSFER_EVERY, crash_run
 from flood import report_flood
 from web import Browser, concurrent, pct
 
 from hearts.cards import card_name, cards_of
-from hearts.record import read_record, validate
-from hearts.server.store.db import token_hash
+from hearts.record import read_record
 
 HERE = Path(__file__).resolve().parent
 ALL_CARDS = frozenset(card_name(c) for c in range(52))
 PARTS = ("crash", "double", "hidden", "slowloris", "load", "flood")
+#: every refusal any part's clients meet (the load and the flood keep their own clients)
+SHAPES = ErrorShapes()
 Connect = Callable[[], httpx.AsyncClient]
 
 
@@ -105,7 +115,7 @@ class Server:
         if self.nofile is not None:
             resource.setrlimit(resource.RLIMIT_NOFILE, (self.nofile, self.nofile))
 
-    def start(self, timeout: float = 60) -> None:
+    def start(self, timeout: float = 180) -> None:
         cmd = [sys.executable, "-m", "hearts", "serve", "--host", "127.0.0.1"]
         with open(self.log, "ab") as err:
             self.proc = subprocess.Popen(
@@ -177,175 +187,6 @@ def database(kind: str, pg_admin: str | None, workdir: Path) -> Iterator[tuple[l
         engine.dispose()
 
 
-def stored_records(url: str, tokens: list[str] | None = None) -> list[dict[str, Any]]:
-    """Every hearts-hand/1 record stored (of these tokens' players if given): finished
-    hands, and each match's hand on the table."""
-    engine = sa.create_engine(url, poolclass=sa.pool.NullPool)
-    try:
-        with engine.connect() as conn:
-            ids = None
-            if tokens is not None:
-                hashes = [token_hash(t) for t in tokens]
-                ids = conn.execute(
-                    sa.text("SELECT id FROM players WHERE token_hash IN :h").bindparams(
-                        sa.bindparam("h", expanding=True)
-                    ),
-                    {"h": hashes},
-                ).scalars()
-                ids = list(ids)
-            out = []
-            for table, column in (("hands", "record"), ("matches", "hand_record")):
-                query = f"SELECT player_id, {column} FROM {table}"
-                for player_id, text in conn.exec_driver_sql(query):
-                    if ids is None or player_id in ids:
-                        out.append({"table": table, "player": player_id, "record": text})
-            return out
-    finally:
-        engine.dispose()
-
-
-def deal_key_of_state(state: Any) -> frozenset[str]:
-    """South's 13 dealt cards, from any state of the hand."""
-    h = state["hand"]
-    played = {p["card"] for t in h["tricks"] for p in t["cards"] if p["seat"] == "S"}
-    played |= {p["card"] for p in h["trick"] if p["seat"] == "S"}
-    dealt = set(h["cards"]) | played | set(h["passed"] or [])
-    return frozenset(dealt - set(h["received"] or []))
-
-
-def plays_of_state(state: Any) -> list[str]:
-    h = state["hand"]
-    return [p["card"] for t in h["tricks"] for p in t["cards"]] + [p["card"] for p in h["trick"]]
-
-
-# -- (a) crash consistency -----------------------------------------------------------
-@dataclass
-class Crash:
-    kills: int = 0
-    starts: int = 0
-    acknowledged: int = 0
-    actions: int = 0  # of which actions (POST/PUT answered 200)
-    behind: int = 0  # a client's last acknowledged version ahead of the server's
-    lost: int = 0  # an acknowledged state whose cards are not in the stored hand
-    hands: int = 0
-    bad_hands: int = 0
-    transport_errors: int = 0
-    refused: int = 0
-    failed_starts: int = 0
-    left_behind: int = 0  # kills after which a bot worker outlived its server
-    examples: list[str] = field(default_factory=list)
-
-
-async def crash_run(server: Server, url: str, clients: int, kills: int, seed: int) -> Crash:
-    rng = random.Random(seed)
-    out = Crash()
-    acks: list[list[Any]] = [[] for _ in range(clients)]
-    tokens: list[str | None] = [None] * clients
-    stop = asyncio.Event()
-
-    async def refresh(b: Browser) -> None:
-        while True:
-            try:
-                b.state = await b.call("state", "GET", "/api/state")
-                acks[b.index].append(b.state)  # type: ignore[attr-defined]
-                return
-            except (httpx.TransportError, RuntimeError):
-                out.transport_errors += 1
-                await asyncio.sleep(0.2)
-
-    async def client(i: int) -> None:
-        async with httpx.AsyncClient(base_url=server.base, timeout=30) as c:
-            b = Browser(c, defaultdict(list))
-            b.index = i  # type: ignore[attr-defined]
-            while True:  # a start cut by a kill: begin again with a new token
-                try:
-                    await b.start("easy" if i % 2 else "medium")
-                    break
-                except (httpx.TransportError, RuntimeError):
-                    await asyncio.sleep(0.2)
-            tokens[i] = b.headers["Authorization"].split()[1]
-            acks[i].append(b.state)
-            while not stop.is_set():
-                try:
-                    await b.move()
-                    acks[i].append(b.state)
-                    out.actions += 1
-                except httpx.TransportError:
-                    out.transport_errors += 1
-                    await asyncio.sleep(0.1)
-                    await refresh(b)
-                except RuntimeError:  # e.g. a 409: the page reloads the state
-                    out.refused += 1
-                    await refresh(b)
-                await asyncio.sleep(0.005)
-
-    async def killer() -> None:
-        for _ in range(kills):
-            # Under traffic: some actions since the restart, then a random moment.
-            since = out.actions
-            deadline = time.perf_counter() + 30
-            while out.actions < since + 20 and time.perf_counter() < deadline:
-                await asyncio.sleep(0.05)
-            await asyncio.sleep(rng.uniform(0.0, 1.0))
-            server.kill()
-            out.kills += 1
-            for attempt in range(3):
-                try:
-                    await asyncio.to_thread(server.start)
-                    break
-                except RuntimeError as exc:
-                    out.failed_starts += 1
-                    out.examples.append(f"restart failed: {str(exc)[-200:]}")
-                    if attempt == 2:
-                        raise
-        await asyncio.sleep(1.0)
-        stop.set()
-
-    await asyncio.gather(killer(), *(client(i) for i in range(clients)))
-    out.starts = server.starts
-    out.left_behind = server.left_behind
-
-    # The server as it is now, against what each client was told.
-    async with httpx.AsyncClient(base_url=server.base, timeout=30) as c:
-        for i, token in enumerate(tokens):
-            assert token is not None
-            now = (await c.get("/api/state", headers={"Authorization": f"Bearer {token}"})).json()
-            last = max(acks[i], key=lambda s: s["version"])
-            if last["version"] > now["version"]:
-                out.behind += 1
-                out.examples.append(f"client {i}: told v{last['version']}, has {now['version']}")
-    server.stop()
-
-    records = stored_records(url)
-    by_deal: dict[frozenset[str], list[dict[str, Any]]] = defaultdict(list)
-    for row in records:
-        try:
-            validate(row["record"])
-        except Exception as exc:
-            out.bad_hands += 1
-            out.examples.append(f"{row['table']} record does not replay: {exc}")
-            continue
-        if row["table"] == "hands":
-            out.hands += 1
-        data = json.loads(row["record"])
-        by_deal[frozenset(data["deal"]["S"])].append(data)
-    for states in acks:
-        for s in states:
-            out.acknowledged += 1
-            plays = plays_of_state(s)
-            passed = set(s["hand"]["passed"] or [])
-            ok = any(
-                r["plays"][: len(plays)] == plays
-                and (not passed or set(r["passes"].get("S", [])) == passed)
-                for r in by_deal.get(deal_key_of_state(s), [])
-            )
-            if not ok:
-                out.lost += 1
-                if len(out.examples) < 5:
-                    out.examples.append(f"lost: v{s['version']} plays {plays} passed {passed}")
-    return out
-
-
 # -- (b) double click / two tabs -----------------------------------------------------
 class _Plan(Browser):
     """The request the page would send next, not sent."""
@@ -365,7 +206,7 @@ async def next_request(state: Any) -> tuple[str, str, Any]:
 def connector(base: str) -> Connect:
     """Clients of the server at ``base`` (tests pass clients of an app in-process)."""
     limits = httpx.Limits(max_connections=64, max_keepalive_connections=64)
-    return lambda: httpx.AsyncClient(base_url=base, timeout=60, limits=limits)
+    return lambda: SHAPES.client(base_url=base, timeout=60, limits=limits)
 
 
 async def double_click(connect: Connect, rounds: int, n: int) -> dict[str, Any]:
@@ -449,11 +290,16 @@ async def hidden_scan(connect: Connect, url: str, players: int, hands: int) -> d
     examples = []
     for b in pages:
         # This player's hands only: with --seed every player gets the same deals.
-        deals = {}
+        deals, seeds = {}, {}
         for row in stored_records(url, [b.headers["Authorization"].split()[1]]):
             data = json.loads(row["record"])
             deals[frozenset(data["deal"]["S"])] = read_record(data)[0]
+            seeds[frozenset(data["deal"]["S"])] = data["fairness"]["server_seed"]
+        # A hand's server seed is hidden like a card until that hand is over.
+        secret = {seed for seed in seeds.values() if seed is not None}
         for body, state in b.seen:
+            if state["hand"]["phase"] == "done":
+                secret.discard(seeds[deal_key_of_state(state)])
             hand = deals[deal_key_of_state(state)]
             south = {card_name(c) for c in cards_of(hand.deal_masks[0] | hand.received(0))}
             hidden = set(ALL_CARDS) - south
@@ -461,7 +307,7 @@ async def hidden_scan(connect: Connect, url: str, players: int, hands: int) -> d
                 hidden -= set(plays_of_state(state))
             else:
                 hidden = set(ALL_CARDS) - {card_name(c) for c in cards_of(hand.deal_masks[0])}
-            leaked = strings_in(body) & hidden
+            leaked = strings_in(body) & (hidden | secret)
             scanned += 1
             if leaked:
                 leaks += 1
@@ -583,6 +429,92 @@ class Report:
         self.lines.append(line)
 
 
+def report_crash(
+    report: Report, kinds: list[str], pg: str | None, work: Path, q: bool, seed: int
+) -> None:
+    report()
+    report("## Crash consistency (kill -9 under traffic)")
+    report()
+    kill_counts = {"sqlite": 6 if q else 35, "postgres": 4 if q else 12}
+    clients = 4 if q else 6
+    report(
+        f"{clients} solo clients acting without pause, each moving to another browser"
+        f" (a transfer) every {TRANSFER_EVERY} actions, and {max(4, clients * 2 // 3)}"
+        " players at public tables (seek, play, react every 4 s, leave at random once"
+        f" a hand is over and seek again; a seat moved to another browser every"
+        f" {PUBLIC_TRANSFER_EVERY} public actions: the new token keeps the seat); the server"
+        " (`--trusted-proxy 127.0.0.1`: each client an address of its own,"
+        " `HEARTS_ROOM_PACE=0`) killed with SIGKILL at a random"
+        " moment (0–1 s) after at least 20 solo actions since its restart, and restarted"
+        " on the same data."
+    )
+    report()
+    report(
+        "| database | kills | acknowledged solo actions (+ states read) | public actions"
+        " | behind | lost | stored hands | bad hands | states of hands over checked"
+        " against their seeds | unfair"
+        " | transfers solo + public seats (old token 410 moved) | claims cut"
+        " | public tables / hands dealt / reactions / leaves"
+        " | stalled | refused (409…) | connection errors | workers left behind |"
+    )
+    report("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
+    for kind in kinds:
+        with database(kind, pg, work) as (serve_args, url):
+            server = Server(
+                [*serve_args, "--trusted-proxy", "127.0.0.1"], work / f"crash-{kind}.log"
+            )
+            server.start()
+            try:
+                res = asyncio.run(crash_run(server, url, clients, kill_counts[kind], seed, SHAPES))
+            finally:
+                server.stop()
+        report(
+            f"| {kind} | {res.kills} | {res.actions} (+{res.acknowledged - res.actions})"
+            f" | {res.public_actions} | {res.behind} | {res.lost} | {res.hands}"
+            f" | {res.bad_hands} | {res.revealed} | {res.unfair}"
+            f" | {res.transfers} + {res.public_transfers} ({res.moved_ok} ok, {res.moved_bad} not)"
+            f" | {res.transfer_cut}"
+            f" | {res.public_rooms} / {res.public_hands} / {res.reactions} / {res.leaves}"
+            f" | {res.stalled}"
+            f" | {res.refused} | {res.transport_errors} | {res.left_behind} |"
+        )
+        for e in res.examples[:8]:
+            report(f"  - {kind}: {e}")
+    report()
+    report(
+        "behind: a client was told a version (solo, or a public room's) the server no"
+        " longer has; lost: an acknowledged solo state whose plays or pass are not in the"
+        " stored hand of its deal; bad hands: stored records that do not replay"
+        " (`hearts.record.validate`); states checked: states of hands over whose revealed"
+        " server seed matches the commitment and whose every seat's cards are the"
+        " `hearts.fairness.deal` of the seeds; unfair: a state showing a server seed or"
+        " deal before its hand is over, or a seed or stored record that does not give its"
+        " deal; old token: checked right after each claim and again at the end; claims"
+        " cut: a kill took a claim's answer after the move was done (the old token is"
+        " 410, the new one lost with the answer: the page starts afresh, as docs/api.md"
+        " says); stalled: a public match with no new version for"
+        f" {STALL_SECONDS:g} s; workers left behind: kills after which a process of the"
+        f" server's was still running {ORPHAN_SECONDS:g} s later (only the server process"
+        " is killed)."
+    )
+
+
+def report_shapes(report: Report) -> None:
+    report()
+    report("## Refusals and their shape")
+    report()
+    report(
+        "Every answer of 400 or more that the crash, double-click and hidden-card clients"
+        ' met, against the one error shape `{"error": {"code", "message"[, "reason"]}}`'
+        " (beside it only the current `state` or `room`):"
+        f" {sum(SHAPES.codes.values())} refusals, {SHAPES.bad} of another shape."
+    )
+    report()
+    report(", ".join(f"{k}: {v}" for k, v in sorted(SHAPES.codes.items())) or "none met")
+    for e in SHAPES.examples:
+        report(f"  - {e}")
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--quick", action="store_true", help="fewer kills, rounds and seconds")
@@ -593,11 +525,15 @@ def main() -> int:
         help="a PostgreSQL server's URL (a database whose user may create databases)",
     )
     parser.add_argument("--seed", type=int, default=1, help="the kill moments")
-    parser.add_argument("--out", default=str(HERE / "audit_results.md"))
+    parser.add_argument(
+        "--out", default=str(HERE / "results" / f"audit-{dt.date.today():%Y-%m-%d}.md")
+    )
     args = parser.parse_args()
     # Every client of the audit comes from 127.0.0.1: the per-address limit on new
     # tokens (config.md) would refuse most of them; it is tested on its own.
     os.environ.setdefault("HEARTS_NEW_PLAYER_INTERVAL", "0")
+    # Public tables' computers at once, so that the crash loop's tables keep moving.
+    os.environ.setdefault("HEARTS_ROOM_PACE", "0")
     only = [p for p in args.only.split(",") if p]
     unknown = set(only) - set(PARTS)
     if unknown:
@@ -608,7 +544,7 @@ def main() -> int:
     git = ["git", "-C", str(HERE.parent)]
     commit = subprocess.run([*git, "rev-parse", "--short", "HEAD"], capture_output=True, text=True)
     changed = subprocess.run(  # the code measured, not this report
-        [*git, "status", "--porcelain", "--", "src", "bench", ":!bench/audit_results.md"],
+        [*git, "status", "--porcelain", "--", "src", "bench", ":!bench/*results*"],
         capture_output=True,
         text=True,
     )
@@ -625,49 +561,7 @@ def main() -> int:
         work = Path(tmp)
 
         if "crash" in only:
-            report()
-            report("## Crash consistency (kill -9 under traffic)")
-            report()
-            kill_counts = {"sqlite": 6 if q else 35, "postgres": 4 if q else 12}
-            clients = 4 if q else 6
-            report(
-                f"{clients} clients acting without pause; the server killed with SIGKILL at"
-                " a random moment (0–1 s) after at least 20 actions since its restart, and"
-                " restarted on the same data."
-            )
-            report()
-            report(
-                "| database | kills | acknowledged actions (+ states read) | behind | lost"
-                " | stored hands | bad hands | refused (409…) | connection errors"
-                " | workers left behind |"
-            )
-            report("|---|---|---|---|---|---|---|---|---|---|")
-            for kind in kinds:
-                with database(kind, args.pg, work) as (serve_args, url):
-                    server = Server(serve_args, work / f"crash-{kind}.log")
-                    server.start()
-                    try:
-                        res = asyncio.run(
-                            crash_run(server, url, clients, kill_counts[kind], args.seed)
-                        )
-                    finally:
-                        server.stop()
-                report(
-                    f"| {kind} | {res.kills} | {res.actions} (+{res.acknowledged - res.actions})"
-                    f" | {res.behind} | {res.lost}"
-                    f" | {res.hands} | {res.bad_hands} | {res.refused}"
-                    f" | {res.transport_errors} | {res.left_behind} |"
-                )
-                for e in res.examples[:5]:
-                    report(f"  - {kind}: {e}")
-            report()
-            report(
-                "behind: a client was told a version the server no longer has; lost: an"
-                " acknowledged state whose plays or pass are not in the stored hand of its"
-                " deal; bad hands: stored records that do not replay (`hearts.record.validate`);"
-                " workers left behind: kills after which a process of the server's was still"
-                f" running {ORPHAN_SECONDS:g} s later (only the server process is killed)."
-            )
+            report_crash(report, kinds, args.pg, work, q, args.seed)
 
         if "double" in only:
             report()
@@ -703,7 +597,8 @@ def main() -> int:
             report(
                 f"{players} players × {hands} whole hands, every response (200s, a stale"
                 " step and a forbidden card on each of South's turns, stats) against the"
-                " stored deal: a card another seat holds, not yet played, is a leak."
+                " stored deal: a card another seat holds, not yet played, or a hand's server"
+                " seed before that hand is over, is a leak."
             )
             report()
             with database("sqlite", None, work) as (serve_args, url):
@@ -784,6 +679,8 @@ def main() -> int:
                 report_flood(report, server, 20.0 if q else 60.0)
             finally:
                 server.stop()
+    if {"crash", "double", "hidden"} & set(only):
+        report_shapes(report)
     Path(args.out).write_text("\n".join(report.lines) + "\n", encoding="utf-8")
     print(f"\nwritten to {args.out}")
     return 0

@@ -13,6 +13,7 @@ import json
 import re
 import sys
 import time
+import unicodedata
 import warnings
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -30,7 +31,8 @@ from room_guests import CARD, Guest, leaks, new_room, settled, strings
 
 from hearts.server.app import create_app
 from hearts.server.config import Config
-from hearts.server.i18n.messages import ERRORS, INVISIBLE_NAME
+from hearts.server.i18n import messages_en
+from hearts.server.i18n.messages import ERRORS, INVISIBLE_NAME, MARKS_NAME
 from hearts.server.store.db import rooms as rooms_table
 
 # this module's server (the ``client`` fixture of conftest.py): its deals, the
@@ -199,6 +201,47 @@ def test_a_name_that_shows_as_nothing_is_refused(client, name: str) -> None:
     body = guest.act(code, "join", {"name": name}, status=400)
     assert body["error"] == {"code": "bad_name", "message": INVISIBLE_NAME}
     assert guest.room(code)["you"] is None
+
+
+ZALGO = [
+    "a" + "\u0301\u0300\u0302\u0303" * 4,  # one letter under 16 marks: 17 characters
+    "Lan" + "\u0336" * 12,  # a strike-through piled up on one letter
+    "Z\u0351\u0352\u0353\u0354a",  # four marks on the Z
+]
+
+
+@pytest.mark.parametrize("name", ZALGO)
+def test_a_letter_under_a_pile_of_marks_is_refused(client, name: str) -> None:
+    """Zalgo text fits in 20 characters yet draws over the seats around it: more
+    than three marks on one letter is bad_name, which says why (in both languages)."""
+    creator = Guest(client)
+    refused = creator.client.post("/api/rooms", headers=creator.headers, json={"name": name})
+    assert refused.status_code == 400
+    assert refused.json()["error"] == {"code": "bad_name", "message": MARKS_NAME}
+    english = {**creator.headers, "X-Hearts-Lang": "en"}
+    refused = creator.client.post("/api/rooms", headers=english, json={"name": name})
+    assert refused.json()["error"]["message"] == messages_en.TEXTS[MARKS_NAME]
+    code = new_room(creator)["code"]
+    guest = Guest(client)
+    body = guest.act(code, "join", {"name": name}, status=400)
+    assert body["error"] == {"code": "bad_name", "message": MARKS_NAME}
+    assert guest.room(code)["you"] is None
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        "Nguye\u0302\u0303n",  # Vietnamese typed decomposed: composed, no mark left
+        "\u0e01\u0e34\u0e48",  # Thai: a consonant with a vowel and a tone mark
+        "\u0915\u094d\u0937\u093f",  # Devanagari ksi: a virama and a vowel sign
+        "a\u0301\u0302\u0303",  # three marks: still a name
+    ],
+)
+def test_names_with_a_few_marks_on_a_letter_are_kept(client, name: str) -> None:
+    creator = Guest(client)
+    code = new_room(creator)["code"]
+    seated = Guest(client).act(code, "join", {"name": name})["seats"][0]
+    assert seated["name"] == unicodedata.normalize("NFC", name)
 
 
 def test_marks_and_decomposed_letters_are_kept_with_their_letters(client) -> None:

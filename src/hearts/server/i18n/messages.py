@@ -96,6 +96,9 @@ RULE_ERRORS: dict[str, str] = {
 #: ``bad_name`` for a name that would show as nothing (marks, blanks, fillers).
 INVISIBLE_NAME = "Tên phải có ít nhất một chữ, số hay ký hiệu nhìn thấy được"
 
+#: ``bad_name`` for a letter under more marks than any script stacks ("zalgo" text).
+MARKS_NAME = "Tên có quá nhiều dấu chồng lên một chữ"
+
 
 def rule_message(key: str, name: str = "") -> str:
     table = messages_en.RULE_ERRORS if lang.english() else RULE_ERRORS

@@ -76,6 +76,7 @@ TEXTS: dict[str, str] = {
     "Tên phải có ít nhất một chữ, số hay ký hiệu nhìn thấy được": (
         "A name needs at least one visible letter, digit or sign"
     ),
+    "Tên có quá nhiều dấu chồng lên một chữ": "A name has too many marks stacked on one letter",
     "Bây giờ không phải lúc đánh bài": "It is not time to play",
     "Bây giờ không phải lúc chọn cách tính bắn trăng": "Not the time to choose the moon's scoring",
     "Ván này chưa xong": "This hand is not over",

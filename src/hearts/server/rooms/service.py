@@ -38,7 +38,7 @@ from hearts.fairness import HandSeeds
 from hearts.hand import DONE, PASS, PLAY
 from hearts.rules import Rules
 from hearts.server.i18n import lang, messages_en
-from hearts.server.i18n.messages import INVISIBLE_NAME
+from hearts.server.i18n.messages import INVISIBLE_NAME, MARKS_NAME
 from hearts.server.rooms.store import Room, RoomStore, Seat, now
 from hearts.server.rooms.view import CONNECTED_SECONDS, fairness, room_text, room_view
 from hearts.server.store import outage
@@ -126,7 +126,24 @@ def clean_name(name: Any, default: str) -> str:
         raise ApiError("bad_name", INVISIBLE_NAME)
     if any(unicodedata.category(ch).startswith("C") for ch in text):
         raise ApiError("bad_name")
+    if _most_marks(text) > MARKS_PER_LETTER:
+        raise ApiError("bad_name", MARKS_NAME)
     return text
+
+
+#: Marks one character may carry: Thai stacks a vowel and a tone mark, Vietnamese
+#: needs none once composed (NFC); "zalgo" text piles dozens that draw over the
+#: names around it.
+MARKS_PER_LETTER = 3
+
+
+def _most_marks(text: str) -> int:
+    """The longest run of combining marks in ``text``."""
+    most = run = 0
+    for ch in text:
+        run = run + 1 if unicodedata.category(ch).startswith("M") else 0
+        most = max(most, run)
+    return most
 
 
 #: Letters and symbols that are drawn as nothing (Hangul fillers, the braille blank).

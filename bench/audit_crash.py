@@ -1,0 +1,453 @@
+"""The audit's crash loop (bench/audit.py ``--only crash``): ``kill -9`` under the
+traffic of solo players who now and then move to another browser (a transfer), and of
+players at public tables (seek, play, react, leave, seek again).
+
+At the end nothing acknowledged may be missing: no client was told a version the
+server no longer has (solo players and public rooms alike), every acknowledged card and
+pass is in the stored hand of its deal, every stored record replays and its committed
+deal is the one its seeds give; no state showed a hand's server seed before the hand
+was over; every token moved away is answered 410 ``moved``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import random
+import time
+from collections import defaultdict
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+import httpx
+from audit_checks import (
+    ErrorShapes,
+    deal_key_of_state,
+    fairness_of_record,
+    fairness_of_state,
+    plays_of_state,
+    stored_records,
+)
+from web import Browser
+
+from hearts.record import validate
+
+#: seconds a public table may show no new version while its match runs before the
+#: audit counts it stalled (its turn timer is 30 s)
+STALL_SECONDS = 45.0
+#: solo actions between two transfers of one client
+TRANSFER_EVERY = 60
+#: public actions (of all the public clients) between two moves of a public seat
+PUBLIC_TRANSFER_EVERY = 25
+
+
+class Killable(Protocol):
+    base: str
+    starts: int
+    left_behind: int
+
+    def kill(self) -> None: ...
+    def start(self, timeout: float = 180) -> None: ...
+    def stop(self) -> None: ...
+
+
+@dataclass
+class Crash:
+    kills: int = 0
+    starts: int = 0
+    acknowledged: int = 0
+    actions: int = 0  # of which actions (POST/PUT answered 200)
+    behind: int = 0  # a client's last acknowledged version ahead of the server's
+    lost: int = 0  # an acknowledged state whose cards are not in the stored hand
+    hands: int = 0
+    bad_hands: int = 0
+    transport_errors: int = 0
+    refused: int = 0
+    failed_starts: int = 0
+    left_behind: int = 0  # kills after which a bot worker outlived its server
+    unfair: int = 0  # a state or record whose seeds are shown early or do not give its deal
+    revealed: int = 0  # hands over whose deal was checked against their seeds
+    transfers: int = 0
+    public_transfers: int = 0
+    moved_ok: int = 0  # an old token answered 410 moved (right after, and at the end)
+    moved_bad: int = 0
+    transfer_cut: int = 0  # a claim whose answer a kill cut after it was done
+    public_actions: int = 0
+    public_rooms: int = 0
+    public_hands: int = 0  # next hands a public client dealt
+    reactions: int = 0
+    leaves: int = 0
+    stalled: int = 0
+    examples: list[str] = field(default_factory=list)
+
+    def note(self, text: str) -> None:
+        if len(self.examples) < 12:
+            self.examples.append(text)
+
+
+def forwarded(i: int, n: int) -> dict[str, str]:
+    """An address of its own for client ``i``'s ``n``-th identity: the server trusts
+    127.0.0.1 as a proxy, so per-address limits (transfers: 10, then one a minute)
+    count each client apart, as real browsers would be."""
+    return {"X-Forwarded-For": f"10.{i}.{n // 250}.{n % 250 + 1}"}
+
+
+async def move_seat(
+    c: httpx.AsyncClient, h: dict[str, str], code: str, i: int, out: Crash
+) -> dict[str, str]:
+    """A public player moves to another browser in the middle of a match: the new
+    token holds the same seat, the old one is 410 moved (a kill in between: the old
+    headers are kept, or the seat is lost with a cut claim's answer and counted)."""
+    n = out.transfers + out.public_transfers + 1
+    r = await c.post("/api/transfer", headers={**h, **forwarded(i, n)})
+    if r.status_code != 200:
+        return h
+    claim = await c.post(
+        "/api/transfer/claim", json={"code": r.json()["code"]}, headers=forwarded(i, n)
+    )
+    if claim.status_code != 200:
+        return h
+    out.public_transfers += 1
+    new = {"Authorization": f"Bearer {claim.json()['token']}"}
+    gone = await c.get(f"/api/rooms/{code}", headers=h)
+    seat = (await c.get(f"/api/rooms/{code}", headers=new)).json()
+    if gone.status_code == 410 and seat["you"] is not None:
+        out.moved_ok += 1
+    else:
+        out.moved_bad += 1
+        out.note(f"public seat after a transfer: old {gone.status_code}, new you={seat['you']}")
+    return new
+
+
+class Solo:
+    """One solo page's history: its states answered 200, in order, and its tokens."""
+
+    def __init__(self) -> None:
+        self.acks: list[Any] = []
+        self.token: str | None = None
+        self.old_tokens: list[str] = []
+
+
+async def crash_run(
+    server: Killable, url: str, clients: int, kills: int, seed: int, shapes: ErrorShapes
+) -> Crash:
+    rng = random.Random(seed)
+    out = Crash()
+    solos = [Solo() for _ in range(clients)]
+    rooms_seen: dict[str, int] = defaultdict(int)  # room code -> highest acknowledged version
+    stop = asyncio.Event()
+
+    def check_state(state: Any, where: str) -> None:
+        problem = fairness_of_state(state)
+        if problem is not None:
+            out.unfair += 1
+            out.note(f"{where}: {problem}")
+        elif state["hand"]["phase"] == "done":
+            out.revealed += 1
+
+    async def refresh(b: Browser, me: Solo) -> None:
+        while True:
+            try:
+                b.state = await b.call("state", "GET", "/api/state")
+                me.acks.append(b.state)
+                return
+            except (httpx.TransportError, RuntimeError):
+                out.transport_errors += 1
+                await asyncio.sleep(0.2)
+
+    async def transfer(c: httpx.AsyncClient, b: Browser, i: int, me: Solo) -> None:
+        """Chuyển sang máy khác: a code, claimed from a new address; the old token
+        must be 410 moved from then on, the player's state not behind."""
+        n = len(me.old_tokens) + 1
+        r = await c.post("/api/transfer", headers={**b.headers, **forwarded(i, n)})
+        if r.status_code != 200:
+            out.refused += 1
+            return
+        old = b.headers["Authorization"]
+        try:
+            claim = await c.post(
+                "/api/transfer/claim", json={"code": r.json()["code"]}, headers=forwarded(i, n)
+            )
+        except httpx.TransportError:
+            out.transport_errors += 1
+            await asyncio.sleep(0.3)
+            while True:  # was it claimed before the kill? the old token says
+                try:
+                    after = await c.get("/api/state", headers={"Authorization": old})
+                    break
+                except httpx.TransportError:
+                    await asyncio.sleep(0.2)
+            if after.status_code == 410:
+                out.transfer_cut += 1  # moved, the new token lost with the answer
+                raise LookupError from None
+            return
+        if claim.status_code != 200:
+            out.refused += 1
+            return
+        out.transfers += 1
+        me.old_tokens.append(old.split()[1])
+        b.headers = {"Authorization": f"Bearer {claim.json()['token']}"}
+        me.token = claim.json()["token"]
+        gone = await c.get("/api/state", headers={"Authorization": old})
+        if gone.status_code == 410 and gone.json()["error"]["code"] == "moved":
+            out.moved_ok += 1
+        else:
+            out.moved_bad += 1
+            out.note(f"old token after a transfer: {gone.status_code} {gone.text[:80]}")
+
+    async def solo(i: int) -> None:
+        me = solos[i]
+        async with shapes.client(base_url=server.base, timeout=30) as c:
+            b = Browser(c, defaultdict(list))
+            while True:  # a start cut by a kill (or a transfer's answer): a new token
+                try:
+                    await b.start("easy" if i % 2 else "medium")
+                except (httpx.TransportError, RuntimeError):
+                    await asyncio.sleep(0.2)
+                    continue
+                me.token = b.headers["Authorization"].split()[1]
+                me.acks.append(b.state)
+                try:
+                    await play_solo(c, b, i, me)
+                    return
+                except LookupError:
+                    me.old_tokens.append(me.token)
+                    me.token = None
+                    solos.append(me := Solo())
+
+    async def play_solo(c: httpx.AsyncClient, b: Browser, i: int, me: Solo) -> None:
+        since = 0
+        while not stop.is_set():
+            try:
+                if since >= TRANSFER_EVERY:
+                    since = 0
+                    await transfer(c, b, i, me)
+                    await refresh(b, me)
+                    continue
+                await b.move()
+                me.acks.append(b.state)
+                out.actions += 1
+                since += 1
+            except httpx.TransportError:
+                out.transport_errors += 1
+                await asyncio.sleep(0.1)
+                await refresh(b, me)
+            except RuntimeError:  # e.g. a 409: the page reloads the state
+                out.refused += 1
+                await refresh(b, me)
+            await asyncio.sleep(0.005)
+
+    async def public(i: int) -> None:
+        async with shapes.client(base_url=server.base, timeout=30) as c:
+            await play_public(c, i, rng.random())
+
+    async def new_player(c: httpx.AsyncClient, i: int) -> dict[str, str]:
+        while True:
+            try:
+                r = await c.post("/api/players", headers=forwarded(100 + i, 0))
+                if r.status_code == 200:
+                    return {"Authorization": f"Bearer {r.json()['token']}"}
+            except httpx.TransportError:
+                pass
+            await asyncio.sleep(0.2)
+
+    async def play_public(c: httpx.AsyncClient, i: int, leave_bias: float) -> None:
+        h = await new_player(c, i)
+        code: str | None = None
+        hands_here = 0
+        last_change = time.monotonic()
+        last_version = -1
+        last_react = 0.0
+        while not stop.is_set():
+            try:
+                if code is None:
+                    r = await c.post("/api/public/seek", headers=h, json={"name": f"Audit {i}"})
+                    if r.status_code == 410:  # moved by a claim whose answer a kill cut
+                        out.transfer_cut += 1
+                        h = await new_player(c, i)
+                        continue
+                    if r.status_code != 200:
+                        out.refused += 1
+                        await asyncio.sleep(1.0)
+                        continue
+                    code, room = r.json()["code"], r.json()["room"]
+                    out.public_rooms += 1
+                    hands_here = 0
+                else:
+                    got = await c.get(f"/api/rooms/{code}", headers=h)
+                    if got.status_code == 410:
+                        out.transfer_cut += 1
+                        h, code = await new_player(c, i), None
+                        continue
+                    if got.status_code != 200:
+                        out.refused += 1
+                        await asyncio.sleep(0.5)
+                        continue
+                    room = got.json()
+                rooms_seen[code] = max(rooms_seen[code], room["version"])
+                if room["version"] != last_version:
+                    last_version, last_change = room["version"], time.monotonic()
+                elif room["phase"] == "playing" and time.monotonic() - last_change > STALL_SECONDS:
+                    out.stalled += 1
+                    out.note(f"public {code[:6]}: no change for {STALL_SECONDS:g} s")
+                    last_change = time.monotonic()
+                if room["phase"] == "over":
+                    code = None
+                    continue
+                state = room.get("state")
+                if state is None:  # the lobby, or queued for a computer's seat
+                    await asyncio.sleep(0.2)
+                    continue
+                check_state(state, f"public {code[:6]} v{room['version']}")
+                body, path = public_move(state)
+                if path is None and time.monotonic() - last_react > 4.0:
+                    last_react = time.monotonic()
+                    r = await c.post(
+                        f"/api/public/{code}/react", headers=h, json={"reaction": "like"}
+                    )
+                    out.reactions += r.status_code == 200
+                    continue
+                if path is None and hands_here >= 1 and rng.random() < 0.01 + leave_bias / 50:
+                    r = await c.post(f"/api/public/{code}/leave", headers=h)
+                    if r.status_code == 200:
+                        out.leaves += 1
+                        code = None
+                    continue
+                if path is None:
+                    await asyncio.sleep(0.05)
+                    continue
+                r = await c.post(f"/api/rooms/{code}/{path}", headers=h, json=body)
+                if r.status_code == 200:
+                    out.public_actions += 1
+                    if out.public_actions % PUBLIC_TRANSFER_EVERY == 0:
+                        h = await move_seat(c, h, code, 100 + i, out)
+                    if path == "next-hand":
+                        hands_here += 1
+                        out.public_hands += 1
+                    rooms_seen[code] = max(rooms_seen[code], r.json()["version"])
+                else:
+                    out.refused += 1
+            except httpx.TransportError:
+                out.transport_errors += 1
+                await asyncio.sleep(0.2)
+            await asyncio.sleep(0.005)
+
+    async def killer() -> None:
+        for _ in range(kills):
+            # Under traffic: some actions since the restart, then a random moment.
+            since = out.actions
+            deadline = time.perf_counter() + 30
+            while out.actions < since + 20 and time.perf_counter() < deadline:
+                await asyncio.sleep(0.05)
+            await asyncio.sleep(rng.uniform(0.0, 1.0))
+            server.kill()
+            out.kills += 1
+            for attempt in range(3):
+                try:
+                    await asyncio.to_thread(server.start)
+                    break
+                except RuntimeError as exc:
+                    out.failed_starts += 1
+                    out.note(f"restart failed: {str(exc)[-200:]}")
+                    if attempt == 2:
+                        raise
+        await asyncio.sleep(1.0)
+        stop.set()
+
+    publics = max(4, clients * 2 // 3)
+    await asyncio.gather(
+        killer(), *(solo(i) for i in range(clients)), *(public(i) for i in range(publics))
+    )
+    out.starts = server.starts
+    out.left_behind = server.left_behind
+    await final_checks(server, solos, rooms_seen, shapes, out, check_state)
+    server.stop()
+    stored_checks(url, solos, out)
+    return out
+
+
+def public_move(state: Any) -> tuple[dict[str, Any], str | None]:
+    """A public seat's next action, as the page sends it (None: nothing to do)."""
+    hand = state["hand"]
+    v = {"version": state["version"]}
+    if state["match"]["over"]:
+        return v, None
+    if hand["phase"] == "done":
+        return v, "next-hand"
+    if hand["phase"] == "pass" and hand["passed"] is None:
+        return {**v, "cards": hand["cards"][-hand["pass_count"] :]}, "pass"
+    if hand["phase"] == "play" and hand["turn"] == "S" and hand["legal"]:
+        return {**v, "card": hand["legal"][len(hand["legal"]) // 2]}, "play"
+    return v, None
+
+
+async def final_checks(
+    server: Killable,
+    solos: list[Solo],
+    rooms_seen: dict[str, int],
+    shapes: ErrorShapes,
+    out: Crash,
+    check_state: Any,
+) -> None:
+    """The server as it is now, against what each client was told."""
+    async with shapes.client(base_url=server.base, timeout=30) as c:
+        for i, me in enumerate(solos):
+            for s in me.acks:
+                check_state(s, f"solo {i} v{s['version']}")
+            for old in me.old_tokens:
+                gone = await c.get("/api/state", headers={"Authorization": f"Bearer {old}"})
+                if gone.status_code == 410:
+                    out.moved_ok += 1
+                else:
+                    out.moved_bad += 1
+                    out.note(f"solo {i}: a token moved away answers {gone.status_code}")
+            if me.token is None or not me.acks:
+                continue  # its player moved with a claim's answer a kill cut
+            now = (
+                await c.get("/api/state", headers={"Authorization": f"Bearer {me.token}"})
+            ).json()
+            last = max(me.acks, key=lambda s: s["version"])
+            if last["version"] > now["version"]:
+                out.behind += 1
+                out.note(f"solo {i}: told v{last['version']}, has {now['version']}")
+        token = (await c.post("/api/players", headers=forwarded(250, 0))).json()["token"]
+        viewer = {"Authorization": f"Bearer {token}"}
+        for code, version in rooms_seen.items():
+            now = (await c.get(f"/api/rooms/{code}", headers=viewer)).json()
+            if version > now["version"]:
+                out.behind += 1
+                out.note(f"public {code[:6]}: told v{version}, has {now['version']}")
+
+
+def stored_checks(url: str, solos: list[Solo], out: Crash) -> None:
+    """Every stored record replays with its committed deal; every acknowledged solo
+    state's plays and pass are in the stored hand of its deal."""
+    by_deal: dict[frozenset[str], list[dict[str, Any]]] = defaultdict(list)
+    for row in stored_records(url):
+        try:
+            validate(row["record"])
+        except Exception as exc:
+            out.bad_hands += 1
+            out.note(f"{row['table']} record does not replay: {exc}")
+            continue
+        data = json.loads(row["record"])
+        problem = fairness_of_record(data, finished=row["table"] == "hands")
+        if problem is not None:
+            out.unfair += 1
+            out.note(f"{row['table']} record: {problem}")
+        if row["table"] == "hands":
+            out.hands += 1
+        by_deal[frozenset(data["deal"]["S"])].append(data)
+    for me in solos:
+        for s in me.acks:
+            out.acknowledged += 1
+            plays = plays_of_state(s)
+            passed = set(s["hand"]["passed"] or [])
+            ok = any(
+                r["plays"][: len(plays)] == plays
+                and (not passed or set(r["passes"].get("S", [])) == passed)
+                for r in by_deal.get(deal_key_of_state(s), [])
+            )
+            if not ok:
+                out.lost += 1
+                out.note(f"lost: v{s['version']} plays {plays} passed {passed}")
