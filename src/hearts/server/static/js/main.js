@@ -11,12 +11,11 @@ import { T, SEAT_NAME, LANG, chooseLang } from "./i18n.js";
 import * as achievements from "./achievements.js";
 import { sound } from "./sound.js";
 import { renderMoonChoice } from "./moonchoice.js";
-import { enterRoom } from "./room.js";
+import { enterRoom } from "./ondemand.js";
 import { playedSeq, intermediate, makePresenter } from "./steps.js";
 import { leadCard, rulesReady } from "./rules.js";
 import { $, now, paced, reducedMotion, sleep } from "./dom.js";
 import "./pwa.js";
-import "./transfer.js";
 
 let server = null;      // latest state from the server
 let shown = null;       // snapshot on screen (may lag behind while animating)
