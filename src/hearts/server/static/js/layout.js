@@ -21,8 +21,23 @@ function placeMatchButtons(landscape) {
   else $("#room-bar").before(...buttons);
 }
 
+// A hand's result on a small screen takes the hand's place below the table (the hand
+// is empty then), off the seats' plates and the table's notes (issue 39, item 3: over
+// the table's middle it hid West's and East's); the end of a match still fills the
+// table, and on a wide screen the result lies over the table's middle.
+const SMALL = window.matchMedia("(max-width: 899px), (max-height: 599px)");
+function placeResult() {
+  const result = $("#result");
+  const below = SMALL.matches && !result.classList.contains("over");
+  if (below && result.parentElement !== $(".game")) $("#hand").after(result);
+  else if (!below && result.parentElement !== $("#table")) $("#moon-choice").before(result);
+}
+
 export function wirePanels() {
   window.addEventListener("resize", coverTable);
+  placeResult();
+  SMALL.addEventListener("change", placeResult);
+  new MutationObserver(placeResult).observe($("#result"), { attributes: true, attributeFilter: ["class"] });
   const landscape = window.matchMedia(LANDSCAPE_PHONE);
   placeMatchButtons(landscape.matches);
   landscape.addEventListener("change", (e) => placeMatchButtons(e.matches));
