@@ -12,13 +12,15 @@ function coverTable() {
   $(".game").inert = covered;
 }
 
-// A landscape phone: "Trận mới" and "Chơi với bạn bè" go from the top bar (one line
-// there, no room for them) to the "Các bảng" overlay, and back on a wider screen.
+// A landscape phone: the top bar is one line, with no room for the settings and the
+// match's buttons both. "Trận mới", "Chơi với bạn bè" and "Chơi với mọi người" stay
+// on the table screen, one tap away (issue 39, item 5); the settings (level, quick
+// play, sound) go to the "Các bảng" overlay, and back on a wider screen.
 const LANDSCAPE_PHONE = "(orientation: landscape) and (max-height: 599px)";
-function placeMatchButtons(landscape) {
-  const buttons = [$("#new-match-open"), $("#room-open"), $("#public-open")];
-  if (landscape) $("#side-actions").append(...buttons);
-  else $("#room-bar").before(...buttons);
+function placeSettings(landscape) {
+  const settings = $(".settings");
+  if (landscape) $("#side-actions").append(settings);
+  else $("#new-match-open").before(settings);
 }
 
 // A hand's result on a small screen takes the hand's place below the table (the hand
@@ -39,8 +41,8 @@ export function wirePanels() {
   SMALL.addEventListener("change", placeResult);
   new MutationObserver(placeResult).observe($("#result"), { attributes: true, attributeFilter: ["class"] });
   const landscape = window.matchMedia(LANDSCAPE_PHONE);
-  placeMatchButtons(landscape.matches);
-  landscape.addEventListener("change", (e) => placeMatchButtons(e.matches));
+  placeSettings(landscape.matches);
+  landscape.addEventListener("change", (e) => placeSettings(e.matches));
   const tabs = [...document.querySelectorAll("#panel-tabs button[data-panel]")];
   const show = (name) => {
     if (name) document.body.dataset.panel = name;
