@@ -1,7 +1,7 @@
 // The side panels on a small screen ("Các vòng", "Bảng điểm", "Thành tích"): a tab
 // each, one tap opens that panel over the table, a tap on the same tab, "Về bàn" or
 // Escape closes it. On a wide screen the panels stand beside the table and the tabs
-// are hidden (layout.css); the page's layout itself is CSS only.
+// are hidden (layout.css). The page's layout is CSS, but for the two moves below.
 import { $ } from "./dom.js";
 
 // While a panel lies over the table, the table and the hand under it are out of reach
