@@ -334,8 +334,17 @@ async function loadStats() {
 function wireHelp() {
   const help = $("#help");
   const closeHelp = () => { if (help.close) help.close(); else help.removeAttribute("open"); };
-  $("#help-button").addEventListener("click", () => {
-    help.replaceChildren($("#help-template").content.cloneNode(true));
+  const words = $("#help-template");
+  $("#help-button").addEventListener("click", async () => {
+    if (!words.content.childElementCount) {
+      try {
+        const got = await fetch(new URL("../help.vi.html", import.meta.url));
+        const text = got.ok ? await got.text() : "";
+        words.content.replaceChildren(...new DOMParser().parseFromString(text, "text/html").body.children);
+      } catch { showFlash(T.netError); return; }
+    }
+    if (!words.content.childElementCount) { showFlash(T.netError); return; }
+    help.replaceChildren(words.content.cloneNode(true));
     $("#help-close").addEventListener("click", closeHelp);
     if (help.showModal) help.showModal(); else help.setAttribute("open", "");
     $("#help-close").focus();
