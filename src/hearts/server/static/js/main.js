@@ -5,17 +5,20 @@ import { api, hasToken } from "./api.js";
 import * as fairness from "./fairness.js";
 import { HandController, announce } from "./controller.js";
 import { renderStats } from "./panels.js";
-import { NewMatchDialog } from "./newmatch.js";
 import { wirePanels } from "./layout.js";
 import { T, SEAT_NAME, LANG, chooseLang } from "./i18n.js";
-import * as achievements from "./achievements.js";
 import { sound } from "./sound.js";
 import { renderMoonChoice } from "./moonchoice.js";
 import { enterRoom } from "./ondemand.js";
 import { playedSeq, intermediate, makePresenter } from "./steps.js";
 import { leadCard, rulesReady } from "./rules.js";
 import { $, now, paced, reducedMotion, sleep } from "./dom.js";
-import "./pwa.js";
+
+// Not needed for the first card: asked for beside the first calls to the server rather
+// than before them (a slow phone link takes about six files a round trip).
+import("./pwa.js");
+let achievements = null; // achievements.js once here: the panel, the toasts
+const achievementsReady = import("./achievements.js").then((m) => { achievements = m; return m; });
 
 let server = null;      // latest state from the server
 let shown = null;       // snapshot on screen (may lag behind while animating)
@@ -111,7 +114,7 @@ function paint(s = shown) {
 
   if (s.match.over && statsLoadedFor !== s.version) { statsLoadedFor = s.version; loadStats(); }
   // the toast, the "Thành tích" panel and the statistics, after every finished hand
-  achievements.paint(s, renderStats);
+  if (achievements) achievements.paint(s, renderStats);
   fairness.look(s);
   fairness.paint(s);
 }
@@ -298,11 +301,17 @@ async function openReview() {
   reviewDialog.open();
 }
 
-const newMatchDialog = new NewMatchDialog({
-  current: () => server,
-  underWay: () => underWay(server),
-  start: (rules, level) => doNewMatch(rules, level),
-});
+// "Trận mới" (newmatch.js, loaded when first pressed)
+let newMatchDialog = null;
+async function openNewMatch() {
+  const { NewMatchDialog } = await import("./newmatch.js");
+  newMatchDialog ||= new NewMatchDialog({
+    current: () => server,
+    underWay: () => underWay(server),
+    start: (rules, level) => doNewMatch(rules, level),
+  });
+  newMatchDialog.open();
+}
 
 function chooseMoon(how) {
   run(async () => {
@@ -359,14 +368,14 @@ function wire() {
   $("#review-open").addEventListener("click", openReview);
   $("#review-file").addEventListener("click", openReview);
   $("#next-hand").addEventListener("click", doNextHand);
-  $("#new-match").addEventListener("click", () => newMatchDialog.open());
+  $("#new-match").addEventListener("click", openNewMatch);
   $("#retry").addEventListener("click", () => run(async () => { server = await api.state(); paint(server); }));
   for (const r of document.querySelectorAll('input[name="level"]')) {
     r.addEventListener("change", () => { if (r.checked) sendSettings({ level: r.value }); });
   }
   $("#quick").addEventListener("change", (e) => sendSettings({ quick: e.target.checked }));
   sound.wire($("#sound"));
-  $("#new-match-open").addEventListener("click", () => newMatchDialog.open());
+  $("#new-match-open").addEventListener("click", openNewMatch);
 }
 
 function measureTopbar() {
@@ -426,7 +435,10 @@ async function init() {
   await rulesReady; // asked for as the page started, beside the State
   await holdAfterReload(server);
   paint(server);
-  achievements.load(server, renderStats); // the panel and the statistics
+  achievementsReady.then((m) => { // the panel and the statistics, a toast on the table
+    m.paint(shown, renderStats);
+    m.load(server, renderStats);
+  });
   busy = false;
   await run(null); // a reload in the middle of computer turns carries on
 }
