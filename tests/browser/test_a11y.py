@@ -106,6 +106,7 @@ def test_no_serious_violation(size: str, make_context: Any) -> None:
     page.keyboard.press("Escape")
     page.locator("#help-button").click()
     expect(page.locator("#help")).to_be_visible()
+    expect(page.locator("#help h3").first).to_have_text("Luật chơi bài Hearts")  # fetched
     found += serious(page, "dialog Luật chơi")
     page.keyboard.press("Escape")
 

@@ -566,12 +566,41 @@ def test_landscape_phone_panels_side_by_side(make_context: Any, artifacts: Path)
         boxes.append(box)
     assert boxes[0]["x"] + boxes[0]["width"] <= boxes[1]["x"] < boxes[2]["x"]  # side by side
     assert all(box["width"] >= 0.25 * 844 for box in boxes), boxes  # a third each, or near
-    # the match buttons, off the one-line top bar, lie under "Các bảng" with "Về bàn"
-    for button in ("#new-match-open", "#room-open", "#panel-close"):
-        expect(page.locator(button)).to_be_in_viewport(ratio=1)
+    # the settings, off the one-line top bar, lie under "Các bảng" with "Về bàn"
+    for seen in (".settings", "#panel-close"):
+        expect(page.locator(seen)).to_be_in_viewport(ratio=1)
     page.screenshot(path=artifacts / "panels-landscape.jpg")
     page.keyboard.press("Escape")
     expect(page.locator(".side")).to_be_hidden()
+
+
+# a landscape phone's table screen (issue 39, item 5): the match's buttons seen there,
+# each on top and of 44 px; the running score on the seats' plates
+ON_TABLE_JS = """() => ['new-match-open', 'room-open', 'public-open'].map(id => {
+    const b = document.getElementById(id), r = b.getBoundingClientRect();
+    const hit = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+    return [id, r.width >= 44 && r.height >= 44 && r.bottom <= innerHeight
+                && r.right <= innerWidth && !!hit && b.contains(hit)];
+})"""
+
+
+def test_landscape_phone_match_buttons_on_the_table(make_context: Any, artifacts: Path) -> None:
+    page = make_context(**options(844, 390)).new_page()
+    open_table(page)
+    for width, height in ((844, 390), (640, 360)):
+        page.set_viewport_size({"width": width, "height": height})
+        expect(page.locator("#new-match-open")).to_be_visible()
+        page.screenshot(path=artifacts / f"layout-landscape-buttons-{width}x{height}.png")
+        assert page.evaluate(ON_TABLE_JS) == [
+            ["new-match-open", True],
+            ["room-open", True],
+            ["public-open", True],
+        ], (width, height)
+        for total in page.locator("#table .seat .plate .total").all():
+            expect(total).to_be_visible()
+        check_fit(page, f"{width}x{height} table")
+    page.locator("#new-match-open").tap()  # one tap: the dialog of a new match
+    expect(page.locator("#new-match-dialog")).to_be_visible()
 
 
 # a long match in the panels: 13 tricks and 12 hands of scores

@@ -1,8 +1,10 @@
-"""The page stays light (issue 10, item 12): loaded as a phone on "Slow 4G" with the
-CPU slowed 4×, it transfers at most 1.5 × 82 KiB (the issue's figure) before its first
-playable card. The time to that card is recorded in ``test-artifacts/page-load.json``
-beside a static page of the same weight loaded the same way in the same run (no timed
-assertion: the machine may be loaded; bench/page.py repeats the figures)."""
+"""The page stays light (issue 10, item 12; issue 39): loaded as a phone on "Slow 4G"
+with the CPU slowed 4×, its first visit transfers at most 1.2 × 93 KiB (issue 39's
+words: "within 1.2× of today (93 KiB transferred)"), its first playable card and what
+follows until the network is idle. The time to that card is recorded in
+``test-artifacts/page-load.json`` beside a static page of the same weight loaded the
+same way in the same run (no timed assertion: the machine may be loaded;
+bench/page.py repeats the figures)."""
 
 from __future__ import annotations
 
@@ -17,14 +19,15 @@ from table_page import PHONE
 
 pytestmark = pytest.mark.browser
 
-BASELINE_BYTES = 82 * 1024  # the page when issue 10 was filed
+BASELINE_BYTES = 93 * 1024  # the page when issue 39 was filed
+ALLOWED = 1.2 * BASELINE_BYTES
 LIVENESS_MS = 60_000  # a generous ceiling: the page does come up throttled
 
 
 def test_page_weight_and_first_card(browser: Browser, base_url: str, artifacts: Path) -> None:
     phone: dict[str, Any] = {k: v for k, v in PHONE.items() if k != "device_scale_factor"}
     game = load_game(browser, base_url, throttle=True, **phone)
-    assert game["bytes"] <= 1.5 * BASELINE_BYTES, game
+    assert game["bytes"] <= ALLOWED, game
     assert game["ms"] <= LIVENESS_MS, game
     with reference_server(int(game["bytes"])) as url:
         ref = load_reference(browser, url, throttle=True)

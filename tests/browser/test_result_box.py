@@ -15,6 +15,7 @@ from table_page import (
     finish_hand_by_api,
     hand_cards,
     legal_cards,
+    new_match_by_api,
     open_table,
     phase,
     play_until,
@@ -54,3 +55,57 @@ def test_the_result_box_covers_no_trick(size: str, make_context: Any, artifacts:
         page.screenshot(path=artifacts / f"{size}-result-live.jpg")
     finish_hand_by_api(page)  # (a no-op if done) and a reload
     check_result_alone(page)
+
+
+# A phone's sizes, either way up (issue 39, item 3).
+PHONE_SIZES = [(390, 844), (360, 640), (844, 390), (640, 360)]
+
+# what the hand's result lies over, of what the table shows at the end of a hand:
+# a seat's plate, the note of the table, the rules' badge, the marks; and its
+# buttons smaller than 44 px or out of the window
+RESULT_OVER_JS = """() => {
+    const box = e => e.getBoundingClientRect();
+    const over = (a, b) => a.left + 1 < b.right && b.left + 1 < a.right
+                           && a.top + 1 < b.bottom && b.top + 1 < a.bottom;
+    const seen = e => !e.closest('[hidden]') && e.getClientRects().length
+                      && getComputedStyle(e).visibility === 'visible';
+    const result = document.getElementById('result');
+    const r = box(result);
+    const out = {over: [], small: [], outside: r.top < 0 || r.left < 0
+                 || r.bottom > innerHeight || r.right > innerWidth};
+    const things = document.querySelectorAll(
+        '#table .seat .plate, #table-note, #rules-badge, #table .marks .mark, #last-trick');
+    for (const t of things)
+        if (seen(t) && over(r, box(t)))
+            out.over.push([t.closest('.seat') ? t.closest('.seat').dataset.seat : t.id,
+                           t.className]);
+    for (const b of result.querySelectorAll('button, summary'))
+        if (seen(b) && (box(b).width < 44 || box(b).height < 44))
+            out.small.push([b.id || b.textContent, box(b).width, box(b).height]);
+    return out;
+}"""
+
+
+def test_a_hands_result_on_a_phone_covers_no_plate(make_context: Any, artifacts: Path) -> None:
+    """The end of a hand on a phone, portrait and landscape, at 3 to 7 seats: the
+    result box in the window, over no seat's plate and no note of the table, its
+    buttons of 44 px; "Chia ván mới" seen and on top."""
+    page = make_context(**PHONE).new_page()
+    open_table(page)
+    wrong = []
+    for players in (4, 3, 5, 6, 7):
+        if players != 4:
+            new_match_by_api(page, {"players": players})
+        finish_hand_by_api(page)
+        for width, height in PHONE_SIZES:
+            page.set_viewport_size({"width": width, "height": height})
+            page.evaluate(
+                "() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))"
+            )
+            name = f"result-{players}p-{width}x{height}"
+            page.screenshot(path=artifacts / f"{name}.png")
+            got = page.evaluate(RESULT_OVER_JS)
+            if got != {"over": [], "small": [], "outside": False}:
+                wrong.append((name, got))
+            expect(page.locator("#next-hand")).to_be_in_viewport(ratio=1)
+    assert wrong == [], "\n".join(map(str, wrong))

@@ -1,7 +1,7 @@
 // The side panels on a small screen ("Các vòng", "Bảng điểm", "Thành tích"): a tab
 // each, one tap opens that panel over the table, a tap on the same tab, "Về bàn" or
 // Escape closes it. On a wide screen the panels stand beside the table and the tabs
-// are hidden (layout.css); the page's layout itself is CSS only.
+// are hidden (layout.css). The page's layout is CSS, but for the two moves below.
 import { $ } from "./dom.js";
 
 // While a panel lies over the table, the table and the hand under it are out of reach
@@ -12,20 +12,37 @@ function coverTable() {
   $(".game").inert = covered;
 }
 
-// A landscape phone: "Trận mới" and "Chơi với bạn bè" go from the top bar (one line
-// there, no room for them) to the "Các bảng" overlay, and back on a wider screen.
+// A landscape phone: the top bar is one line, with no room for the settings and the
+// match's buttons both. "Trận mới", "Chơi với bạn bè" and "Chơi với mọi người" stay
+// on the table screen, one tap away (issue 39, item 5); the settings (level, quick
+// play, sound) go to the "Các bảng" overlay, and back on a wider screen.
 const LANDSCAPE_PHONE = "(orientation: landscape) and (max-height: 599px)";
-function placeMatchButtons(landscape) {
-  const buttons = [$("#new-match-open"), $("#room-open"), $("#public-open")];
-  if (landscape) $("#side-actions").append(...buttons);
-  else $("#room-bar").before(...buttons);
+function placeSettings(landscape) {
+  const settings = $(".settings");
+  if (landscape) $("#side-actions").append(settings);
+  else $("#new-match-open").before(settings);
+}
+
+// A hand's result on a small screen takes the hand's place below the table (the hand
+// is empty then), off the seats' plates and the table's notes (issue 39, item 3: over
+// the table's middle it hid West's and East's); the end of a match still fills the
+// table, and on a wide screen the result lies over the table's middle.
+const SMALL = window.matchMedia("(max-width: 899px), (max-height: 599px)");
+function placeResult() {
+  const result = $("#result");
+  const below = SMALL.matches && !result.classList.contains("over");
+  if (below && result.parentElement !== $(".game")) $("#hand").after(result);
+  else if (!below && result.parentElement !== $("#table")) $("#moon-choice").before(result);
 }
 
 export function wirePanels() {
   window.addEventListener("resize", coverTable);
+  placeResult();
+  SMALL.addEventListener("change", placeResult);
+  new MutationObserver(placeResult).observe($("#result"), { attributes: true, attributeFilter: ["class"] });
   const landscape = window.matchMedia(LANDSCAPE_PHONE);
-  placeMatchButtons(landscape.matches);
-  landscape.addEventListener("change", (e) => placeMatchButtons(e.matches));
+  placeSettings(landscape.matches);
+  landscape.addEventListener("change", (e) => placeSettings(e.matches));
   const tabs = [...document.querySelectorAll("#panel-tabs button[data-panel]")];
   const show = (name) => {
     if (name) document.body.dataset.panel = name;

@@ -5,18 +5,20 @@ import { api, hasToken } from "./api.js";
 import * as fairness from "./fairness.js";
 import { HandController, announce } from "./controller.js";
 import { renderStats } from "./panels.js";
-import { NewMatchDialog } from "./newmatch.js";
 import { wirePanels } from "./layout.js";
 import { T, SEAT_NAME, LANG, chooseLang } from "./i18n.js";
-import * as achievements from "./achievements.js";
 import { sound } from "./sound.js";
 import { renderMoonChoice } from "./moonchoice.js";
-import { enterRoom } from "./room.js";
+import { enterRoom } from "./ondemand.js";
 import { playedSeq, intermediate, makePresenter } from "./steps.js";
 import { leadCard, rulesReady } from "./rules.js";
 import { $, now, paced, reducedMotion, sleep } from "./dom.js";
-import "./pwa.js";
-import "./transfer.js";
+
+// Not needed for the first card: asked for beside the first calls to the server rather
+// than before them (a slow phone link takes about six files a round trip).
+import("./pwa.js");
+let achievements = null; // achievements.js once here: the panel, the toasts
+const achievementsReady = import("./achievements.js").then((m) => { achievements = m; return m; });
 
 let server = null;      // latest state from the server
 let shown = null;       // snapshot on screen (may lag behind while animating)
@@ -112,7 +114,7 @@ function paint(s = shown) {
 
   if (s.match.over && statsLoadedFor !== s.version) { statsLoadedFor = s.version; loadStats(); }
   // the toast, the "Thành tích" panel and the statistics, after every finished hand
-  achievements.paint(s, renderStats);
+  if (achievements) achievements.paint(s, renderStats);
   fairness.look(s);
   fairness.paint(s);
 }
@@ -302,11 +304,17 @@ async function openReview() {
   reviewDialog.open();
 }
 
-const newMatchDialog = new NewMatchDialog({
-  current: () => server,
-  underWay: () => underWay(server),
-  start: (rules, level) => doNewMatch(rules, level),
-});
+// "Trận mới" (newmatch.js, loaded when first pressed)
+let newMatchDialog = null;
+async function openNewMatch() {
+  const { NewMatchDialog } = await import("./newmatch.js");
+  newMatchDialog ||= new NewMatchDialog({
+    current: () => server,
+    underWay: () => underWay(server),
+    start: (rules, level) => doNewMatch(rules, level),
+  });
+  newMatchDialog.open();
+}
 
 function chooseMoon(how) {
   run(async () => {
@@ -338,8 +346,17 @@ async function loadStats() {
 function wireHelp() {
   const help = $("#help");
   const closeHelp = () => { if (help.close) help.close(); else help.removeAttribute("open"); };
-  $("#help-button").addEventListener("click", () => {
-    help.replaceChildren($("#help-template").content.cloneNode(true));
+  const words = $("#help-template");
+  $("#help-button").addEventListener("click", async () => {
+    if (!words.content.childElementCount) {
+      try {
+        const got = await fetch(new URL("../help.vi.html", import.meta.url));
+        const text = got.ok ? await got.text() : "";
+        words.content.replaceChildren(...new DOMParser().parseFromString(text, "text/html").body.children);
+      } catch { showFlash(T.netError); return; }
+    }
+    if (!words.content.childElementCount) { showFlash(T.netError); return; }
+    help.replaceChildren(words.content.cloneNode(true));
     $("#help-close").addEventListener("click", closeHelp);
     if (help.showModal) help.showModal(); else help.setAttribute("open", "");
     $("#help-close").focus();
@@ -354,14 +371,14 @@ function wire() {
   $("#review-open").addEventListener("click", openReview);
   $("#review-file").addEventListener("click", openReview);
   $("#next-hand").addEventListener("click", doNextHand);
-  $("#new-match").addEventListener("click", () => newMatchDialog.open());
+  $("#new-match").addEventListener("click", openNewMatch);
   $("#retry").addEventListener("click", () => run(async () => { server = await api.state(); paint(server); }));
   for (const r of document.querySelectorAll('input[name="level"]')) {
     r.addEventListener("change", () => { if (r.checked) sendSettings({ level: r.value }); });
   }
   $("#quick").addEventListener("change", (e) => sendSettings({ quick: e.target.checked }));
   sound.wire($("#sound"));
-  $("#new-match-open").addEventListener("click", () => newMatchDialog.open());
+  $("#new-match-open").addEventListener("click", openNewMatch);
 }
 
 function measureTopbar() {
@@ -421,7 +438,10 @@ async function init() {
   await rulesReady; // asked for as the page started, beside the State
   await holdAfterReload(server);
   paint(server);
-  achievements.load(server, renderStats); // the panel and the statistics
+  achievementsReady.then((m) => { // the panel and the statistics, a toast on the table
+    m.paint(shown, renderStats);
+    m.load(server, renderStats);
+  });
   busy = false;
   await run(null); // a reload in the middle of computer turns carries on
 }

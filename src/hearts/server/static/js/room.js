@@ -14,9 +14,7 @@ import { A, T, W, SEAT_NAME, rulesLine } from "./i18n.js";
 import { qrDetails, wireShare } from "./share.js";
 import { isDefaultRules, rulesReady } from "./rules.js";
 import { $, el, paced, reducedMotion, sleep } from "./dom.js";
-
-const ROOM_KEY = "hearts-room"; // the code of the room this browser sits in
-const CODE_IN_PATH = /^\/r\/([A-Za-z0-9]{4,64})\/?$/;
+import { CODE_IN_PATH, forget, publicFlag, remember, remembered, roomLink } from "./roomstore.js";
 
 // The server paces the computers (a card about every 0.7 s): the page shows each card
 // as it comes, a little apart when several come at once.
@@ -24,31 +22,17 @@ const GAP_MS = 300;
 const HOLD_MS = 900;
 const flightMs = () => (reducedMotion() ? 0 : 280);
 
-function remembered() {
-  try { return localStorage.getItem(ROOM_KEY); } catch { return null; }
-}
-function remember(code) {
-  try { localStorage.setItem(ROOM_KEY, code); } catch { /* private mode */ }
-}
-function forget(code) {
-  try { if (!code || localStorage.getItem(ROOM_KEY) === code) localStorage.removeItem(ROOM_KEY); } catch { /* private mode */ }
-}
-export const roomLink = (code) => `${location.origin}/r/${code}`;
-
 // A seat the computer plays for now: the server keeps the mark until the player acts,
 // but a player who is back (connected) loses it at once on every screen.
 const autoNow = (seat) => !!seat.auto && !(seat.kind === "human" && seat.connected);
-function publicFlag() {
-  try { return !!localStorage.getItem("hearts-public"); } catch { return false; }
-}
 
 function goHome() {
   location.assign("/");
 }
 
-// At "/" the single-player page wires "Chơi với bạn bè" and goes on (false). At
-// /r/<code>, or at "/" in a browser that sits in a room whose match goes on, this
-// module takes the page (true).
+// At /r/<code>, or at "/" in a browser that sits in a room whose match goes on, this
+// module takes the page (true); otherwise the single-player page goes on (false) and
+// ondemand.js wires "Chơi với bạn bè".
 export async function enterRoom({ current }) {
   const inPath = CODE_IN_PATH.exec(location.pathname);
   if (inPath) {
@@ -77,7 +61,13 @@ export async function enterRoom({ current }) {
       return true;
     }
   }
-  const dialog = new RoomDialog({
+  return false;
+}
+
+// "Chơi với bạn bè": the room's rules, then the room made and its link opened.
+let dialog = null;
+export function openRoomDialog({ current }) {
+  dialog ||= new RoomDialog({
     current,
     create: async (body) => {
       const room = await roomApi.create(body);
@@ -85,13 +75,7 @@ export async function enterRoom({ current }) {
       location.assign(`/r/${room.code}`);
     },
   });
-  $("#room-open").addEventListener("click", () => dialog.open());
-  let publicDialog = null; // "Chơi với mọi người" (public.js, loaded when pressed)
-  $("#public-open").addEventListener("click", async () => {
-    if (!publicDialog) publicDialog = new (await import("./public.js")).PublicDialog();
-    publicDialog.open();
-  });
-  return false;
+  dialog.open();
 }
 
 class RoomPage {

@@ -3,10 +3,11 @@
 // khác" (in the Thành tích panel) asks the server for a one-time code and shows it
 // with its link /t/<code> and the link's QR code; the other browser opens the link
 // (or types the code), says "Nhận", and gets the player's new token. The old browser
-// is told at its next call (410 moved, api.js) and may start afresh.
+// is told at its next call (410 moved, api.js) and may start afresh. Loaded when
+// needed (ondemand.js).
 import { adoptToken, forgetToken, transferApi } from "./api.js";
 import { A } from "./i18n.js";
-import { $, el } from "./dom.js";
+import { el } from "./dom.js";
 import { qrSrc, wireShare } from "./share.js";
 
 const CODE_IN_PATH = /^\/t\/([A-Za-z0-9-]{4,64})\/?$/;
@@ -77,7 +78,7 @@ function receiveForm() {
   return form;
 }
 
-async function give() {
+export async function give() {
   const d = openDialog("transfer-dialog", A.transferOpen);
   const body = el("div", "app-body");
   const error = errorLine();
@@ -124,7 +125,7 @@ function receive(code) {
 }
 
 let told = false;
-addEventListener("hearts:moved", () => {
+export function moved() {
   if (told) return;
   told = true;
   document.body.dataset.moved = "true";
@@ -133,11 +134,8 @@ addEventListener("hearts:moved", () => {
   const again = button(A.startAfresh, "primary", () => { forgetToken(); location.replace("/"); });
   body.append(el("p", "", A.movedSay), again);
   d.append(body);
-});
+}
 
 const inPath = CODE_IN_PATH.exec(location.pathname);
 if (inPath) receive(inPath[1]);
-
-const row = $("#stats-panel .coach-row");
-if (row) row.append(button(A.transferOpen, "ghost", give));
 
