@@ -8,7 +8,7 @@ import re
 from collections.abc import Callable
 
 import pytest
-from playwright.sync_api import BrowserContext, Page, expect
+from playwright.sync_api import BrowserContext, Page, Route, expect
 from server_process import HeartsServer
 from table_page import hand_cards, wait_ready
 
@@ -83,3 +83,38 @@ def test_a_guessed_code_is_refused(
     page = browser(hearts_server, make_context)
     open_link(page, "/t/ABCDE-FGHJK-MNPQR")
     expect(page.locator("#transfer-claim [role=alert]")).to_have_text("Mã chuyển không đúng")
+
+
+def test_a_claim_whose_answer_is_lost_is_sent_again_with_the_same_claim_id(
+    hearts_server: HeartsServer, make_context: Callable[..., BrowserContext]
+) -> None:
+    """The server commits the claim but its answer never reaches the page (the
+    connection drops): the page claims again with the same claim id and gets the
+    player."""
+    old = browser(hearts_server, make_context)
+    old.goto("/")
+    wait_ready(old)
+    cards = hand_cards(old)
+    old.get_by_role("button", name="Chuyển sang máy khác").click()
+    link = old.locator("#transfer-link").inner_text().strip()
+
+    new = browser(hearts_server, make_context)
+    sent: list[dict[str, str]] = []
+
+    def drop_first_answer(route: Route) -> None:
+        sent.append(route.request.post_data_json)
+        if len(sent) == 1:
+            route.fetch()  # the server commits the claim ...
+            route.abort("connectionreset")  # ... and its answer is lost
+        else:
+            route.continue_()
+
+    new.route("**/api/transfer/claim", drop_first_answer)
+    open_link(new, link)
+    new.wait_for_url(hearts_server.url.rstrip("/") + "/")
+    wait_ready(new)
+    assert hand_cards(new) == cards
+    assert len(sent) == 2 and sent[0] == sent[1], sent
+    assert re.fullmatch(r"[0-9a-f]{32}", sent[0]["claim_id"])
+    assert new.evaluate("localStorage.getItem('hearts-transfer-claim')") is None
+    assert new.errors == []  # type: ignore[attr-defined]

@@ -28,8 +28,9 @@ def new_code(player: South) -> str:
     return str(got["code"])
 
 
-def claim(client: TestClient, code: str, status: int = 200) -> Any:
-    response = client.post("/api/transfer/claim", json={"code": code})
+def claim(client: TestClient, code: str, status: int = 200, claim_id: str | None = None) -> Any:
+    body = {"code": code} if claim_id is None else {"code": code, "claim_id": claim_id}
+    response = client.post("/api/transfer/claim", json=body)
     assert response.status_code == status, response.text
     assert response.headers["cache-control"] == "no-store"
     return response.json()
@@ -85,6 +86,31 @@ def test_a_code_is_used_once(
     assert mover.state()["version"] >= 1
 
 
+def test_a_lost_answer_is_asked_again_with_the_same_claim_id(
+    client: TestClient, south: South, new_south: Callable[..., South]
+) -> None:
+    """The claim committed but its answer was lost: the page claims again with its
+    claim id and gets the same token, which works; any other caller is refused."""
+    state = played(south)
+    code = new_code(south)
+    claim_id, other_id = "0123456789abcdef" * 2, "f" * 32
+    first = claim(client, code, claim_id=claim_id)["token"]
+    again = claim(client, code.lower().replace("-", ""), claim_id=claim_id)["token"]
+    assert again == first
+    moved = new_south(client, again)
+    now = moved.state()
+    assert now["hand"] == state["hand"] and now["match"] == state["match"]
+    assert now["version"] == state["version"] + 1  # the repeat moved nothing
+    for refused in (claim(client, code, 410, other_id), claim(client, code, 410)):
+        assert refused["error"]["code"] == "transfer_used"
+    assert south.call("GET", "/api/state", status=410)["error"]["code"] == "moved"
+
+    # moved on again from there (a new code replaces the used one): no token any more
+    token = claim(client, new_code(moved))["token"]
+    assert claim(client, code, 404, claim_id)["error"]["code"] == "transfer_unknown"
+    assert new_south(client, token).state()["version"] == state["version"] + 2
+
+
 def test_an_expired_code_is_refused(client: TestClient, south: South) -> None:
     state = south.state()
     transfers: transfer.Transfers = client.app.state.transfers  # type: ignore[attr-defined]
@@ -125,9 +151,17 @@ def test_a_new_code_replaces_the_earlier_one(client: TestClient, south: South) -
 
 
 def test_bad_bodies_and_tokens(client: TestClient) -> None:
-    for body in ({}, {"code": 5}, {"code": "ABCDE", "more": 1}):
+    for body in (
+        {},
+        {"code": 5},
+        {"code": "ABCDE", "more": 1},
+        {"code": "ABCDE-FGHJK-MNPQR", "claim_id": "0123"},
+        {"code": "ABCDE-FGHJK-MNPQR", "claim_id": "G" * 32},
+        {"code": "ABCDE-FGHJK-MNPQR", "claim_id": 5},
+    ):
         response = client.post("/api/transfer/claim", json=body)
         assert response.status_code == 400, body
+        assert response.json()["error"]["code"] == "bad_request", response.text
     assert client.post("/api/transfer").status_code == 403
 
 

@@ -11,6 +11,12 @@ new one replaces the player's earlier ones; claims are limited per address (each
 address may try ``CLAIM_BURST`` codes at once, then one a minute), so a code cannot
 be guessed.  The token cache of this process forgets the old token at once; another
 process of the same database trusts it for at most ``tables.ID_CACHE_SECONDS``.
+
+A claim's answer may be lost (the connection drops, the server stops after its
+commit): the page sends a random claim id with its claim and, after a network error,
+claims again with the same id, which answers the same token (derived from the code
+and the claim id under the tokens' secret, ``Tokens.derive``, so that it is stored
+nowhere; only the claim id's SHA-256 is kept).  Another or no claim id is refused.
 """
 
 from __future__ import annotations
@@ -20,6 +26,7 @@ import hashlib
 import secrets
 import time
 from collections.abc import Callable
+from typing import Any
 
 import anyio.to_thread
 import sqlalchemy as sa
@@ -88,25 +95,32 @@ class Transfers:
             )
         return code
 
-    def claim(self, code: str) -> tuple[str, str]:
-        """Use ``code``: a new token of its player, and the token hash that moved away.
+    def claim(self, code: str, claim_id: str | None = None) -> tuple[str, str | None]:
+        """Use ``code``: a new token of its player, and the token hash that moved away
+        (None when this answers again a claim already made with ``claim_id``).
         Refused (and nothing changes) for a code that is unknown, used or expired."""
         digest = code_hash(code)
         if digest is None:
             raise ApiError("transfer_unknown")
-        token = self.tables.tokens.issue()
+        claim = None if claim_id is None else hashlib.sha256(claim_id.encode()).hexdigest()
+        # With a claim id the token is derived, not drawn: its answer, lost, can be
+        # given again to the holder of the code and the claim id, and is kept nowhere.
+        tokens = self.tables.tokens
+        token = tokens.issue() if claim_id is None else tokens.derive(f"{digest}:{claim_id}")
         with self.tables.store.write() as conn:
             row = conn.execute(sa.select(transfers).where(transfers.c.code_hash == digest)).first()
             if row is None:
                 raise ApiError("transfer_unknown")
             if row.used:
+                if claim is not None and row.claim_hash == claim and self._holds(conn, row, token):
+                    return token, None
                 raise ApiError("transfer_used")
             if row.expires_at < self.clock():
                 raise ApiError("transfer_expired")
             taken = conn.execute(
                 transfers.update()
                 .where(transfers.c.code_hash == digest, transfers.c.used == sa.false())
-                .values(used=True)
+                .values(used=True, claim_hash=claim)
             )
             if taken.rowcount != 1:  # claimed at this moment by another process
                 raise ApiError("transfer_used")
@@ -128,6 +142,14 @@ class Transfers:
                 moved_tokens.insert().values(token_hash=old, player_id=row.player_id, moved_at=now)
             )
         return token, old
+
+    @staticmethod
+    def _holds(conn: sa.Connection, row: sa.Row[Any], token: str) -> bool:
+        """Whether ``row``'s player still has ``token`` (not moved on again since)."""
+        found = conn.execute(
+            sa.select(players.c.token_hash).where(players.c.id == row.player_id)
+        ).scalar()
+        return found == token_hash(token)
 
 
 def install(app: FastAPI, tables: Tables) -> None:
@@ -151,7 +173,8 @@ def install(app: FastAPI, tables: Tables) -> None:
     ) -> dict[str, str]:
         """The player of ``code`` becomes this browser's: its new token."""
         transfer.check_limit(request)
-        token, old = await anyio.to_thread.run_sync(transfer.claim, body.code)
-        tables.forget_token(old)
+        token, old = await anyio.to_thread.run_sync(transfer.claim, body.code, body.claim_id)
+        if old is not None:
+            tables.forget_token(old)
         response.headers.update(NO_STORE)
         return {"token": token}

@@ -258,6 +258,8 @@ transfers = sa.Table(
     sa.Column("player_id", sa.Integer, nullable=False, index=True),
     sa.Column("expires_at", sa.Float, nullable=False, index=True),  # Unix seconds
     sa.Column("used", sa.Boolean, nullable=False),
+    # SHA-256 of the claiming page's claim id, once used (solo/transfer.py: a repeat)
+    sa.Column("claim_hash", sa.String(64), nullable=True),
 )
 
 # The tokens whose player moved to another browser: told so (410 ``moved``) instead

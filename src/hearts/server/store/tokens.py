@@ -39,6 +39,13 @@ class Tokens:
         body = secrets.token_urlsafe(24)
         return f"{body}.{self._tag(body)}"
 
+    def derive(self, seed: str) -> str:
+        """The token that ``seed`` (secret to its holder, at least 128 bits) always
+        gives: it can be answered again without being kept (solo/transfer.py)."""
+        mac = hmac.new(self._secret, b"derive:" + seed.encode(), hashlib.sha256).digest()
+        body = base64.urlsafe_b64encode(mac[:24]).decode()  # as token_urlsafe(24)
+        return f"{body}.{self._tag(body)}"
+
     def issued(self, token: str) -> bool:
         """Whether this server (this database's secret) issued ``token``."""
         body, dot, tag = token.partition(".")

@@ -91,9 +91,12 @@ class Token(BaseModel):
 
 
 class TransferBody(_Body):
-    """Chuyển sang máy khác: the one-time code (any case; dashes and spaces ignored)."""
+    """Chuyển sang máy khác: the one-time code (any case; dashes and spaces ignored),
+    and the claiming page's idempotency key: the same code claimed again with the same
+    ``claim_id`` answers the same token (a lost answer is asked again)."""
 
     code: StrictStr = Field(max_length=64)
+    claim_id: StrictStr | None = Field(None, pattern=r"^[0-9a-f]{32}$")
 
 
 class TransferCode(BaseModel):

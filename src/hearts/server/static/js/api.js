@@ -99,7 +99,7 @@ export const api = {
 // claimed, the player's new token becomes this browser's; moved away, it starts afresh.
 export const transferApi = {
   create: () => call("POST", "/api/transfer"),
-  claim: (code) => raw("POST", "/api/transfer/claim", { code }, false),
+  claim: (code, claimId) => raw("POST", "/api/transfer/claim", { code, claim_id: claimId }, false),
 };
 export function adoptToken(t) {
   token = t;

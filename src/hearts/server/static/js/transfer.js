@@ -45,17 +45,50 @@ function errorLine() {
   return p;
 }
 
+// The claim's id (docs/api.md, Transfer), kept until the token is in hand: a claim
+// whose answer was lost (network error, server restarting) is sent again with the
+// same id and answers the same token.
+const CLAIM_KEY = "hearts-transfer-claim";
+const plain = (code) => code.toUpperCase().replace(/[-\s]/g, "");
+
+function claimId(code) {
+  let kept = null;
+  try { kept = JSON.parse(localStorage.getItem(CLAIM_KEY) || "null"); } catch { kept = null; }
+  if (kept && kept.code === plain(code) && /^[0-9a-f]{32}$/.test(kept.id)) return kept.id;
+  const bytes = crypto.getRandomValues(new Uint8Array(16));
+  const id = Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
+  try { localStorage.setItem(CLAIM_KEY, JSON.stringify({ code: plain(code), id })); } catch { /* private mode */ }
+  return id;
+}
+
+const RETRIES = [1000, 3000]; // ms before each new try after a network error
+const lost = (e) => e.code === "network" || e.status >= 500;
+
+async function claimOnce(code, id) {
+  for (let i = 0; ; i += 1) {
+    try {
+      return await transferApi.claim(code, id);
+    } catch (e) {
+      if (!lost(e) || i >= RETRIES.length) throw e;
+      await new Promise((done) => setTimeout(done, RETRIES[i]));
+    }
+  }
+}
+
 async function claim(code, error, go) {
   go.disabled = true;
   try {
-    const got = await transferApi.claim(code);
+    const got = await claimOnce(code, claimId(code));
     adoptToken(got.token);
-    try { localStorage.removeItem("hearts-room"); } catch { /* private mode */ }
+    try {
+      localStorage.removeItem(CLAIM_KEY);
+      localStorage.removeItem("hearts-room");
+    } catch { /* private mode */ }
     location.replace("/");
   } catch (e) {
-    error.textContent = e.code === "network" ? A.transferNet : e.message;
+    error.textContent = lost(e) ? A.transferNet : e.message;
     error.hidden = false;
-    go.disabled = false;
+    go.disabled = false; // "Nhận" again: the same claim id
   }
 }
 
