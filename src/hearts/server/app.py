@@ -40,6 +40,7 @@ from hearts.server.web.middleware import BODY_LIMIT, BodyLimit, HeadAsGet
 from hearts.server.web.ratelimit import install as install_rate_limit
 from hearts.server.web.schema import install_openapi
 from hearts.server.web.security import SecurityHeaders
+from hearts.server.web.stopping import on_stop_signal
 
 STATIC_DIR = Path(__file__).parent / "static"
 #: ``create_app(prune_every=…)``'s default: the configured interval.
@@ -192,6 +193,7 @@ def _lifespan(
         pruned = None if pruning is None else asyncio.create_task(pruning())
         await rooms.start_driving()
         await live.start()
+        on_stop_signal(live.stopping)
         await seating.start()
         yield
         await seating.stop()

@@ -218,12 +218,26 @@ def install(app: FastAPI, tables: Tables, rooms: Rooms, live: Live, config: Conf
 
     @app.get("/api/rooms/{code}/events", responses=ROOM_RESPONSES, tags=tags)
     async def events(
-        code: str, pid: Player, after: Annotated[int, Query(ge=-1, le=MAX_VERSION)] = -1
+        code: str,
+        pid: Player,
+        request: Request,
+        after: Annotated[int, Query(ge=-1, le=MAX_VERSION)] = -1,
     ) -> Response:
         """Long-poll: the Room once its version is past ``after`` (or after ~25 s)."""
-        return answer(await live.wait(code, pid, after, POLL_SECONDS))
+        gone = asyncio.ensure_future(_hung_up(request))
+        try:
+            return answer(await live.wait(code, pid, after, POLL_SECONDS, gone))
+        finally:
+            gone.cancel()
 
     _install_socket(app, tables, rooms, live)
+
+
+async def _hung_up(request: Request) -> None:
+    """Return once the client has closed the connection (a page that gave up its poll:
+    nothing would hold it until its timeout, nor a stop of the server)."""
+    while (await request.receive())["type"] != "http.disconnect":
+        pass
 
 
 def _install_socket(app: FastAPI, tables: Tables, rooms: Rooms, live: Live) -> None:

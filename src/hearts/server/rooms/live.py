@@ -19,6 +19,7 @@ import contextlib
 import logging
 import secrets
 import weakref
+from collections.abc import Awaitable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -68,6 +69,7 @@ class Live:
         #: each watched room's seats as last pushed: connected or not
         self._shown: dict[str, tuple[bool, ...]] = {}
         self._pushes: set[asyncio.Future[None]] = set()  # kept until done
+        self._stopping = asyncio.Event()  # the server stops: the long polls answer now
         self._presence_locks: weakref.WeakValueDictionary[str, asyncio.Lock] = (
             weakref.WeakValueDictionary()
         )
@@ -183,9 +185,13 @@ class Live:
                     await watcher.socket.close()
 
     # -- long-poll ---------------------------------------------------------------------
-    async def wait(self, code: str, player_id: int, after: int, timeout: float) -> str:
+    async def wait(
+        self, code: str, player_id: int, after: int, timeout: float, gone: asyncio.Future[None]
+    ) -> str:
         """The Room (JSON text) once its version is past ``after``, or as it is after
-        ``timeout``."""
+        ``timeout``, or at once when the server stops (the page polls again, from the
+        same version: nothing is lost).  ``gone``: done once the caller hung up, and
+        then the answer goes nowhere."""
         loop = asyncio.get_running_loop()
         until = loop.time() + timeout
         while True:
@@ -193,10 +199,14 @@ class Live:
             event = self._events.setdefault(code, asyncio.Event())
             version, text = await self.rooms.seen(code, player_id)
             left = until - loop.time()
-            if version > after or left <= 0:
+            if version > after or left <= 0 or self._stopping.is_set() or gone.done():
                 return text
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(event.wait(), left)
+            await _first(left, event.wait(), self._stopping.wait(), gone)
+
+    def stopping(self) -> None:
+        """The server is asked to stop: every long poll answers now rather than hold
+        the stop for up to its whole timeout."""
+        self._stopping.set()
 
     # -- sockets -----------------------------------------------------------------------
     def _presence(self, code: str) -> asyncio.Lock:
@@ -295,17 +305,31 @@ class Live:
                 await asyncio.sleep(1.0)
 
     async def start(self) -> None:
+        self._stopping = asyncio.Event()  # this loop's
         self._tasks.append(asyncio.create_task(self._refresh_forever()))
         if self.postgres:
             self._tasks.append(asyncio.create_task(self._listen_forever()))
 
     async def stop(self) -> None:
+        self.stopping()
         for task in self._tasks:
             task.cancel()
         for task in self._tasks:
             with contextlib.suppress(asyncio.CancelledError):
                 await task
         self._tasks.clear()
+
+
+async def _first(timeout: float, *waits: Awaitable[Any]) -> None:
+    """Return once one of ``waits`` is done, or after ``timeout``; the others are
+    cancelled (a future given is only watched, the caller's to cancel)."""
+    tasks = [w if isinstance(w, asyncio.Future) else asyncio.ensure_future(w) for w in waits]
+    try:
+        await asyncio.wait(tasks, timeout=timeout, return_when=asyncio.FIRST_COMPLETED)
+    finally:
+        for task, wait in zip(tasks, waits, strict=True):
+            if task is not wait:
+                task.cancel()
 
 
 def room_message(room: str) -> str:
