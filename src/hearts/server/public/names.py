@@ -32,7 +32,7 @@ import unicodedata
 from collections.abc import Callable, Iterable
 from typing import Any
 
-from hearts.server.rooms.service import NAME_LIMIT, clean_name
+from hearts.server.rooms.names import NAME_LIMIT, clean_name
 from hearts.server.web.errors import ApiError
 
 #: Whole words (compared without marks, lower case).

@@ -194,7 +194,28 @@ def install(app: FastAPI, tables: Tables, rooms: Rooms, live: Live, config: Conf
         """Leave for good: a computer takes the seat (in the lobby it is freed)."""
         return answer(await rooms.leave(code, pid, body.version))
 
-    # The seat's actions (SEAT_ACTIONS: also the socket's messages)
+    _install_seat_actions(app, rooms, Player, tags)
+
+    @app.get("/api/rooms/{code}/events", responses=ROOM_RESPONSES, tags=tags)
+    async def events(
+        code: str,
+        pid: Player,
+        request: Request,
+        after: Annotated[int, Query(ge=-1, le=MAX_VERSION)] = -1,
+    ) -> Response:
+        """Long-poll: the Room once its version is past ``after`` (or after ~25 s)."""
+        gone = asyncio.ensure_future(_hung_up(request))
+        try:
+            return answer(await live.wait(code, pid, after, POLL_SECONDS, gone))
+        finally:
+            gone.cancel()
+
+    _install_socket(app, tables, rooms, live)
+
+
+def _install_seat_actions(app: FastAPI, rooms: Rooms, Player: Any, tags: list[str | Enum]) -> None:
+    """The seat's actions over REST (SEAT_ACTIONS: also the socket's messages)."""
+
     @app.post("/api/rooms/{code}/pass", responses=ROOM_RESPONSES, tags=tags)
     async def pass_cards(code: str, body: PassBody, pid: Player) -> Response:
         return answer(await SEAT_ACTIONS["pass"].run(rooms, code, pid, body))
@@ -215,22 +236,6 @@ def install(app: FastAPI, tables: Tables, rooms: Rooms, live: Live, config: Conf
     async def seed(code: str, body: SeedBody, pid: Player) -> Response:
         """This seat's seed for the room's next deal (docs/fairness.md)."""
         return answer(await SEAT_ACTIONS["seed"].run(rooms, code, pid, body))
-
-    @app.get("/api/rooms/{code}/events", responses=ROOM_RESPONSES, tags=tags)
-    async def events(
-        code: str,
-        pid: Player,
-        request: Request,
-        after: Annotated[int, Query(ge=-1, le=MAX_VERSION)] = -1,
-    ) -> Response:
-        """Long-poll: the Room once its version is past ``after`` (or after ~25 s)."""
-        gone = asyncio.ensure_future(_hung_up(request))
-        try:
-            return answer(await live.wait(code, pid, after, POLL_SECONDS, gone))
-        finally:
-            gone.cancel()
-
-    _install_socket(app, tables, rooms, live)
 
 
 async def _hung_up(request: Request) -> None:

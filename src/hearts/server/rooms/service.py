@@ -24,7 +24,6 @@ import re
 import secrets
 import threading
 import time
-import unicodedata
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable
 from typing import Any, NoReturn
@@ -38,7 +37,7 @@ from hearts.fairness import HandSeeds
 from hearts.hand import DONE, PASS, PLAY
 from hearts.rules import Rules
 from hearts.server.i18n import lang, messages_en
-from hearts.server.i18n.messages import INVISIBLE_NAME, MARKS_NAME
+from hearts.server.rooms.names import clean_name
 from hearts.server.rooms.store import Room, RoomStore, Seat, now
 from hearts.server.rooms.view import CONNECTED_SECONDS, fairness, room_text, room_view
 from hearts.server.store import outage
@@ -55,7 +54,6 @@ Action = Callable[[Room, int | None], None]
 CODE_ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZ234567"
 CODE_LENGTH = 16
 CODE_RE = re.compile(f"[{CODE_ALPHABET}]{{{CODE_LENGTH}}}")
-NAME_LIMIT = 20
 TURN_SECONDS = range(10, 601)
 #: Vừa decides for an absent human.
 AUTO_LEVEL = "medium"
@@ -110,50 +108,6 @@ def new_lobby(
         seats=seats,
         public=public,
     )
-
-
-def clean_name(name: Any, default: str) -> str:
-    """A display name: 1-20 characters once composed (NFC) and trimmed, no control
-    or format characters, and something to see (not marks or blanks alone)."""
-    if name is None:
-        return default
-    if not isinstance(name, str):
-        raise ApiError("bad_name")
-    text = " ".join(unicodedata.normalize("NFC", name).split())
-    if not 1 <= len(text) <= NAME_LIMIT:
-        raise ApiError("bad_name")
-    if not any(_visible(ch) for ch in text):
-        raise ApiError("bad_name", INVISIBLE_NAME)
-    if any(unicodedata.category(ch).startswith("C") for ch in text):
-        raise ApiError("bad_name")
-    if _most_marks(text) > MARKS_PER_LETTER:
-        raise ApiError("bad_name", MARKS_NAME)
-    return text
-
-
-#: Marks one character may carry: Thai stacks a vowel and a tone mark, Vietnamese
-#: needs none once composed (NFC); "zalgo" text piles dozens that draw over the
-#: names around it.
-MARKS_PER_LETTER = 3
-
-
-def _most_marks(text: str) -> int:
-    """The longest run of combining marks in ``text``."""
-    most = run = 0
-    for ch in text:
-        run = run + 1 if unicodedata.category(ch).startswith("M") else 0
-        most = max(most, run)
-    return most
-
-
-#: Letters and symbols that are drawn as nothing (Hangul fillers, the braille blank).
-BLANKS = frozenset("\u115f\u1160\u3164\uffa0\u2800")
-
-
-def _visible(ch: str) -> bool:
-    """A character drawn on its own: a letter, digit, punctuation or symbol (marks
-    only decorate one, separators are space)."""
-    return unicodedata.category(ch)[0] in "LNPS" and ch not in BLANKS
 
 
 def guest_name(seat: int) -> str:
