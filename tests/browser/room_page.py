@@ -10,6 +10,7 @@ cards are landing or an action is on its way.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from typing import Any
 
 from playwright.sync_api import Page, expect
@@ -182,3 +183,21 @@ def finish_hand_by_api(pages: list[Page]) -> dict[str, Any]:
         if not moved:
             pages[0].wait_for_timeout(20)
     raise AssertionError("the hand did not end")
+
+
+def play_until(pages: list[Page], stop: Callable[[], bool], rounds: int = 600) -> None:
+    """Each player taps their lowest legal card whenever it is their turn, until
+    ``stop()``; a bounded number of rounds (the hand has 13 tricks)."""
+    for _ in range(rounds):
+        if stop():
+            return
+        acted = False
+        for page in pages:
+            if my_turn(page):
+                play_lowest(page)
+                acted = True
+                if stop():
+                    return
+        if not acted:
+            pages[0].wait_for_timeout(100)
+    raise AssertionError("the hand never got there")

@@ -22,7 +22,13 @@ from typing import Any
 
 import pytest
 from playwright.sync_api import BrowserContext, Page, expect
-from room_page import ROOM_READY, my_turn, pass_three, play_lowest, room_state, wait_table
+from room_page import (
+    ROOM_READY,
+    pass_three,
+    play_until,
+    room_state,
+    wait_table,
+)
 from server_process import HeartsServer
 from table_page import DESKTOP, PHONE, WAIT_MS, card, legal_cards, press_card, rank
 from test_english import vietnamese
@@ -61,17 +67,11 @@ def play_a_trick_or_two(pages: list[Page]) -> None:
     tricks are taken (a bounded number of rounds)."""
     for page in pages:
         pass_three(page)
-    for _ in range(300):
-        if pages[0].evaluate("document.querySelectorAll('#tricks-list > li').length") >= 2:
-            return
-        acted = False
-        for page in pages:
-            if my_turn(page):
-                play_lowest(page)
-                acted = True
-        if not acted:
-            pages[0].wait_for_timeout(100)
-    raise AssertionError("the tricks were never taken")
+    play_until(
+        pages,
+        lambda: pages[0].evaluate("document.querySelectorAll('#tricks-list > li').length") >= 2,
+        rounds=300,
+    )
 
 
 def test_two_strangers_seek_play_react_and_see_the_board(

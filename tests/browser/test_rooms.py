@@ -26,6 +26,7 @@ from room_page import (
     my_turn,
     pass_three,
     play_lowest,
+    play_until,
     room_state,
     start,
     wait_table,
@@ -57,24 +58,6 @@ def without_websocket(page: Page) -> None:
     """Every WebSocket of this page is closed at once (a proxy that cannot pass it):
     the page must fall back to the long poll."""
     page.route_web_socket(re.compile(r"/ws$"), lambda ws: ws.close())
-
-
-def play_until(pages: list[Page], stop: Callable[[], bool]) -> None:
-    """Each player taps their lowest legal card whenever it is their turn, until
-    ``stop()``; a bounded number of rounds (the hand has 13 tricks)."""
-    for _ in range(600):
-        if stop():
-            return
-        acted = False
-        for page in pages:
-            if my_turn(page):
-                play_lowest(page)
-                acted = True
-                if stop():
-                    return
-        if not acted:
-            pages[0].wait_for_timeout(100)
-    raise AssertionError("the hand never got there")
 
 
 def seats_of(page: Page) -> dict[str, dict[str, Any]]:
