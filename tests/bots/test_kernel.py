@@ -537,3 +537,29 @@ def test_the_reference_engine_adapts_as_the_compiled_one_does() -> None:
         fast = HardBot(iterations=100, engine="compiled", adapt=0.22, adapt_from=3)
         slow = HardBot(iterations=100, engine="reference", adapt=0.22, adapt_from=3)
         assert fast.weigh_play(view) == slow.weigh_play(view)
+
+
+WARMED = """
+from numba.core.registry import CPUDispatcher
+from hearts.bots.hard import kernel, warm_up
+warm_up()
+cold = [k for k in ENTRIES if not isinstance(getattr(kernel, k), CPUDispatcher)
+        or not getattr(kernel, k).signatures]
+print(",".join(cold))
+"""
+#: The kernels a decision calls from Python (the others are called inside them).
+ENTRIES = ("_play_batch", "_pass_batch", "_unlike")
+
+
+def test_the_warm_up_readies_every_kernel_a_decision_calls() -> None:
+    # A server worker's first play, pass and adapt measure must not compile (or load)
+    # a kernel while a player waits: the warm-up has them all ready. Each entry is
+    # checked in a fresh process, where nothing earlier has loaded it.
+    out = subprocess.run(
+        [sys.executable, "-c", f"ENTRIES = {ENTRIES!r}" + WARMED],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=True,
+    )
+    assert out.stdout.strip() == ""
