@@ -24,9 +24,10 @@ def test_the_page_plays_under_its_csp_without_a_violation(page: Page) -> None:
     assert "script-src 'self'" in csp and "unsafe-inline" not in csp
 
     open_table(page)
-    # every script from a versioned URL: langwait.js before the first paint, main.js
+    # every script from a versioned URL: langwait.js before the first paint, boot.js
+    # (the first State), main.js
     scripts = page.locator("script").evaluate_all("ss => ss.map(s => s.getAttribute('src'))")
-    assert len(scripts) == 2 and all(str(s).startswith("/static/v/") for s in scripts), scripts
+    assert len(scripts) == 3 and all(str(s).startswith("/static/v/") for s in scripts), scripts
     choose_pass(page)
     assert south_to_play(page)
     before = len(hand_cards(page))

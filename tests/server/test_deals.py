@@ -117,6 +117,26 @@ def test_a_new_player_reads_the_commitment_then_deals_its_first_match(south: Any
     assert state["hand"]["fairness"]["client_seeds"] == [SEED]
 
 
+def test_a_new_player_may_get_the_commitment_with_its_token(client: Any) -> None:
+    # One round trip less for a new player's page: the token and its first deal's
+    # commitment together; that deal is then the one promised, with the page's seed.
+    got = client.post("/api/players", json={"fairness": True}).json()
+    auth = {"Authorization": f"Bearer {got['token']}"}
+    promised = got["fairness"]
+    assert client.get("/api/fairness", headers=auth).json() == promised
+    body = {"version": promised["version"], "client_seed": SEED}
+    state = client.post("/api/new-match", json=body, headers=auth).json()
+    assert state["hand"]["fairness"]["commitment"] == promised["next_commitment"]
+    assert state["hand"]["fairness"]["client_seeds"] == [SEED]
+    # Not asked (a room's or a transfer's page), the token alone: nothing is stored.
+    for asked in (None, {"fairness": False}):
+        plain = client.post("/api/players", json=asked).json()
+        assert plain["fairness"] is None
+        assert client.app.state.tables.store.player_id(plain["token"]) is None
+    bad = client.post("/api/players", json={"fairness": "yes"})
+    assert bad.status_code == 400, bad.text
+
+
 @pytest.mark.both_databases("the seeds kept in each database")
 def test_the_seeds_are_kept_across_a_restart(db_url: str, new_south: Callable[..., Any]) -> None:
     def app() -> TestClient:

@@ -31,15 +31,16 @@ from hearts.server.web.schema import (
     Knew,
     MoonBody,
     NewMatchBody,
+    NewPlayer,
     NextCommitment,
     NextHandBody,
     PassBody,
     PlayBody,
+    PlayerBody,
     RecordBody,
     SettingsBody,
     State,
     Stats,
-    Token,
     VersionBody,
 )
 
@@ -95,16 +96,21 @@ def _deal_routes(app: FastAPI, tables: Tables) -> None:
 
     @app.post(
         "/api/players",
-        response_model=Token,
+        response_model=NewPlayer,
         responses=ERROR_RESPONSES | RATE_LIMITED_RESPONSE,
         tags=["api"],
         dependencies=[Depends(limit_new_players)],  # per address: web/ratelimit.py
     )
-    async def new_player(response: Response) -> dict[str, str]:
+    async def new_player(response: Response, body: PlayerBody | None = None) -> dict[str, Any]:
         """A new browser identity: an opaque token (no match yet; its row is made on
-        its first use)."""
+        its first use), with ``"fairness": true`` also its first deal's commitment."""
         response.headers.update(NO_STORE)
-        return {"token": tables.tokens.issue()}
+        token = tables.tokens.issue()
+        if body is None or not body.fairness:
+            return {"token": token}
+        pid = await tables.player_id(token)  # its first use: the row and its seed
+        found = await tables.run(pid, functools.partial(tables.next_commitment, pid))
+        return {"token": token, "fairness": found}
 
     @app.get("/api/state", response_model=State, responses=ERROR_RESPONSES, tags=["api"])
     async def get_state(pid: PlayerId, response: Response) -> dict[str, Any]:

@@ -90,6 +90,15 @@ class Token(BaseModel):
     token: str
 
 
+class PlayerBody(_Body):
+    """``POST /api/players``: a page about to deal its first match asks for that
+    deal's commitment in the same answer (one round trip less on a slow link)."""
+
+    fairness: StrictBool = Field(
+        False, description="also answer the first deal's commitment (the row is made now)"
+    )
+
+
 class TransferBody(_Body):
     """Chuyển sang máy khác: the one-time code (any case; dashes and spaces ignored),
     and the claiming page's idempotency key: the same code claimed again with the same
@@ -182,6 +191,12 @@ class Fairness(BaseModel):
 
 class NextCommitment(Fairness):
     version: int = Field(description="the player's State version (for POST /api/new-match)")
+
+
+class NewPlayer(Token):
+    fairness: NextCommitment | None = Field(
+        None, description='GET /api/fairness of the new token, when asked with "fairness": true'
+    )
 
 
 class HandInfo(BaseModel):

@@ -59,6 +59,15 @@ async function newToken() {
   return token;
 }
 
+// A new player's token with its first deal's commitment, in one round trip
+// (docs/api.md): `{next_commitment, version}`, read before the page sends its seed.
+async function newPlayerPromised() {
+  const data = await raw("POST", "/api/players", { fairness: true }, false);
+  token = data.token;
+  writeToken(token);
+  return data.fairness;
+}
+
 // Any call: obtain a token first if we have none; on 403 get a fresh one and retry once.
 async function call(method, path, body) {
   if (!token) await newToken();
@@ -89,6 +98,7 @@ export const api = {
   nextHand: (version, seed) => call("POST", "/api/next-hand", { version, client_seed: seed }),
   newMatch: (version, rules, seed) => call("POST", "/api/new-match", rules ? { version, rules, client_seed: seed } : { version, client_seed: seed }),
   fairness: () => call("GET", "/api/fairness"),
+  newPlayer: newPlayerPromised,
   moon: (version, choice) => call("POST", "/api/moon", { version, choice }),
   settings: (s) => call("PUT", "/api/settings", s),
   stats: () => call("GET", "/api/stats"),

@@ -1,8 +1,9 @@
 // The single-player page: talks to the server (api.js), paces computer turns, feeds
 // the hand's controller (controller.js) with display snapshots. It never decides what is legal: it shows
 // what the server sends (legal, illegal_reasons, points, ...).
-import { api, hasToken } from "./api.js";
+import { api } from "./api.js";
 import * as fairness from "./fairness.js";
+import { firstState } from "./boot.js";
 import { HandController, announce } from "./controller.js";
 import { renderStats } from "./panels.js";
 import { wirePanels } from "./layout.js";
@@ -396,16 +397,6 @@ async function holdAfterReload(s) {
   await sleep(holdMs());
 }
 
-// A new player's first match, dealt with this browser's seed after reading the
-// server's commitment (docs/fairness.md).
-async function firstMatch() {
-  const promised = await api.fairness();
-  const sent = fairness.seedFor({ fairness: promised });
-  const state = await api.newMatch(promised.version, null, sent.seed);
-  fairness.dealt(sent, state);
-  return state;
-}
-
 async function init() {
   wireHelp();
   wirePanels();
@@ -429,7 +420,7 @@ async function init() {
   document.body.dataset.phase = "loading";
   for (let attempt = 0; !server; attempt++) {
     try {
-      server = hasToken() ? await api.state() : await firstMatch();
+      server = await firstState();
     } catch (e) {
       $("#message").textContent = T.netError;
       await sleep(Math.min(5000, 500 * 2 ** attempt));

@@ -5,14 +5,14 @@
 // them all the same (web/pwa.py), for a visit without a connection.
 import { A } from "./i18n.js";
 import { $, el } from "./dom.js";
-import { CODE_IN_PATH, publicFlag, remembered } from "./roomstore.js";
+import { roomMayTakePage } from "./roomstore.js";
 
 const TRANSFER_IN_PATH = /^\/t\//;
 
 // A room's link, or a room (a public table) this browser sat in: room.js decides
 // whether it takes the page (true). Otherwise the buttons load it when pressed.
 export async function enterRoom(opts) {
-  if (CODE_IN_PATH.test(location.pathname) || remembered() || publicFlag()) {
+  if (roomMayTakePage()) {
     const room = await import("./room.js");
     if (await room.enterRoom(opts)) return true;
   }

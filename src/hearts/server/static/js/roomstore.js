@@ -17,3 +17,8 @@ export function forget(code) {
 export function publicFlag() {
   try { return !!localStorage.getItem("hearts-public"); } catch { return false; }
 }
+// A room's link, or a room (a public table) this browser sat in: room.js may take the
+// page (ondemand.js), and the solo table's first State is not asked for before (boot.js).
+export function roomMayTakePage() {
+  return CODE_IN_PATH.test(location.pathname) || !!remembered() || publicFlag();
+}

@@ -1,0 +1,114 @@
+"""The page's start on a slow link (issue 39: the first playable card): its first calls
+to the server do not wait for the page's modules, a new player reaches a playable hand
+after two calls in sequence (the token with its first deal's commitment, then the deal
+with the page's seed), a returning one after one, and index.html fetches the first
+screen's modules at once (its list is main.js's import graph, so it cannot rot)."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from urllib.parse import urlparse
+
+import pytest
+from playwright.sync_api import Page, Route
+from table_page import LEGAL, wait_ready
+
+pytestmark = pytest.mark.browser
+
+STATIC = Path(__file__).resolve().parents[2] / "src" / "hearts" / "server" / "static"
+# a static import at a line's start: `import ... from "./x.js";` or `import "./x.js";`
+IMPORT = re.compile(r'^import\s+(?:[^"\';]*?\s+from\s+)?["\']\./([\w-]+\.js)["\']', re.M)
+# a module that only main.js's graph needs (not boot.js's): held back by the tests
+HELD = "table.js"
+
+
+def imports_of(entry: str) -> set[str]:
+    """``entry`` and every module it imports statically, transitively."""
+    seen: set[str] = set()
+    todo = [entry]
+    while todo:
+        name = todo.pop()
+        if name not in seen:
+            seen.add(name)
+            todo += IMPORT.findall((STATIC / "js" / name).read_text())
+    return seen
+
+
+def head_modules() -> list[tuple[str, bool]]:
+    """index.html's module scripts and module preloads in order: (file, fetched low)."""
+    head = (STATIC / "index.html").read_text().split("</head>")[0]
+    tags = re.findall(r'<(?:script type="module"[^>]*|link rel="modulepreload"[^>]*)>', head)
+    found = []
+    for tag in tags:
+        name = re.search(r'(?:src|href)="/static/js/([\w-]+\.js)"', tag)
+        assert name, tag
+        found.append((name.group(1), 'fetchpriority="low"' in tag))
+    return found
+
+
+def test_the_preload_list_is_the_first_screen_s_import_graph() -> None:
+    listed = head_modules()
+    names = [name for name, _ in listed]
+    assert len(names) == len(set(names)), names
+    assert set(names) == imports_of("main.js") | imports_of("boot.js")
+    # boot.js's own graph first and not lowered: the first calls wait for it alone
+    boot = imports_of("boot.js")
+    assert [low for name, low in listed[: len(boot)]] == [False] * len(boot)
+    assert {name for name, _ in listed[: len(boot)]} == boot
+    assert HELD not in boot
+
+
+def first_calls(page: Page, url: str, wait_for: str) -> list[str]:
+    """Open ``url`` with ``HELD`` held back until the page has sent ``wait_for`` (a
+    call that waited for all the modules would never be sent: the test times out);
+    the calls to the server made before the first playable card."""
+    held: list[Route] = []
+    page.route(f"**/js/{HELD}", lambda route: held.append(route))
+    calls: list[str] = []
+
+    def seen(request: object) -> None:
+        path = urlparse(request.url).path  # type: ignore[attr-defined]
+        if path.startswith("/api/"):
+            calls.append(f"{request.method} {path}")  # type: ignore[attr-defined]
+
+    page.on("request", seen)
+    with page.expect_request(lambda r: urlparse(r.url).path == wait_for, timeout=20_000):
+        page.goto(url, wait_until="commit")
+    assert held, f"{HELD} was not asked for"
+    for route in held:
+        route.continue_()
+    page.unroute(f"**/js/{HELD}")
+    page.wait_for_selector(LEGAL, timeout=30_000)
+    wait_ready(page)
+    before = list(calls)
+    page.remove_listener("request", seen)
+    return before
+
+
+def test_a_new_player_s_first_hand_needs_two_calls_in_sequence(page: Page, base_url: str) -> None:
+    calls = first_calls(page, base_url, "/api/new-match")
+    # the token comes with the commitment: no GET /api/fairness between them
+    assert [c for c in calls if c != "GET /api/rules"][:2] == [
+        "POST /api/players",
+        "POST /api/new-match",
+    ], calls
+    assert "GET /api/fairness" not in calls and "GET /api/state" not in calls, calls
+    # the page knew the commitment before it sent its seed (docs/fairness.md)
+    state = page.evaluate("""async () => {
+        const token = localStorage.getItem('hearts-token');
+        const r = await fetch('/api/state', {headers: {Authorization: 'Bearer ' + token}});
+        return r.json();
+    }""")
+    kept = page.evaluate("JSON.parse(localStorage.getItem('hearts-fairness'))")
+    promised = state["hand"]["fairness"]["commitment"]
+    assert kept[promised]["promised"] == promised
+    assert state["hand"]["fairness"]["client_seeds"] == [kept[promised]["seed"]]
+
+
+def test_a_returning_player_s_hand_needs_one_call(page: Page, base_url: str) -> None:
+    page.goto(base_url)
+    wait_ready(page)
+    calls = first_calls(page, base_url, "/api/state")
+    assert [c for c in calls if c != "GET /api/rules"][:1] == ["GET /api/state"], calls
+    assert "POST /api/players" not in calls and "POST /api/new-match" not in calls, calls
