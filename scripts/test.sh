@@ -68,6 +68,10 @@ fi
 
 wait "$warm_pid" || { echo "scripts/test.sh: Khó's kernel did not compile" >&2; exit 1; }
 
+# The screenshots kept for a person to look at (test-artifacts/) cost CPU the two cores
+# lack: only test_screens' unless HEARTS_TEST_SCREENSHOTS=1 (tests/browser/conftest.py).
+export HEARTS_TEST_SCREENSHOTS="${HEARTS_TEST_SCREENSHOTS:-0}"
+
 # Four workers (pytest-xdist) on two cores: most tests wait on a browser, a server or
 # a database rather than compute. The load scheduling hands tests out one at a time in
 # collection order: the longest first, the browser tests last on every worker

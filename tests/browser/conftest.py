@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from playwright.sync_api import Browser, BrowserContext, expect
+from playwright.sync_api import Browser, BrowserContext, Locator, Page, expect
 
 CHROMIUM = os.environ.get("HEARTS_CHROMIUM", "/usr/bin/chromium")
 CHROMIUM_ARGS = [
@@ -160,6 +160,25 @@ def match_over(browser: Browser, browser_context_args: dict[str, Any]) -> dict[s
     stored: dict[str, Any] = ctx.storage_state()
     ctx.close()
     return stored
+
+
+# Screenshots are for a person to look at; no test reads them back. Each costs the
+# browser ~0.15 s of CPU (0.6 s at a phone's scale 2), some 250 of them a run:
+# HEARTS_TEST_SCREENSHOTS=0 (scripts/test.sh's default) skips them, except in the tests
+# marked ``screenshots`` (making them is what those promise, test_screens.py).
+SCREENSHOTS = os.environ.get("HEARTS_TEST_SCREENSHOTS", "1") != "0"
+
+
+def _no_screenshot(*args: Any, **kwargs: Any) -> bytes:
+    return b""
+
+
+@pytest.fixture(autouse=True)
+def _screenshots(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> None:
+    if SCREENSHOTS or request.node.get_closest_marker("screenshots") is not None:
+        return
+    monkeypatch.setattr(Page, "screenshot", _no_screenshot)
+    monkeypatch.setattr(Locator, "screenshot", _no_screenshot)
 
 
 @pytest.fixture(scope="session")
