@@ -162,10 +162,10 @@ def match_over(browser: Browser, browser_context_args: dict[str, Any]) -> dict[s
     return stored
 
 
-# Screenshots are for a person to look at; no test reads them back. Each costs the
-# browser ~0.15 s of CPU (0.6 s at a phone's scale 2), some 250 of them a run:
-# HEARTS_TEST_SCREENSHOTS=0 (scripts/test.sh's default) skips them, except in the tests
-# marked ``screenshots`` (making them is what those promise, test_screens.py).
+# Screenshots are for a person to look at; no test reads them back. Some 250 a run,
+# each waits for a frame and encodes it (docs/testing.md): HEARTS_TEST_SCREENSHOTS=0
+# (scripts/test.sh's default) skips them, except in the tests marked ``screenshots``
+# (making them is what those promise, test_screens.py).
 SCREENSHOTS = os.environ.get("HEARTS_TEST_SCREENSHOTS", "1") != "0"
 
 
