@@ -68,6 +68,28 @@ fi
 
 wait "$warm_pid" || { echo "scripts/test.sh: Khó's kernel did not compile" >&2; exit 1; }
 
+# The screenshots kept for a person to look at (test-artifacts/) cost CPU the two cores
+# lack: only test_screens' unless HEARTS_TEST_SCREENSHOTS=1 (tests/browser/conftest.py).
+export HEARTS_TEST_SCREENSHOTS="${HEARTS_TEST_SCREENSHOTS:-0}"
+
+# HEARTS_TEST_SPLIT=1 (a trial, docs/testing.md): two pytest runs at once, the browser
+# tests (the CPU's main users) on workers of their own from the start, the others
+# (which mostly wait) on the rest; the browser run's report follows the other's.
+if [ "${HEARTS_TEST_SPLIT:-0}" = 1 ]; then
+  split_dir=$(mktemp -d /tmp/hearts-test-split.XXXXXX)
+  python3 -m pytest -q -n "${HEARTS_TEST_BROWSER_WORKERS:-2}" --basetemp "$split_dir/browser" \
+    tests/browser "$@" >"$split_dir/browser.log" 2>&1 &
+  browser_pid=$!
+  status=0
+  python3 -m pytest -q -n "${HEARTS_TEST_WORKERS:-4}" --basetemp "$split_dir/rest" \
+    --ignore tests/browser "$@" || status=$?
+  wait "$browser_pid" || status=$?
+  echo "--- the browser tests:"
+  cat "$split_dir/browser.log"
+  rm -rf "$split_dir"
+  exit "$status"
+fi
+
 # Four workers (pytest-xdist) on two cores: most tests wait on a browser, a server or
 # a database rather than compute. The load scheduling hands tests out one at a time in
 # collection order: the longest first, the browser tests last on every worker

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from playwright.sync_api import Browser, BrowserContext, expect
+from playwright.sync_api import Browser, BrowserContext, Locator, Page, expect
 
 CHROMIUM = os.environ.get("HEARTS_CHROMIUM", "/usr/bin/chromium")
 CHROMIUM_ARGS = [
@@ -34,6 +34,7 @@ expect.set_options(timeout=30_000)
 # the helpers beside this file (table_page, server_process) are importable from the tests
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from server_process import HeartsServer  # noqa: E402
+from table_page import finish_match_by_api, new_match_by_api, open_table, wait_ready  # noqa: E402
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
@@ -141,6 +142,43 @@ def make_context(
     yield make
     for ctx in made:
         ctx.close()
+
+
+@pytest.fixture(scope="session")
+def match_over(browser: Browser, browser_context_args: dict[str, Any]) -> dict[str, Any]:
+    """The storage of a browser (its token) whose match to 50 on the worker's
+    ``hearts_server`` is over, played through the API once per worker for the tests
+    that look at the end of a match without changing it (each in a context of its own,
+    made with this storage): its toasts not yet shown (nor remembered as shown)."""
+    ctx = browser.new_context(**browser_context_args)
+    page = ctx.new_page()
+    open_table(page)
+    new_match_by_api(page, {"target": 50})
+    finish_match_by_api(page)
+    wait_ready(page)
+    page.evaluate("localStorage.removeItem('hearts-toasted')")
+    stored: dict[str, Any] = ctx.storage_state()
+    ctx.close()
+    return stored
+
+
+# Screenshots are for a person to look at; no test reads them back. Some 250 a run,
+# each waits for a frame and encodes it (docs/testing.md): HEARTS_TEST_SCREENSHOTS=0
+# (scripts/test.sh's default) skips them, except in the tests marked ``screenshots``
+# (making them is what those promise, test_screens.py).
+SCREENSHOTS = os.environ.get("HEARTS_TEST_SCREENSHOTS", "1") != "0"
+
+
+def _no_screenshot(*args: Any, **kwargs: Any) -> bytes:
+    return b""
+
+
+@pytest.fixture(autouse=True)
+def _screenshots(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> None:
+    if SCREENSHOTS or request.node.get_closest_marker("screenshots") is not None:
+        return
+    monkeypatch.setattr(Page, "screenshot", _no_screenshot)
+    monkeypatch.setattr(Locator, "screenshot", _no_screenshot)
 
 
 @pytest.fixture(scope="session")

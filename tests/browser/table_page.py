@@ -250,6 +250,20 @@ def finish_hand_by_api(page: Page) -> None:
     wait_ready(page)
 
 
+def finish_match_by_api(page: Page) -> dict[str, Any]:
+    """Play the match to its end through the JSON API with the page's token (hands
+    after hands), then reload the page to show it; the last State."""
+    headers = {"Authorization": f"Bearer {token(page)}"}
+    for _ in range(40):
+        s = play_by_api(page, lambda s: s["hand"]["phase"] == "done")
+        if s["match"]["over"]:
+            page.reload()
+            return s
+        r = page.request.post("/api/next-hand", headers=headers, data={"version": s["version"]})
+        assert r.ok, r.text()
+    raise AssertionError("the match did not end")
+
+
 def new_match_by_api(page: Page, rules: dict[str, Any]) -> None:
     """Start a match at ``rules`` through the JSON API with the page's token, then
     reload the page to show it."""

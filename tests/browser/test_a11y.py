@@ -15,8 +15,7 @@ from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import Page, expect
 from room_page import create_room, join_room, pass_three, start, wait_table
 from server_process import HeartsServer
-from table_page import DESKTOP, PHONE, new_match_by_api, open_table, play_by_api, wait_ready
-from test_match_end import finish_match_by_api
+from table_page import DESKTOP, PHONE, open_table, play_by_api, wait_ready
 
 pytestmark = pytest.mark.browser
 
@@ -136,15 +135,18 @@ def test_no_serious_violation(size: str, make_context: Any) -> None:
 
 @pytest.mark.slow
 @pytest.mark.parametrize("size", ["phone", "landscape-phone", "desktop"])
-def test_no_serious_violation_at_the_end_of_a_match(size: str, make_context: Any) -> None:
+def test_no_serious_violation_at_the_end_of_a_match(
+    size: str, match_over: dict[str, Any], make_context: Any
+) -> None:
     width, height = SIZES[size]
     phone = min(width, height) < 500
     page = make_context(
-        viewport={"width": width, "height": height}, is_mobile=phone, has_touch=phone
+        viewport={"width": width, "height": height},
+        is_mobile=phone,
+        has_touch=phone,
+        storage_state=match_over,
     ).new_page()
-    open_table(page)
-    new_match_by_api(page, {"target": 50})
-    finish_match_by_api(page)
+    page.goto("/")
     wait_ready(page)
     expect(page.locator("#result-ranking")).to_be_visible()
     found = serious(page, "end of a match")

@@ -18,6 +18,7 @@ from table_page import (
     PHONE,
     choose_pass,
     finish_hand_by_api,
+    finish_match_by_api,
     hand_cards,
     legal_cards,
     new_match_by_api,
@@ -28,7 +29,6 @@ from table_page import (
     south_to_play,
     wait_ready,
 )
-from test_match_end import finish_match_by_api
 
 pytestmark = pytest.mark.browser
 

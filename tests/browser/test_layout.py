@@ -18,8 +18,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from playwright.sync_api import Browser, Page, Route, expect
 from playwright.sync_api import Error as PlaywrightError
+from playwright.sync_api import Page, Route, expect
 from table_page import (
     WAIT_MS,
     card,
@@ -33,7 +33,6 @@ from table_page import (
     token,
     wait_ready,
 )
-from test_match_end import finish_match_by_api
 from test_screens import tap_areas
 
 from hearts.server.solo.achievements import GOALS
@@ -677,22 +676,6 @@ TOAST_JS = """() => {
     }
     return out;
 }"""
-
-
-@pytest.fixture(scope="module")
-def match_over(browser: Browser, browser_context_args: dict[str, Any]) -> dict[str, Any]:
-    """The storage of a browser (its token) whose match to 50 is over, played through
-    the API once for every size; its toasts not yet shown (nor remembered as shown)."""
-    ctx = browser.new_context(**browser_context_args)
-    page = ctx.new_page()
-    open_table(page)
-    new_match_by_api(page, {"target": 50})
-    finish_match_by_api(page)
-    wait_ready(page)
-    page.evaluate("localStorage.removeItem('hearts-toasted')")
-    stored: dict[str, Any] = ctx.storage_state()
-    ctx.close()
-    return stored
 
 
 # the end of a match as the server sends it, with two more goals unlocked (whatever

@@ -1,6 +1,7 @@
 """The end of a match (issue 10, item 3): the ranking with totals, a short summary
 and "Trận mới", on a desktop and a phone. The match is played to 50 points through
-the API (a few hands) and shown by a reload."""
+the API (a few hands) once per worker (``match_over``, tests/browser/conftest.py) and
+shown in a browser of the size's own."""
 
 from __future__ import annotations
 
@@ -9,15 +10,7 @@ from typing import Any
 
 import pytest
 from playwright.sync_api import Page, Route, expect
-from table_page import (
-    DESKTOP,
-    PHONE,
-    new_match_by_api,
-    open_table,
-    play_by_api,
-    set_language,
-    token,
-)
+from table_page import DESKTOP, PHONE, set_language, state, wait_ready
 
 pytestmark = pytest.mark.browser
 
@@ -26,25 +19,15 @@ ENGLISH = {"S": "You", "W": "West", "N": "North", "E": "East"}
 SIZES = {"desktop": DESKTOP, "phone": PHONE}
 
 
-def finish_match_by_api(page: Page) -> dict[str, Any]:
-    headers = {"Authorization": f"Bearer {token(page)}"}
-    for _ in range(40):
-        s = play_by_api(page, lambda s: s["hand"]["phase"] == "done")
-        if s["match"]["over"]:
-            page.reload()
-            return s
-        r = page.request.post("/api/next-hand", headers=headers, data={"version": s["version"]})
-        assert r.ok, r.text()
-    raise AssertionError("the match did not end")
-
-
 @pytest.mark.parametrize("size", sorted(SIZES))
-def test_end_of_match_screen(size: str, make_context: Any, artifacts: Path) -> None:
-    page = make_context(**SIZES[size]).new_page()
-    open_table(page)
-    new_match_by_api(page, {"target": 50})
-    s = finish_match_by_api(page)
-    m = s["match"]
+def test_end_of_match_screen(
+    size: str, match_over: dict[str, Any], make_context: Any, artifacts: Path
+) -> None:
+    page = make_context(**SIZES[size], storage_state=match_over).new_page()
+    page.goto("/")
+    wait_ready(page)
+    m = state(page)["match"]
+    assert m["over"]
     result = page.locator("#result")
     expect(result).to_be_visible()
     expect(page.locator("#result-title")).to_have_text("Kết thúc trận")

@@ -27,7 +27,7 @@ from table_page import (
     wait_ready,
 )
 
-pytestmark = pytest.mark.browser
+pytestmark = [pytest.mark.browser, pytest.mark.screenshots]
 
 SIZES = {"phone": PHONE, "desktop": DESKTOP}
 MIN_TAP = 44  # px, the usual smallest comfortable target for a finger

@@ -10,6 +10,7 @@ import pytest
 from playwright.sync_api import Page, expect
 from table_page import (
     WAIT_MS,
+    finish_match_by_api,
     finished_tricks,
     hand_cards,
     legal_cards,
@@ -24,7 +25,6 @@ from table_page import (
     token,
     wait_ready,
 )
-from test_match_end import finish_match_by_api
 
 pytestmark = pytest.mark.browser
 
