@@ -23,11 +23,12 @@ function placeSettings(landscape) {
   else $("#new-match-open").before(settings);
 }
 
-// A hand's result and the moon's choice on a small screen take the hand's place below
-// the table (the hand is empty then), off the seats' plates and the table's notes
-// (issue 39, item 3: over the table's middle they hid West's and East's); the end of
-// a match still fills the table, and on a wide screen both lie over its middle.
-const SMALL = window.matchMedia("(max-width: 899px), (max-height: 599px)");
+// A hand's result and the moon's choice on a small screen, or beside a tablet's side
+// panels, take the hand's place below the table (the hand is empty then), off the
+// seats' plates and the table's notes (issue 39, item 3: over the table's middle they
+// hid West's and East's); the end of a match still fills the table, and on a wide
+// screen both lie over its middle (layout.css has the same query).
+const SMALL = window.matchMedia("(max-width: 1199px), (max-height: 599px)");
 function placeBoxes() {
   for (const box of [$("#result"), $("#moon-choice")]) {
     const below = SMALL.matches && !box.classList.contains("over");
