@@ -235,6 +235,21 @@ PLATES_OUT_JS = """() => {
 }"""
 
 
+# the note under a seat's plate at the pass ("nhận 3 lá của bạn") under the rules
+# badge, "Vòng trước" or the table's note (seven seats at 360×640: the badge hid it)
+HINT_COVERED_JS = """() => {
+    const box = e => e.getBoundingClientRect();
+    const over = (a, b) => a.left + 1 < b.right && b.left + 1 < a.right
+                           && a.top + 1 < b.bottom && b.top + 1 < a.bottom;
+    const seen = e => !e.hidden && e.getClientRects().length
+                      && getComputedStyle(e).visibility === 'visible';
+    const notes = [...document.querySelectorAll('#rules-badge, #last-trick, #table-note')]
+        .filter(seen);
+    return [...document.querySelectorAll('#table .seat .seat-hint')].filter(seen)
+        .flatMap(h => notes.filter(n => over(box(h), box(n))).map(n => [h.textContent, n.id]));
+}"""
+
+
 def play_on(page: Page, until: Any) -> None:
     """``play_by_api``, again on a connection reset: the page's checks at every size
     leave its API connection idle about as long as the server keeps one open (5 s),
@@ -385,6 +400,7 @@ def test_table_and_hand_fit(players: int, phone: bool, make_context: Any, artifa
         page.screenshot(path=artifacts / f"{name}-pass.jpg")
         check_fit(page, f"{name} pass")
         check_hand(page, f"{name} pass")
+        assert page.evaluate(HINT_COVERED_JS) == [], f"{name} pass: a seat's note covered"
     # every plate in the table at every size of this kind, at its widest too
     every = [size for size in SIZES if is_phone(size) == phone]
     for _, name in resized(page, every, players):

@@ -7,7 +7,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from planted import plant_moon_choice
 from playwright.sync_api import Page, expect
+from server_process import HeartsServer
 from table_page import (
     DESKTOP,
     PHONE,
@@ -18,8 +20,11 @@ from table_page import (
     new_match_by_api,
     open_table,
     phase,
+    play_by_api,
     play_until,
     south_to_play,
+    token,
+    wait_ready,
 )
 
 pytestmark = pytest.mark.browser
@@ -57,19 +62,27 @@ def test_the_result_box_covers_no_trick(size: str, make_context: Any, artifacts:
     check_result_alone(page)
 
 
-# A phone's sizes, either way up (issue 39, item 3).
-PHONE_SIZES = [(390, 844), (360, 640), (844, 390), (640, 360)]
+# A phone's sizes, either way up (issue 39, item 3), and a tablet's whose table is
+# narrow beside the side panels (the box over its middle lay over East's plate at
+# four, over four plates at seven).
+PHONE_SIZES = [(390, 844), (360, 640), (844, 390), (640, 360), (1024, 768)]
 
-# what the hand's result lies over, of what the table shows at the end of a hand:
-# a seat's plate, the note of the table, the rules' badge, the marks; and its
-# buttons smaller than 44 px or out of the window
-RESULT_OVER_JS = """() => {
+
+def settle(page: Page, width: int, height: int) -> None:
+    page.set_viewport_size({"width": width, "height": height})
+    page.evaluate("() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))")
+
+
+# what the hand's result (or the moon's choice) lies over, of what the table shows at
+# the end of a hand: a seat's plate, the note of the table, the rules' badge, the
+# marks; and its buttons smaller than 44 px or out of the window
+RESULT_OVER_JS = """(id) => {
     const box = e => e.getBoundingClientRect();
     const over = (a, b) => a.left + 1 < b.right && b.left + 1 < a.right
                            && a.top + 1 < b.bottom && b.top + 1 < a.bottom;
     const seen = e => !e.closest('[hidden]') && e.getClientRects().length
                       && getComputedStyle(e).visibility === 'visible';
-    const result = document.getElementById('result');
+    const result = document.getElementById(id);
     const r = box(result);
     const out = {over: [], small: [], outside: r.top < 0 || r.left < 0
                  || r.bottom > innerHeight || r.right > innerWidth};
@@ -98,14 +111,98 @@ def test_a_hands_result_on_a_phone_covers_no_plate(make_context: Any, artifacts:
             new_match_by_api(page, {"players": players})
         finish_hand_by_api(page)
         for width, height in PHONE_SIZES:
-            page.set_viewport_size({"width": width, "height": height})
-            page.evaluate(
-                "() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))"
-            )
+            settle(page, width, height)
             name = f"result-{players}p-{width}x{height}"
             page.screenshot(path=artifacts / f"{name}.png")
-            got = page.evaluate(RESULT_OVER_JS)
+            got = page.evaluate(RESULT_OVER_JS, "result")
             if got != {"over": [], "small": [], "outside": False}:
                 wrong.append((name, got))
             expect(page.locator("#next-hand")).to_be_in_viewport(ratio=1)
     assert wrong == [], "\n".join(map(str, wrong))
+
+
+def test_the_moon_choice_on_a_phone_covers_no_plate(
+    hearts_server: HeartsServer, make_context: Any, artifacts: Path
+) -> None:
+    """South has shot the moon under "Người bắn tự chọn", on a phone either way up, at
+    3 to 7 seats: the two choices in the window, over no seat's plate, note, mark or
+    "Vòng trước" (centred on the table they hid West's and East's), each 44 px."""
+    page = make_context(**PHONE).new_page()
+    open_table(page)
+    wrong = []
+    for players in (4, 3, 5, 6, 7):
+        plant_moon_choice(hearts_server.data_dir, token(page), players)
+        page.reload()
+        wait_ready(page)
+        expect(page.locator("#moon-choice")).to_be_visible()
+        for width, height in PHONE_SIZES:
+            settle(page, width, height)
+            name = f"moon-choice-{players}p-{width}x{height}"
+            page.screenshot(path=artifacts / f"{name}.jpg")
+            got = page.evaluate(RESULT_OVER_JS, "moon-choice")
+            if got != {"over": [], "small": [], "outside": False}:
+                wrong.append((name, got))
+            for how in ("add_to_others", "subtract_from_self"):
+                option = page.locator(f'.moon-option[data-choice="{how}"]')
+                expect(option).to_be_in_viewport(ratio=1)
+        page.set_viewport_size(PHONE["viewport"])
+    assert wrong == [], "\n".join(map(str, wrong))
+
+
+LANDSCAPE_PHONES = [(844, 390), (640, 360)]
+# the table's box, and the rows of the hand below it (none once it is empty)
+TABLE_BOX_JS = """() => { const r = document.getElementById('table').getBoundingClientRect();
+    const hand = document.getElementById('hand');
+    const rows = hand.querySelector('.hand-card') ? Number(hand.dataset.rows) : 0;
+    return [[r.left, r.top, r.width, r.height], rows]; }"""
+
+
+def test_a_landscape_phones_table_keeps_its_size_to_the_hands_end(make_context: Any) -> None:
+    """On a phone turned sideways, at 3 to 7 seats, the table has the same box at the
+    pass, in the play, with three cards left and at the end of the hand (the result in the
+    hand's place was up to 30 px taller than the hand at 6 and 7 seats, and the table
+    shrank); but where the hand needs two rows (17 cards at 640x360), it is shorter."""
+    page = make_context(**PHONE).new_page()
+    open_table(page)
+    boxes: dict[str, dict[str, list[float]]] = {}
+
+    def look(players: int, moment: str) -> None:
+        for width, height in LANDSCAPE_PHONES:
+            settle(page, width, height)
+            box, rows = page.evaluate(TABLE_BOX_JS)
+            if rows <= 1:
+                boxes.setdefault(f"{players}p-{width}x{height}", {})[moment] = box
+        page.set_viewport_size(PHONE["viewport"])
+
+    def south_with(cards: int | None) -> Any:
+        return lambda s: (
+            s["hand"]["phase"] == "play"
+            and s["hand"]["turn"] == s["seats"][0]
+            and (cards is None or len(s["hand"]["cards"]) <= cards)
+        )
+
+    for players in (5, 6, 7, 3, 4):
+        new_match_by_api(page, {"players": players})
+        look(players, "pass")
+        play_by_api(page, south_with(None))
+        page.reload()
+        wait_ready(page)
+        look(players, "play")
+        try:  # the server may play the last tricks itself once the points are settled
+            play_by_api(page, south_with(3))
+            page.reload()
+            wait_ready(page)
+            look(players, "three cards left")
+        except AssertionError as e:
+            assert "the hand is over" in str(e)
+        finish_hand_by_api(page)
+        look(players, "done")
+    wrong = {
+        name: seen
+        for name, seen in boxes.items()
+        if any(
+            max(abs(a - b) for a, b in zip(box, seen["done"], strict=True)) > 0.5
+            for box in seen.values()
+        )
+    }
+    assert wrong == {}, "\n".join(f"{name}: {seen}" for name, seen in wrong.items())

@@ -43,7 +43,14 @@ def seek(guest: Guest, status: int = 200, **body: Any) -> Any:
 
 
 def where(guest: Guest) -> Any:
-    return guest.call("GET", "/api/public/table")
+    """Where the guest sits (the settings the answer carries too left out)."""
+    got = guest.call("GET", "/api/public/table")
+    assert got.pop("settings") == {
+        "start_seconds": 20.0,
+        "turn_seconds": 30,
+        "reaction_seconds": 3.0,
+    }
+    return got
 
 
 def step(guest: Guest, code: str) -> bool:
@@ -202,7 +209,7 @@ def test_reactions_hiding_and_their_limits(client) -> None:
     too_soon = minh.call("POST", f"{path}/react", {"reaction": "like"}, 429)
     assert too_soon["error"] == {
         "code": "reaction_too_soon",
-        "message": ERRORS["reaction_too_soon"][1],
+        "message": "Mỗi 3 giây chỉ gửi được một biểu cảm",
     }
     assert lan.room(code)["version"] == version
     # lan hides minh: his name and his reactions, for lan only
@@ -304,7 +311,8 @@ def test_a_reaction_over_the_socket_is_pushed_to_the_others_and_limited(client, 
         ):
             refused, _ = answer_to(minh_ws, {"type": "react", "id": 2, **message})
             assert (refused["status"], refused["error"]["code"]) == (status, code_), refused
-            assert refused["error"]["message"] == ERRORS[code_][1]
+            words = {"reaction_too_soon": "Mỗi 3 giây chỉ gửi được một biểu cảm"}
+            assert refused["error"]["message"] == words.get(code_, ERRORS[code_][1])
         limits = client.app.state.public_limits
         limits.react_player = TokenBuckets(1, 1000.0)
         assert answer_to(lan_ws, {"type": "react", "id": 3, "reaction": "like"})[0]["status"] == 200
@@ -649,6 +657,23 @@ def test_the_public_settings_reach_the_tables(db_url) -> None:
         lan.call("POST", path, {"reaction": "like"})
         lan.call("POST", path, {"reaction": "wow"})  # no 3 s between them
         assert lan.call("POST", path, {"reaction": "sad"}, 429)["error"]["code"] == "react_limited"
+    # the page's words and the refusal say the settings (Vietnamese, and English)
+    config = Config(public_start_seconds=45.0, public_turn_seconds=60, public_reaction_seconds=7.5)
+    app = create_app(db_url, seed=1, executor=ThreadPoolExecutor(1), config=config, room_pace=0.0)
+    with TestClient(app) as own:
+        lan = Guest(own)
+        settings = lan.call("GET", "/api/public/table")["settings"]
+        assert settings == {"start_seconds": 45.0, "turn_seconds": 60, "reaction_seconds": 7.5}
+        seated = seek(lan, rules={"target": 75})  # a table of its own: the first one runs
+        assert seated["seated"]
+        path = f"/api/public/{seated['code']}/react"
+        lan.call("POST", path, {"reaction": "like"})
+        words = lan.call("POST", path, {"reaction": "wow"}, 429)["error"]["message"]
+        assert words == "Mỗi 7,5 giây chỉ gửi được một biểu cảm"
+        english = own.post(
+            path, headers={**lan.headers, "X-Hearts-Lang": "en"}, json={"reaction": "wow"}
+        )
+        assert english.json()["error"]["message"] == "One reaction every 7.5 seconds at most"
     # the defaults are the documented ones
     default = Config()
     assert (default.public_start_seconds, default.public_turn_seconds) == (20.0, 30)

@@ -75,7 +75,8 @@ ERRORS: dict[str, tuple[int, str]] = {
     "public_table": (409, "Bàn công khai: hãy dùng Tìm bàn"),
     "name_not_allowed": (400, "Tên này không dùng được ở bàn công khai"),
     "bad_reaction": (400, "Không có biểu cảm này"),
-    "reaction_too_soon": (429, "Mỗi 3 giây chỉ gửi được một biểu cảm"),
+    # the interval is the server's (reaction_message); this is said without it
+    "reaction_too_soon": (429, "Bạn vừa gửi biểu cảm, hãy chờ một chút"),
     "seek_limited": (429, "Tìm bàn quá nhanh, hãy thử lại sau ít giây"),
     "react_limited": (429, "Gửi biểu cảm quá nhanh, hãy thử lại sau ít giây"),
 }
@@ -110,6 +111,20 @@ def pass_message(count: int) -> str:
     if lang.english():
         return messages_en.pass_message(count)
     return f"Hãy chọn đúng {count} lá khác nhau để chuyền"
+
+
+def seconds_text(seconds: float) -> str:
+    """A setting's seconds as a player reads them: "3", "1,5" (English "1.5")."""
+    text = f"{seconds:g}"
+    return text if lang.english() else text.replace(".", ",")
+
+
+def reaction_message(seconds: float) -> str:
+    """``reaction_too_soon`` at a table where one reaction a player is allowed every
+    ``seconds`` (``--public-reaction-seconds``)."""
+    if lang.english():
+        return messages_en.reaction_message(seconds_text(seconds))
+    return f"Mỗi {seconds_text(seconds)} giây chỉ gửi được một biểu cảm"
 
 
 def localized(message: str) -> str:

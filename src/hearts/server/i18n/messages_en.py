@@ -54,7 +54,7 @@ ERRORS: dict[str, str] = {
     "public_table": "A public table: use Find a table",
     "name_not_allowed": "This name cannot be used at a public table",
     "bad_reaction": "There is no such reaction",
-    "reaction_too_soon": "One reaction every 3 seconds at most",
+    "reaction_too_soon": "You have just sent a reaction, wait a moment",
     "seek_limited": "Finding tables too fast, try again in a few seconds",
     "react_limited": "Sending reactions too fast, try again in a few seconds",
 }
@@ -103,6 +103,10 @@ NAMES_AROUND = ("Ann", "Ben", "Cleo", "Dan", "Hal", "Kim")
 def card_name(card: int) -> str:
     """``queen of spades``: the card read aloud."""
     return f"{RANKS[card % 13]} of {SUITS[card // 13]}"
+
+
+def reaction_message(seconds: str) -> str:
+    return f"One reaction every {seconds} seconds at most"
 
 
 def pass_message(count: int) -> str:

@@ -108,17 +108,26 @@ def install(app: FastAPI, tables: Tables, rooms: Rooms, seating: Seating, config
         room, text = await seating.find(pid, rules, body.level, name)
         return _seek_answer(room, pid, text)
 
+    # what the page tells a seeker (docs/config.md's public_* settings)
+    settings = {
+        "start_seconds": config.public_start_seconds,
+        "turn_seconds": config.public_turn_seconds,
+        "reaction_seconds": config.public_reaction_seconds,
+    }
+
     @app.get("/api/public/table", responses=ERROR_RESPONSES, tags=tags)
     async def where(pid: Player) -> Response:
-        """The public table the player is at (seated or queued), or null."""
+        """The public table the player is at (seated or queued), or null; and the
+        public tables' settings the page words ("bắt đầu sau 20 giây")."""
         room = await anyio.to_thread.run_sync(seating.where, pid)
-        body: dict[str, Any] = {"code": None, "seated": False}
+        body: dict[str, Any] = {"code": None, "seated": False, "settings": settings}
         if room is not None:
-            body = {"code": room.code, "seated": room.seat_of(pid) is not None}
+            body |= {"code": room.code, "seated": room.seat_of(pid) is not None}
         return Response(json.dumps(body), media_type="application/json", headers=NO_STORE)
 
     async def reacting(code: str, pid: int, body: ReactBody, address: str) -> str:
-        """A reaction over the player's seat (one per 3 s), by REST or the socket."""
+        """A reaction over the player's seat (one per --public-reaction-seconds), by
+        REST or the socket."""
         action = react(body.reaction, limits.reaction_seconds)
         limits.take(
             "react_limited",
@@ -131,8 +140,8 @@ def install(app: FastAPI, tables: Tables, rooms: Rooms, seating: Seating, config
 
     @app.post("/api/public/{code}/react", responses=ROOM_RESPONSES, tags=tags)
     async def send_reaction(code: str, body: ReactBody, pid: Player, request: Request) -> Response:
-        """A reaction over the player's seat (one per 3 s); also the room socket's
-        ``{"type": "react", "reaction": ...}``."""
+        """A reaction over the player's seat (one per --public-reaction-seconds); also
+        the room socket's ``{"type": "react", "reaction": ...}``."""
         return answer(await reacting(code, pid, body, request_address(request)))
 
     @app.post("/api/public/{code}/hide", responses=ROOM_RESPONSES, tags=tags)

@@ -1,7 +1,7 @@
 """Quick reactions and hidden players at a public table (issue 40): no free text
 between strangers, only a fixed set of reactions, shown over the seat for 2 s, at
-most one per 3 s per player; and any player may hide another's name and reactions
-for the rest of the match.
+most one per player in ``--public-reaction-seconds`` (3 s by default); and any
+player may hide another's name and reactions for the rest of the match.
 
 Both are changes of the room (its next version, pushed to every seat like a card);
 the page sends them with no version: service.act tries again while others move.
@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from hearts.server.i18n.messages import reaction_message
 from hearts.server.rooms.store import Room, now
 from hearts.server.web.errors import ApiError
 
@@ -46,6 +47,7 @@ def react(reaction: Any, every: float = 3.0) -> Action:
     seconds (``--public-reaction-seconds``); ApiError, nothing changed, if refused."""
     if not isinstance(reaction, str) or reaction not in REACTIONS:
         raise ApiError("bad_reaction")
+    too_soon = reaction_message(every)  # in the request's language, made in its context
 
     def action(room: Room, seat: int | None) -> None:
         seat = _seated(room, seat)
@@ -54,7 +56,7 @@ def react(reaction: Any, every: float = 3.0) -> Action:
         player = room.seats[seat].player_id
         kept = [r for r in room.public.get("reactions", []) if t - r["at"] < KEPT_SECONDS]
         if any(r["player_id"] == player and t - r["at"] < every for r in kept):
-            raise ApiError("reaction_too_soon")
+            raise ApiError("reaction_too_soon", too_soon)
         number = int(room.public.get("reaction_count", 0)) + 1
         kept.append(
             {"id": number, "seat": seat, "player_id": player, "reaction": reaction, "at": t}

@@ -3,12 +3,17 @@
 import { LANG, T } from "./i18n.js";
 
 const many = (n, word) => `${n} ${word}${n === 1 ? "" : "s"}`;
+// a setting's seconds, as the server sends them (20, 1.5): "20", "1,5"
+const secs = (n) => T.decimal(String(Number(n)));
 
 const VI = {
   mode: "Bàn công khai",
   title: "Chơi với mọi người",
   find: "Tìm bàn",
-  seekAbout: "Bạn ngồi vào một bàn đang chờ người chơi cùng luật, hoặc mở bàn mới. Bàn bắt đầu khi đủ người hoặc sau 20 giây; máy chơi các ghế trống. Mỗi lượt 30 giây.",
+  // the public tables' settings (GET /api/public/table), or null: said without them
+  seekAbout: (s) => "Bạn ngồi vào một bàn đang chờ người chơi cùng luật, hoặc mở bàn mới. " + (s
+    ? `Bàn bắt đầu khi đủ người hoặc sau ${secs(s.start_seconds)} giây; máy chơi các ghế trống. Mỗi lượt ${secs(s.turn_seconds)} giây.`
+    : "Bàn bắt đầu khi đủ người hoặc sau ít giây; máy chơi các ghế trống."),
   nameLabel: "Tên người khác thấy",
   namePlaceholder: "Khách 4821",
   seekFailed: "Không tìm được bàn",
@@ -52,7 +57,9 @@ const EN = {
   mode: "Public table",
   title: "Play with everyone",
   find: "Find a table",
-  seekAbout: "You sit at a table waiting for players with the same rules, or a new one opens. It starts when full or after 20 seconds; computers play the empty seats. 30 seconds per turn.",
+  seekAbout: (s) => "You sit at a table waiting for players with the same rules, or a new one opens. " + (s
+    ? `It starts when full or after ${secs(s.start_seconds)} seconds; computers play the empty seats. ${secs(s.turn_seconds)} seconds per turn.`
+    : "It starts when full or after a few seconds; computers play the empty seats."),
   nameLabel: "Name others see",
   namePlaceholder: "Guest 4821",
   seekFailed: "No table found",

@@ -23,23 +23,25 @@ function placeSettings(landscape) {
   else $("#new-match-open").before(settings);
 }
 
-// A hand's result on a small screen takes the hand's place below the table (the hand
-// is empty then), off the seats' plates and the table's notes (issue 39, item 3: over
-// the table's middle it hid West's and East's); the end of a match still fills the
-// table, and on a wide screen the result lies over the table's middle.
-const SMALL = window.matchMedia("(max-width: 899px), (max-height: 599px)");
-function placeResult() {
-  const result = $("#result");
-  const below = SMALL.matches && !result.classList.contains("over");
-  if (below && result.parentElement !== $(".game")) $("#hand").after(result);
-  else if (!below && result.parentElement !== $("#table")) $("#moon-choice").before(result);
+// A hand's result and the moon's choice on a small screen, or beside a tablet's side
+// panels, take the hand's place below the table (the hand is empty then), off the
+// seats' plates and the table's notes (issue 39, item 3: over the table's middle they
+// hid West's and East's); the end of a match still fills the table, and on a wide
+// screen both lie over its middle (layout.css has the same query).
+const SMALL = window.matchMedia("(max-width: 1199px), (max-height: 599px)");
+function placeBoxes() {
+  for (const box of [$("#result"), $("#moon-choice")]) {
+    const below = SMALL.matches && !box.classList.contains("over");
+    if (below && box.parentElement !== $(".game")) $("#hand").after(box);
+    else if (!below && box.parentElement !== $("#table")) $("#table").append(box);
+  }
 }
 
 export function wirePanels() {
   window.addEventListener("resize", coverTable);
-  placeResult();
-  SMALL.addEventListener("change", placeResult);
-  new MutationObserver(placeResult).observe($("#result"), { attributes: true, attributeFilter: ["class"] });
+  placeBoxes();
+  SMALL.addEventListener("change", placeBoxes);
+  new MutationObserver(placeBoxes).observe($("#result"), { attributes: true, attributeFilter: ["class"] });
   const landscape = window.matchMedia(LANDSCAPE_PHONE);
   placeSettings(landscape.matches);
   landscape.addEventListener("change", (e) => placeSettings(e.matches));

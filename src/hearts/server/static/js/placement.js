@@ -62,7 +62,27 @@ export function placeRing(view) {
   }
   clearTrick(view, t);
   placeChip(view, t);
+  clearBadge(view, t);
   placeMarks(view);
+}
+
+// The rules badge in its corner unless it lies over a seat's note at the pass
+// ("nhận 3 lá của bạn" under the lower left plate, seven seats at 360×640): then
+// along its line, the first place clear of the plates, the notes, the trick and
+// "Vòng trước".
+function clearBadge(view, t) {
+  const badge = $("#rules-badge", view.table);
+  if (!drawn(badge)) return;
+  const b = boxIn(t, badge.getBoundingClientRect());
+  if (!takenBoxes(view, t, ".seat-hint").some((h) => overlap(b, h))) return;
+  const others = takenBoxes(view, t, ".seat .plate, .seat-hint, #trick .slot, #trick .slot-name, #last-trick, #table-note");
+  const W = view.table.clientWidth, pad = 8, w = b.r - b.l;
+  for (let x = pad; x + w <= W - pad; x += 4) {
+    const q = { l: x, t: b.t, r: x + w, b: b.b };
+    if (others.some((o) => overlap(q, o))) continue;
+    badge.style.left = `${Math.round(x - view.table.clientLeft)}px`;
+    return;
+  }
 }
 
 // A short, narrow table of five or six: the plates in one line across the top, in

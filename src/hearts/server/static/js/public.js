@@ -46,6 +46,15 @@ export async function findTable() {
 }
 
 
+// The public tables' settings the dialog words (the lobby's wait, the turn), or null.
+async function settings() {
+  try {
+    return (await publicApi.table()).settings || null;
+  } catch {
+    return null;
+  }
+}
+
 // "Chơi với mọi người": the rules of "Trận mới" (the standard table at first), the
 // computers' level, the name strangers see; "Tìm bàn" seats the player.
 export class PublicDialog extends NewMatchDialog {
@@ -66,7 +75,7 @@ export class PublicDialog extends NewMatchDialog {
     $("#nm-h", this.dialog).textContent = P.title;
     $("#nm-default", this.dialog).hidden = true;
     $("#nm-start", this.dialog).textContent = P.find;
-    const about = el("p", "nm-note", P.seekAbout);
+    const about = el("p", "nm-note", P.seekAbout(await settings()));
     const label = el("label", "nm-target room-name-field");
     const input = el("input");
     Object.assign(input, { type: "text", name: "public-name", maxLength: 20, autocomplete: "nickname", placeholder: P.namePlaceholder, value: savedName() });
