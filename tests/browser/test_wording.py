@@ -92,7 +92,12 @@ def test_end_of_hand_words(size: str, make_context: Any) -> None:
     # who took the Q♠: a sentence on a phone, the long form on a desktop
     taker = NAMES[queen_taker(page)]
     mark = page.locator("#mark-queen")
-    if phone:
+    if phone and page.locator(".marks.tight").count():
+        # no clear place for the sentence (the hand's result below the table took some
+        # of its height, placement.js): Q♠ shown, the sentence for screen readers
+        expect(mark.locator(".sym")).to_be_visible()
+        expect(mark.locator(".short")).to_have_text(f"{taker} ăn {QS}")
+    elif phone:
         expect(mark).to_have_text(f"{taker} ăn {QS}", use_inner_text=True)
     else:
         expect(mark.locator(".txt")).to_have_text(f"{taker} ăn đầm bích")
