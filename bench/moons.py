@@ -9,6 +9,9 @@ Each hero sits with three copies of a moon-hungry player: Khó whose search adds
 and with one more option pinned (``adapt_hide=14``, Khó's default until 96af3fd),
 so that a run pairs with the saved runs of ``bench/results`` whatever Khó's
 defaults become.
+With ``--against shooter`` the three are instead bench/shooter.py's rule-based
+shooter (issue 38: a second, differently built shooter, so the defence is not
+tuned to one opponent); its saved runs pair only with each other.
 Every deal of strength.py's fixed sequence is played four times, the hero in
 each seat (duplicate).  Reported per hero, with 95% bootstrap intervals over
 deals: moons the opponents shot per 100 hands (conceded), moons the hero shot,
@@ -29,6 +32,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from options import parse_options
+from shooter import MOON_HEARTS, MOON_TOP_HEART, MOON_WEIGHT, ShooterBot
 from strength import RULES, Seat, bootstrap, deal_for, fmt, play_deal, span
 
 MOON = 26
@@ -36,6 +40,22 @@ MOON = 26
 #: were made, pinned to their values then (files made before a pin do not say it):
 #: ``adapt_hide`` 14 (4 since session 26), ``block_hide`` off (4 since session 34).
 HUNGRY_PINNED: dict[str, Any] = {"adapt_hide": 14, "block_hide": None}
+#: The rule-based shooter (``--against shooter``), its rule's constants as saved.
+SHOOTER: dict[str, Any] = {
+    "shooter": "rule",
+    "weight": MOON_WEIGHT,
+    "hearts": MOON_HEARTS,
+    "top_heart": MOON_TOP_HEART,
+}
+
+
+def opponent(opts: dict[str, Any]) -> Seat:
+    """The three opponents' seat: the rule-based shooter or moon-hungry Khó."""
+    if "shooter" not in opts:
+        return Seat("hard", opts)
+    seat = Seat("medium", {})  # a plain seat whose bot is replaced
+    seat.kind, seat.bot = "shooter", ShooterBot()
+    return seat
 
 
 def _run(args: tuple[int, str, dict[str, Any], dict[str, Any]]) -> tuple[int, list[float]]:
@@ -45,7 +65,7 @@ def _run(args: tuple[int, str, dict[str, Any], dict[str, Any]]) -> tuple[int, li
     deal, number = deal_for(index)
     hero_kind, _, extra = hero_spec.partition(":")
     hero = Seat(hero_kind, {**hero_opts, **parse_options(extra.split(","))})
-    hungry = Seat("hard", hungry_opts)
+    hungry = opponent(hungry_opts)
     n = RULES.players
     conceded = shot = mine = theirs = 0.0
     for rot in range(n):
@@ -74,6 +94,12 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--hero-iterations", type=int, default=None, help="the heroes' playouts")
     p.add_argument("--shoot", type=float, default=40.0, help="the hungry players' moon bonus")
     p.add_argument("--hungry-iterations", type=int, default=5000)
+    p.add_argument(
+        "--against",
+        choices=["hungry", "shooter"],
+        default="hungry",
+        help="the three opponents: moon-hungry Khó, or bench/shooter.py's rule-based shooter",
+    )
     p.add_argument("--jobs", type=int, default=1)
     p.add_argument("--out", default=None, help="write raw results as JSON")
     p.add_argument(
@@ -104,12 +130,12 @@ def main(argv: list[str] | None = None) -> int:
     if args.pair_with is not None and args.pair_with not in args.hero:
         raise SystemExit(f"--pair-with {args.pair_with!r} is not one of the heroes")
     # Pinned: the hungry players of every saved run (bench/results), not Khó's default.
-    hungry = {
+    hungry = dict(SHOOTER) if args.against == "shooter" else {
         "shoot": args.shoot,
         "passing": "medium",
         "iterations": args.hungry_iterations,
         **HUNGRY_PINNED,
-    }
+    }  # fmt: skip
     hero_opts: dict[str, Any] = {}
     if args.hero_iterations is not None:
         hero_opts["iterations"] = args.hero_iterations
@@ -151,7 +177,8 @@ def join(
         start = int(first) if at else saved.get("first")
         if start is None:
             raise SystemExit(f"{name} does not say its first deal: give it as {name}@K")
-        theirs = {**HUNGRY_PINNED, **saved["hungry"]}
+        pinned = {} if "shooter" in saved["hungry"] else HUNGRY_PINNED
+        theirs = {**pinned, **saved["hungry"]}
         if hungry is not None and theirs != hungry:
             raise SystemExit(f"{name}: other moon-hungry players {theirs} than {hungry}")
         hungry = theirs
@@ -182,9 +209,14 @@ def report(
     """Each hero over the deals it played; every other hero paired with
     ``pair_with`` (the first if None) on the deals both played."""
     n = RULES.players
-    hide = "".join(f", {k}={hungry[k]}" for k in HUNGRY_PINNED if k in hungry)
-    print(f"moon-hungry opponents: Khó with shoot={hungry['shoot']:g}, Vừa's pass, "
-          f"{hungry['iterations']} playouts{hide}; {n} rotations a deal")  # fmt: skip
+    if "shooter" in hungry:
+        print(f"opponents: bench/shooter.py's rule-based shooter "
+              f"{json.dumps(hungry)}; {n} rotations a deal")  # fmt: skip
+    else:
+        hide = "".join(f", {k}={hungry[k]}" for k in HUNGRY_PINNED if k in hungry)
+        print(f"moon-hungry opponents: Khó with shoot={hungry['shoot']:g}, Vừa's pass, "
+              f"{hungry['iterations']} playouts{hide}; {n} rotations a deal")  # fmt: skip
+    them = "shooter" if "shooter" in hungry else "moon-hungry"
     first = pair_with or next(iter(by_deal))
     for hero, played in by_deal.items():
         if not played:
@@ -198,9 +230,7 @@ def report(
         def pts(d: Any, k: int) -> float:
             return statistics.fmean(r[k] for _, r in d) / n
 
-        print(
-            f"\n== {hero} {hero_opts or ''} vs 3 x moon-hungry, {len(rows)} deals ({span(deals)})"
-        )
+        print(f"\n== {hero} {hero_opts or ''} vs 3 x {them}, {len(rows)} deals ({span(deals)})")
         print(f"   moons conceded / 100 hands: {fmt(bootstrap(rows, lambda d: per100(d, 0)))}")
         print(f"   moons shot / 100 hands:     {fmt(bootstrap(rows, lambda d: per100(d, 1)))}")
         print(f"   hero points/hand:           {fmt(bootstrap(rows, lambda d: pts(d, 2)))}")

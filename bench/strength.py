@@ -569,11 +569,10 @@ def report(sections: dict[str, dict[str, Any]]) -> None:
         print(f"   ratio hero/opponent: {fmt(s['ratio'])}{tail}")
         moons = sec.get("moons") or []
         if len(moons) == sec["deals"] and moons:
-            hands = n * len(moons)
-            shot = 100 * sum(m[0] for m in moons) / hands
-            conceded = 100 * sum(m[1] for m in moons) / hands
+            per_100 = [(100 * m[0] / n, 100 * m[1] / n) for m in moons]
+            shot, conceded = bootstrap(per_100, _hero), bootstrap(per_100, _opp)
             hero = sec["hero"]
-            print(f"   moons per 100 hands: {hero} shot {shot:.1f}, opponents {conceded:.1f}")
+            print(f"   moons per 100 hands: {hero} shot {fmt(shot)}, opponents {fmt(conceded)}")
         if name.startswith("hard-ismcts"):
             sep = s["hero"][2] < s["opponent"][1]
             print(f"   Khó lower with non-overlapping 95% intervals: {'yes' if sep else 'no'}")
