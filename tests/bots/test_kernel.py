@@ -541,7 +541,8 @@ def test_the_reference_engine_adapts_as_the_compiled_one_does() -> None:
 
 WARMED = """
 from numba.core.registry import CPUDispatcher
-from hearts.bots.hard import kernel, warm_up
+from hearts.bots.hard import kernel
+from hearts.server.table.computers import warm_up
 warm_up()
 cold = [k for k in ENTRIES if not isinstance(getattr(kernel, k), CPUDispatcher)
         or not getattr(kernel, k).signatures]
@@ -553,7 +554,7 @@ ENTRIES = ("_play_batch", "_pass_batch", "_unlike")
 
 def test_the_warm_up_readies_every_kernel_a_decision_calls() -> None:
     # A server worker's first play, pass and adapt measure must not compile (or load)
-    # a kernel while a player waits: the warm-up has them all ready. Each entry is
+    # a kernel while a player waits: its warm-up has them all ready. Each entry is
     # checked in a fresh process, where nothing earlier has loaded it.
     out = subprocess.run(
         [sys.executable, "-c", f"ENTRIES = {ENTRIES!r}" + WARMED],

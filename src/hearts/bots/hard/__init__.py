@@ -28,8 +28,8 @@ from hearts.bots.hard.options import (
 )
 from hearts.bots.hard.position import any_void, search_judge, search_position
 from hearts.bots.hard.search import card_playout, halving_batches, successive_halving
-from hearts.hand import HandState
 from hearts.rules import Rules
+from hearts.view import PlayerView
 
 __all__ = [
     "DEFAULT_ADAPT_HIDE",
@@ -54,13 +54,11 @@ __all__ = [
 
 def warm_up() -> None:
     """Compile (or load from numba's cache) every kernel now: a short search of a
-    pass, and the plays of two tricks (by then the others have played enough for
-    the adapt measure's kernel to run), so that a worker's first decision is not slow."""
+    play and of a pass, so that a worker's first decision is not slow."""
     rules = Rules()
-    deal = [sum(1 << c for c in range(s, 52, 4)) for s in range(4)]  # a hand of every suit
-    state = HandState(rules, deal, "none")
+    hand = sum(1 << c for c in range(0, 52, 4))  # 2♣ 6♣ ... a hand of every suit
+    view = PlayerView(rules, 0, 4, "play", "none", hand, 0, 0, (), 0, 1, False,
+                      (13, 13, 13, 13), (0, 0, 0, 0), rules.target)  # fmt: skip
     bot = HardBot(iterations=8)
-    bot.weigh_pass(dataclasses.replace(state.view(0), phase="pass", direction="left",
-                                       turn=-1, legal=deal[0]))  # fmt: skip
-    for _ in range(2 * rules.players):
-        state.play(bot.choose_play(state.view(state.turn)))
+    bot.weigh_play(view)
+    bot.weigh_pass(dataclasses.replace(view, phase="pass", direction="left", turn=-1, legal=hand))

@@ -25,6 +25,8 @@ from concurrent.futures import BrokenExecutor, Executor, ProcessPoolExecutor
 from typing import Any, TypeVar
 
 from hearts.bots.base import LEVELS, Bot, get_bot
+from hearts.hand import HandState
+from hearts.rules import Rules
 from hearts.server.table.game import Job
 
 log = logging.getLogger("hearts.server")
@@ -68,6 +70,12 @@ def warm_up() -> None:
     for level in LEVELS:
         _bot(level)
     hard.warm_up()
+    # two tricks of Khó's plays: by then the others have played enough for its adapt
+    # measure, whose kernel the short searches above do not call
+    state = HandState(Rules(), [sum(1 << c for c in range(s, 52, 4)) for s in range(4)], "none")
+    bot = hard.HardBot(iterations=8)
+    for _ in range(8):
+        state.play(bot.choose_play(state.view(state.turn)))
 
 
 #: How often a worker process looks whether its server is still there.
