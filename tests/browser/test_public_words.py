@@ -5,6 +5,7 @@ Vietnamese and in English."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Any
 
@@ -20,7 +21,10 @@ def seek_words(page: Page, button: str) -> str:
     page.get_by_role("button", name=button).click()
     dialog = page.locator("#public-dialog")
     expect(dialog).to_be_visible()
-    return str(dialog.locator(".nm-note").last.text_content())
+    # the words follow the settings the dialog asks the server for: wait for them
+    note = dialog.locator(".nm-note").last
+    expect(note).to_contain_text(re.compile("giây|seconds"))
+    return str(note.text_content())
 
 
 def test_the_seek_dialog_says_the_servers_settings(tmp_path: Path, make_context: Any) -> None:
