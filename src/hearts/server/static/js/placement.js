@@ -17,6 +17,7 @@ const drawn = (e) => !e.hidden && e.getClientRects().length && getComputedStyle(
 // the names below the trick's end cards (640×360); and they stay off South's plate
 // in the bottom corner.
 export function placeRing(view) {
+  view.trickBoxes = null; // measured again: the trick may have another shape now
   const chip = $("#last-trick", view.table);
   chip.style.left = chip.style.top = chip.style.right = chip.style.bottom = "";
   $("#rules-badge", view.table).style.left = ""; // placeChip may move them
@@ -75,7 +76,7 @@ function clearBadge(view, t) {
   if (!drawn(badge)) return;
   const b = boxIn(t, badge.getBoundingClientRect());
   if (!takenBoxes(view, t, ".seat-hint").some((h) => overlap(b, h))) return;
-  const others = takenBoxes(view, t, ".seat .plate, .seat-hint, #trick .slot, #trick .slot-name, #last-trick, #table-note");
+  const others = takenBoxes(view, t, ".seat .plate, .seat-hint, #last-trick, #table-note", true);
   const W = view.table.clientWidth, pad = 8, w = b.r - b.l;
   for (let x = pad; x + w <= W - pad; x += 4) {
     const q = { l: x, t: b.t, r: x + w, b: b.b };
@@ -123,13 +124,31 @@ function placeLine(view, ring, W, pad) {
   view.table.style.setProperty("--line-drop", `${tall + 2}px`);
 }
 
-// The boxes (boxIn) of the drawn elements matching ``sel``, every place of the
-// trick measured as in a full trick.
-function takenBoxes(view, t, sel) {
+// The trick's places and names (boxIn), every place measured as in a full trick
+// (layout.css's .measure shows the empty ones): measured once a placement, since
+// the pieces placed after it do not move the trick (each showing and hiding made
+// the browser lay the table out again, many times a card on a phone). ``shown``:
+// those with a box at all (clearTrick), ``drawn``: those also visible.
+function trickBoxes(view, t) {
+  if (view.trickBoxes) return view.trickBoxes;
   view.trickEl.classList.add("measure");
-  const boxes = [...view.table.querySelectorAll(sel)].filter(drawn).map((e) => boxIn(t, e.getBoundingClientRect()));
+  const shown = [], seen = [];
+  for (const e of view.trickEl.querySelectorAll(".slot, .slot-name")) {
+    if (!e.getClientRects().length) continue;
+    const b = boxIn(t, e.getBoundingClientRect());
+    shown.push(b);
+    if (drawn(e)) seen.push(b);
+  }
   view.trickEl.classList.remove("measure");
-  return boxes;
+  view.trickBoxes = { shown, drawn: seen };
+  return view.trickBoxes;
+}
+
+// The boxes (boxIn) of the drawn elements matching ``sel``, and with ``trick`` the
+// trick's places and names measured as in a full trick.
+function takenBoxes(view, t, sel, trick = false) {
+  const boxes = [...view.table.querySelectorAll(sel)].filter(drawn).map((e) => boxIn(t, e.getBoundingClientRect()));
+  return trick ? boxes.concat(trickBoxes(view, t).drawn) : boxes;
 }
 
 // The marks (hearts broken, Q♠ fallen) in their corner (the stylesheet's) unless they
@@ -144,10 +163,10 @@ function placeMarks(view) {
   marks.style.left = marks.style.top = marks.style.right = marks.style.bottom = "";
   if (![...marks.querySelectorAll(".mark")].some(drawn) || !view.table.clientWidth) return;
   const t = view.table.getBoundingClientRect();
-  const others = takenBoxes(view, t, ".seat .plate, #trick .slot, #trick .slot-name, #last-trick, #table-note, #rules-badge");
   const plates = takenBoxes(view, t, ".seat .plate");
   const m = boxIn(t, marks.getBoundingClientRect());
   if (!plates.some((p) => overlap(m, p))) return;
+  const others = takenBoxes(view, t, ".seat .plate, #last-trick, #table-note, #rules-badge", true);
   const W = view.table.clientWidth, H = view.table.clientHeight, pad = 8;
   for (const tight of [false, true]) {
     marks.classList.toggle("tight", tight);
@@ -198,7 +217,7 @@ function placeChip(view, t) {
   const badge = $("#rules-badge", view.table);
   if (chip.hidden || !chip.getClientRects().length) return;
   // a seat's fan too: at 390×844 the button lay over East's cards
-  const others = takenBoxes(view, t, ".seat .plate, .seat .fan, .seat-hint, #trick .slot, #trick .slot-name, .mark, #table-note, #result");
+  const others = takenBoxes(view, t, ".seat .plate, .seat .fan, .seat-hint, .mark, #table-note, #result", true);
   const b = drawn(badge) ? boxIn(t, badge.getBoundingClientRect()) : null;
   const c = boxIn(t, chip.getBoundingClientRect());
   if (!others.some((o) => overlap(c, o)) && !(b && overlap(c, b))) return;
@@ -232,10 +251,7 @@ function clearTrick(view, t) {
   const box = (r) => boxIn(t, r);
   const over = (a, b, m = 2) => a.l + m < b.r && b.l + m < a.r && a.t + m < b.b && b.t + m < a.b;
   const seen = (e) => e && !e.hidden && e.getClientRects().length;
-  view.trickEl.classList.add("measure"); // every place shown, as in a full trick
-  const parts = [...view.trickEl.querySelectorAll(".slot, .slot-name")]
-    .filter((e) => e.getClientRects().length).map((e) => box(e.getBoundingClientRect()));
-  view.trickEl.classList.remove("measure");
+  const parts = trickBoxes(view, t).shown; // every place, as in a full trick
   const blocks = [];
   if (parts.length) {
     blocks.push(parts.reduce((a, b) => ({ l: Math.min(a.l, b.l), t: Math.min(a.t, b.t), r: Math.max(a.r, b.r), b: Math.max(a.b, b.b) })));
