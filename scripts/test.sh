@@ -72,10 +72,16 @@ wait "$warm_pid" || { echo "scripts/test.sh: Khó's kernel did not compile" >&2;
 # lack: only test_screens' unless HEARTS_TEST_SCREENSHOTS=1 (tests/browser/conftest.py).
 export HEARTS_TEST_SCREENSHOTS="${HEARTS_TEST_SCREENSHOTS:-0}"
 
-# HEARTS_TEST_SPLIT=1 (a trial, docs/testing.md): two pytest runs at once, the browser
-# tests (the CPU's main users) on workers of their own from the start, the others
-# (which mostly wait) on the rest; the browser run's report follows the other's.
-if [ "${HEARTS_TEST_SPLIT:-0}" = 1 ]; then
+# Two pytest runs at once (docs/testing.md): the browser tests (the CPU's main users)
+# on workers of their own from the start, the others on the rest; the browser run's
+# report follows the other's. The default when the command is given no arguments
+# (with a test path or -k, one run: the split would run a path twice or find nothing
+# in one half); HEARTS_TEST_SPLIT=0 or 1 decides otherwise.
+split="${HEARTS_TEST_SPLIT:-auto}"
+if [ "$split" = auto ]; then
+  if [ $# -eq 0 ]; then split=1; else split=0; fi
+fi
+if [ "$split" = 1 ]; then
   split_dir=$(mktemp -d /tmp/hearts-test-split.XXXXXX)
   python3 -m pytest -q -n "${HEARTS_TEST_BROWSER_WORKERS:-2}" --basetemp "$split_dir/browser" \
     tests/browser "$@" >"$split_dir/browser.log" 2>&1 &
@@ -90,8 +96,7 @@ if [ "${HEARTS_TEST_SPLIT:-0}" = 1 ]; then
   exit "$status"
 fi
 
-# Four workers (pytest-xdist) on two cores: most tests wait on a browser, a server or
-# a database rather than compute. The load scheduling hands tests out one at a time in
-# collection order: the longest first, the browser tests last on every worker
-# (tests/conftest.py, docs/testing.md).
+# One run: four workers (pytest-xdist) on two cores. The load scheduling hands tests
+# out one at a time in collection order: the longest first, the browser tests last on
+# every worker (tests/conftest.py, docs/testing.md).
 python3 -m pytest -q -n "${HEARTS_TEST_WORKERS:-4}" "$@"
