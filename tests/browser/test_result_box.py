@@ -3,6 +3,7 @@ showing through it or sticking out from under it, on a desktop and a phone."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -99,6 +100,22 @@ RESULT_OVER_JS = """(id) => {
 }"""
 
 
+def at_phone_sizes(
+    page: Page, artifacts: Path, prefix: str, element_id: str, wrong: list[Any]
+) -> Iterator[None]:
+    """The page at each phone size in turn, settled: a screenshot, and what is wrong
+    with ``element_id`` there (RESULT_OVER_JS) added to ``wrong``; the caller checks
+    the rest of that size before the next."""
+    for width, height in PHONE_SIZES:
+        settle(page, width, height)
+        name = f"{prefix}-{width}x{height}"
+        page.screenshot(path=artifacts / f"{name}.jpg")
+        got = page.evaluate(RESULT_OVER_JS, element_id)
+        if got != {"over": [], "small": [], "outside": False}:
+            wrong.append((name, got))
+        yield
+
+
 def test_a_hands_result_on_a_phone_covers_no_plate(make_context: Any, artifacts: Path) -> None:
     """The end of a hand on a phone, portrait and landscape, at 3 to 7 seats: the
     result box in the window, over no seat's plate and no note of the table, its
@@ -110,13 +127,7 @@ def test_a_hands_result_on_a_phone_covers_no_plate(make_context: Any, artifacts:
         if players != 4:
             new_match_by_api(page, {"players": players})
         finish_hand_by_api(page)
-        for width, height in PHONE_SIZES:
-            settle(page, width, height)
-            name = f"result-{players}p-{width}x{height}"
-            page.screenshot(path=artifacts / f"{name}.png")
-            got = page.evaluate(RESULT_OVER_JS, "result")
-            if got != {"over": [], "small": [], "outside": False}:
-                wrong.append((name, got))
+        for _ in at_phone_sizes(page, artifacts, f"result-{players}p", "result", wrong):
             expect(page.locator("#next-hand")).to_be_in_viewport(ratio=1)
     assert wrong == [], "\n".join(map(str, wrong))
 
@@ -135,13 +146,7 @@ def test_the_moon_choice_on_a_phone_covers_no_plate(
         page.reload()
         wait_ready(page)
         expect(page.locator("#moon-choice")).to_be_visible()
-        for width, height in PHONE_SIZES:
-            settle(page, width, height)
-            name = f"moon-choice-{players}p-{width}x{height}"
-            page.screenshot(path=artifacts / f"{name}.jpg")
-            got = page.evaluate(RESULT_OVER_JS, "moon-choice")
-            if got != {"over": [], "small": [], "outside": False}:
-                wrong.append((name, got))
+        for _ in at_phone_sizes(page, artifacts, f"moon-choice-{players}p", "moon-choice", wrong):
             for how in ("add_to_others", "subtract_from_self"):
                 option = page.locator(f'.moon-option[data-choice="{how}"]')
                 expect(option).to_be_in_viewport(ratio=1)
