@@ -1,8 +1,9 @@
 """The page's start on a slow link (issue 39: the first playable card): its first calls
-to the server do not wait for the page's modules, a new player reaches a playable hand
-after two calls in sequence (the token with its first deal's commitment, then the deal
-with the page's seed), a returning one after one, and index.html fetches the first
-screen's modules at once (its list is main.js's import graph, so it cannot rot)."""
+to the server wait for no file (index.html's inline script sends them as the page
+arrives), a new player reaches a playable hand after two calls in sequence (the token
+with its first deal's commitment, then the deal with the page's seed), a returning one
+after one, the page has one style sheet, and index.html fetches the first screen's
+modules at once (its list is main.js's import graph, so it cannot rot)."""
 
 from __future__ import annotations
 
@@ -19,8 +20,6 @@ pytestmark = pytest.mark.browser
 STATIC = Path(__file__).resolve().parents[2] / "src" / "hearts" / "server" / "static"
 # a static import at a line's start: `import ... from "./x.js";` or `import "./x.js";`
 IMPORT = re.compile(r'^import\s+(?:[^"\';]*?\s+from\s+)?["\']\./([\w-]+\.js)["\']', re.M)
-# a module that only main.js's graph needs (not boot.js's): held back by the tests
-HELD = "table.js"
 
 
 def imports_of(entry: str) -> set[str]:
@@ -48,26 +47,36 @@ def head_modules() -> list[tuple[str, bool]]:
 
 
 def test_the_preload_list_is_the_first_screen_s_import_graph() -> None:
-    listed = head_modules()
-    names = [name for name, _ in listed]
+    names = [name for name, _ in head_modules()]
     assert len(names) == len(set(names)), names
-    assert set(names) == imports_of("main.js") | imports_of("boot.js")
-    # boot.js's own graph first and not lowered: the first calls wait for it alone
-    boot = imports_of("boot.js")
-    assert [low for name, low in listed[: len(boot)]] == [False] * len(boot)
-    assert {name for name, _ in listed[: len(boot)]} == boot
-    assert HELD not in boot
+    assert set(names) == imports_of("main.js")
+    # none lowered: the calls to the server do not wait for them (the inline script)
+    assert not any(low for _, low in head_modules())
+
+
+def test_the_page_has_one_style_sheet() -> None:
+    head = (STATIC / "index.html").read_text().split("</head>")[0]
+    sheets = re.findall(r'<link rel="stylesheet" href="/static/([^"]+)"', head)
+    assert sheets == ["style.css"], sheets
 
 
 def first_calls(page: Page, url: str, wait_for: str) -> list[str]:
-    """Open ``url`` with ``HELD`` held back until the page has sent ``wait_for`` (a
-    call that waited for all the modules would never be sent: the test times out);
-    the calls to the server made before the first playable card."""
+    """Open ``url`` with every static file held back until the page has sent
+    ``wait_for`` (a call that waited for a file would never be sent: the test times
+    out); the calls to the server made before the first playable card."""
     # a page already open may still send its own late calls (the achievements panel's):
     # leave it first, so that only this load's calls are counted
     page.goto("about:blank")
     held: list[Route] = []
-    page.route(f"**/js/{HELD}", lambda route: held.append(route))
+    released = False
+
+    def hold(route: Route) -> None:
+        if released:
+            route.continue_()
+        else:
+            held.append(route)
+
+    page.route("**/static/**", hold)
     calls: list[str] = []
 
     def seen(request: object) -> None:
@@ -78,10 +87,9 @@ def first_calls(page: Page, url: str, wait_for: str) -> list[str]:
     page.on("request", seen)
     with page.expect_request(lambda r: urlparse(r.url).path == wait_for, timeout=20_000):
         page.goto(url, wait_until="commit")
-    assert held, f"{HELD} was not asked for"
+    released = True
     for route in held:
         route.continue_()
-    page.unroute(f"**/js/{HELD}")
     page.wait_for_selector(LEGAL, timeout=30_000)
     wait_ready(page)
     before = list(calls)
