@@ -8,11 +8,13 @@ modules at once (its list is main.js's import graph, so it cannot rot)."""
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from pathlib import Path
 from urllib.parse import urlparse
 
 import pytest
-from playwright.sync_api import Page, Route
+from playwright.sync_api import BrowserContext, Page, Route
+from room_page import create_room_by_api, join_room
 from table_page import LEGAL, wait_ready
 
 pytestmark = pytest.mark.browser
@@ -129,3 +131,23 @@ def test_a_returning_player_s_hand_needs_one_call(page: Page, base_url: str) -> 
     _, calls = first_calls(page, base_url, "/api/state")
     assert [c for c in calls if c != "GET /api/rules"][:1] == ["GET /api/state"], calls
     assert "POST /api/players" not in calls and "POST /api/new-match" not in calls, calls
+
+
+def test_a_room_s_link_deals_no_solo_match(
+    page: Page, make_context: Callable[..., BrowserContext]
+) -> None:
+    """The inline script leaves a room's page to room.js: a guest opening the invite
+    link gets no solo match (nor its first State) before joining."""
+    link = create_room_by_api(page, "Chủ")
+    guest = make_context().new_page()
+    calls: list[str] = []
+    guest.on(
+        "request",
+        lambda r: (
+            calls.append(f"{r.method} {urlparse(r.url).path}")
+            if urlparse(r.url).path.startswith("/api/")
+            else None
+        ),
+    )
+    join_room(guest, link, "Khách")
+    assert "POST /api/new-match" not in calls and "GET /api/state" not in calls, calls
