@@ -4,7 +4,7 @@
 // token into api.js, the seed sent into the fairness ledger, and whatever the script
 // could not finish (a failed call) done again through api.js. main.js takes the State
 // from here.
-import { adoptToken, api, hasToken } from "./api.js";
+import { adoptFirst, api, hasToken } from "./api.js";
 import * as fairness from "./fairness.js";
 import { roomMayTakePage } from "./roomstore.js";
 
@@ -24,7 +24,7 @@ const load = () => (hasToken() ? api.state() : firstMatch());
 // only if its call answered.
 async function takeOver(started) {
   const got = await started;
-  if (got.token) adoptToken(got.token);
+  if (got.token && !adoptFirst(got.token)) return load();
   if (!got.sent) return got.state || load();
   fairness.sending(got.sent);
   // the deal's call failed: the same seed again, for the same promised deal
