@@ -7,6 +7,7 @@ modules at once (its list is main.js's import graph, so it cannot rot)."""
 
 from __future__ import annotations
 
+import contextlib
 import re
 from collections.abc import Callable
 from pathlib import Path
@@ -14,6 +15,7 @@ from urllib.parse import urlparse
 
 import pytest
 from playwright.sync_api import BrowserContext, Page, Route
+from playwright.sync_api import Error as PlaywrightError
 from room_page import create_room_by_api, join_room
 from table_page import LEGAL, wait_ready
 
@@ -151,3 +153,49 @@ def test_a_room_s_link_deals_no_solo_match(
     )
     join_room(guest, link, "Khách")
     assert "POST /api/new-match" not in calls and "GET /api/state" not in calls, calls
+
+
+def test_a_call_before_the_first_deal_s_answer_makes_no_second_player(page: Page) -> None:
+    """Between the inline script's two calls the page's own modules may already call
+    the server (a room created at once): they use the new player's token, not a
+    second one, and the first deal stays that player's."""
+    page.goto("about:blank")
+    held: dict[str, list[Route]] = {"players": [], "new-match": []}
+
+    def holder(routes: list[Route]) -> Callable[[Route], None]:
+        return lambda route: routes.append(route)
+
+    for name, routes in held.items():
+        page.route(f"**/api/{name}", holder(routes))
+    page.goto("/", wait_until="commit")
+    api_js = """async () => {
+        const href = document.querySelector('link[rel="modulepreload"][href$="/api.js"]').href;
+        return (await import(href)).ensureToken();
+    }"""
+    # api.js is here (it read no token: there was none) before the token comes
+    page.wait_for_selector('link[rel="modulepreload"][href$="/api.js"]', state="attached")
+    page.evaluate("""async () => {
+        const href = document.querySelector('link[rel="modulepreload"][href$="/api.js"]').href;
+        await import(href);
+    }""")
+    release(page, held["players"], "players")
+    page.wait_for_function("() => !!localStorage.getItem('hearts-token')")
+    first = page.evaluate("localStorage.getItem('hearts-token')")
+    assert page.evaluate(api_js) == first
+    release(page, held["new-match"], "new-match")
+    page.wait_for_selector(LEGAL, timeout=30_000)
+    wait_ready(page)
+    assert page.evaluate("localStorage.getItem('hearts-token')") == first
+
+
+def release(page: Page, routes: list[Route], name: str) -> None:
+    """Let the held call ``name`` go (waiting for it to be asked for first)."""
+    for _ in range(200):
+        if routes:
+            break
+        page.wait_for_timeout(50)
+    assert routes, f"{name} was not asked for"
+    page.unroute(f"**/api/{name}")
+    for route in routes:
+        with contextlib.suppress(PlaywrightError):  # a loaded run: handled already
+            route.continue_()
