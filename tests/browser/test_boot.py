@@ -1,17 +1,22 @@
 """The page's start on a slow link (issue 39: the first playable card): its first calls
-to the server do not wait for the page's modules, a new player reaches a playable hand
-after two calls in sequence (the token with its first deal's commitment, then the deal
-with the page's seed), a returning one after one, and index.html fetches the first
-screen's modules at once (its list is main.js's import graph, so it cannot rot)."""
+to the server wait for no file (index.html's inline script sends them as the page
+arrives), a new player reaches a playable hand after two calls in sequence (the token
+with its first deal's commitment, then the deal with the page's seed), a returning one
+after one, the page has one style sheet, and index.html fetches the first screen's
+modules at once (its list is main.js's import graph, so it cannot rot)."""
 
 from __future__ import annotations
 
+import contextlib
 import re
+from collections.abc import Callable
 from pathlib import Path
 from urllib.parse import urlparse
 
 import pytest
-from playwright.sync_api import Page, Route
+from playwright.sync_api import BrowserContext, Page, Route
+from playwright.sync_api import Error as PlaywrightError
+from room_page import create_room_by_api, join_room
 from table_page import LEGAL, wait_ready
 
 pytestmark = pytest.mark.browser
@@ -19,8 +24,6 @@ pytestmark = pytest.mark.browser
 STATIC = Path(__file__).resolve().parents[2] / "src" / "hearts" / "server" / "static"
 # a static import at a line's start: `import ... from "./x.js";` or `import "./x.js";`
 IMPORT = re.compile(r'^import\s+(?:[^"\';]*?\s+from\s+)?["\']\./([\w-]+\.js)["\']', re.M)
-# a module that only main.js's graph needs (not boot.js's): held back by the tests
-HELD = "table.js"
 
 
 def imports_of(entry: str) -> set[str]:
@@ -48,26 +51,37 @@ def head_modules() -> list[tuple[str, bool]]:
 
 
 def test_the_preload_list_is_the_first_screen_s_import_graph() -> None:
-    listed = head_modules()
-    names = [name for name, _ in listed]
+    names = [name for name, _ in head_modules()]
     assert len(names) == len(set(names)), names
-    assert set(names) == imports_of("main.js") | imports_of("boot.js")
-    # boot.js's own graph first and not lowered: the first calls wait for it alone
-    boot = imports_of("boot.js")
-    assert [low for name, low in listed[: len(boot)]] == [False] * len(boot)
-    assert {name for name, _ in listed[: len(boot)]} == boot
-    assert HELD not in boot
+    assert set(names) == imports_of("main.js")
+    # all lowered: over HTTP/1.1 (six at a time) the calls to the server go before them
+    assert all(low for _, low in head_modules())
 
 
-def first_calls(page: Page, url: str, wait_for: str) -> list[str]:
-    """Open ``url`` with ``HELD`` held back until the page has sent ``wait_for`` (a
-    call that waited for all the modules would never be sent: the test times out);
-    the calls to the server made before the first playable card."""
+def test_the_page_has_one_style_sheet() -> None:
+    head = (STATIC / "index.html").read_text().split("</head>")[0]
+    sheets = re.findall(r'<link rel="stylesheet" href="/static/([^"]+)"', head)
+    assert sheets == ["style.css"], sheets
+
+
+def first_calls(page: Page, url: str, wait_for: str) -> tuple[list[str], list[str]]:
+    """Open ``url`` with every static file held back until the page has sent
+    ``wait_for`` (a call that waited for a file would never be sent: the test times
+    out); the calls to the server sent while the files were held, and all those made
+    before the first playable card."""
     # a page already open may still send its own late calls (the achievements panel's):
     # leave it first, so that only this load's calls are counted
     page.goto("about:blank")
     held: list[Route] = []
-    page.route(f"**/js/{HELD}", lambda route: held.append(route))
+    released = False
+
+    def hold(route: Route) -> None:
+        if released:
+            route.continue_()
+        else:
+            held.append(route)
+
+    page.route("**/static/**", hold)
     calls: list[str] = []
 
     def seen(request: object) -> None:
@@ -78,19 +92,23 @@ def first_calls(page: Page, url: str, wait_for: str) -> list[str]:
     page.on("request", seen)
     with page.expect_request(lambda r: urlparse(r.url).path == wait_for, timeout=20_000):
         page.goto(url, wait_until="commit")
-    assert held, f"{HELD} was not asked for"
+    while_held = list(calls)
+    released = True
     for route in held:
         route.continue_()
-    page.unroute(f"**/js/{HELD}")
     page.wait_for_selector(LEGAL, timeout=30_000)
     wait_ready(page)
     before = list(calls)
     page.remove_listener("request", seen)
-    return before
+    return while_held, before
 
 
 def test_a_new_player_s_first_hand_needs_two_calls_in_sequence(page: Page, base_url: str) -> None:
-    calls = first_calls(page, base_url, "/api/new-match")
+    held, calls = first_calls(page, base_url, "/api/new-match")
+    # the rule facts too are asked for before any file (a preload that rules.js's own
+    # call takes: not asked for twice)
+    assert "GET /api/rules" in held, held
+    assert calls.count("GET /api/rules") == 1, calls
     # the token comes with the commitment: no GET /api/fairness between them
     assert [c for c in calls if c != "GET /api/rules"][:2] == [
         "POST /api/players",
@@ -112,6 +130,72 @@ def test_a_new_player_s_first_hand_needs_two_calls_in_sequence(page: Page, base_
 def test_a_returning_player_s_hand_needs_one_call(page: Page, base_url: str) -> None:
     page.goto(base_url)
     wait_ready(page)
-    calls = first_calls(page, base_url, "/api/state")
+    _, calls = first_calls(page, base_url, "/api/state")
     assert [c for c in calls if c != "GET /api/rules"][:1] == ["GET /api/state"], calls
     assert "POST /api/players" not in calls and "POST /api/new-match" not in calls, calls
+
+
+def test_a_room_s_link_deals_no_solo_match(
+    page: Page, make_context: Callable[..., BrowserContext]
+) -> None:
+    """The inline script leaves a room's page to room.js: a guest opening the invite
+    link gets no solo match (nor its first State) before joining."""
+    link = create_room_by_api(page, "Chủ")
+    guest = make_context().new_page()
+    calls: list[str] = []
+    guest.on(
+        "request",
+        lambda r: (
+            calls.append(f"{r.method} {urlparse(r.url).path}")
+            if urlparse(r.url).path.startswith("/api/")
+            else None
+        ),
+    )
+    join_room(guest, link, "Khách")
+    assert "POST /api/new-match" not in calls and "GET /api/state" not in calls, calls
+
+
+def test_a_call_before_the_first_deal_s_answer_makes_no_second_player(page: Page) -> None:
+    """Between the inline script's two calls the page's own modules may already call
+    the server (a room created at once): they use the new player's token, not a
+    second one, and the first deal stays that player's."""
+    page.goto("about:blank")
+    held: dict[str, list[Route]] = {"players": [], "new-match": []}
+
+    def holder(routes: list[Route]) -> Callable[[Route], None]:
+        return lambda route: routes.append(route)
+
+    for name, routes in held.items():
+        page.route(f"**/api/{name}", holder(routes))
+    page.goto("/", wait_until="commit")
+    api_js = """async () => {
+        const href = document.querySelector('link[rel="modulepreload"][href$="/api.js"]').href;
+        return (await import(href)).ensureToken();
+    }"""
+    # api.js is here (it read no token: there was none) before the token comes
+    page.wait_for_selector('link[rel="modulepreload"][href$="/api.js"]', state="attached")
+    page.evaluate("""async () => {
+        const href = document.querySelector('link[rel="modulepreload"][href$="/api.js"]').href;
+        await import(href);
+    }""")
+    release(page, held["players"], "players")
+    page.wait_for_function("() => !!localStorage.getItem('hearts-token')")
+    first = page.evaluate("localStorage.getItem('hearts-token')")
+    assert page.evaluate(api_js) == first
+    release(page, held["new-match"], "new-match")
+    page.wait_for_selector(LEGAL, timeout=30_000)
+    wait_ready(page)
+    assert page.evaluate("localStorage.getItem('hearts-token')") == first
+
+
+def release(page: Page, routes: list[Route], name: str) -> None:
+    """Let the held call ``name`` go (waiting for it to be asked for first)."""
+    for _ in range(200):
+        if routes:
+            break
+        page.wait_for_timeout(50)
+    assert routes, f"{name} was not asked for"
+    page.unroute(f"**/api/{name}")
+    for route in routes:
+        with contextlib.suppress(PlaywrightError):  # a loaded run: handled already
+            route.continue_()

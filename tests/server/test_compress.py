@@ -35,7 +35,7 @@ def test_the_page_and_its_files_go_gzipped(client: TestClient) -> None:
         assert head["cache-control"] == "public, max-age=31536000, immutable"
         plain_head, plain = raw(client, url, IDENTITY)
         assert "content-encoding" not in plain_head
-        # a tiny file (langwait.js), an image (compressed already) goes as it is
+        # a tiny file, an image (compressed already) goes as it is
         if len(plain) < MINIMUM_SIZE or head["content-type"].startswith("image/"):
             assert "content-encoding" not in head and body == plain, url
             continue

@@ -26,6 +26,12 @@ function writeToken(t) {
 }
 
 let token = readToken();
+// The token index.html's inline script may have stored since this module read it
+// (a new player's, while the first deal is still on its way): used, not a second one.
+function known() {
+  if (!token) token = readToken();
+  return token;
+}
 
 async function raw(method, path, body, auth = true) {
   const headers = { Accept: "application/json", ...LANG_HEADERS };
@@ -70,7 +76,7 @@ async function newPlayerPromised() {
 
 // Any call: obtain a token first if we have none; on 403 get a fresh one and retry once.
 async function call(method, path, body) {
-  if (!token) await newToken();
+  if (!known()) await newToken();
   try {
     return await raw(method, path, body);
   } catch (e) {
@@ -121,19 +127,26 @@ export function forgetToken() {
 }
 // Whether this browser has a token yet (none: a new player, whose first match the
 // page deals itself, with its own seed).
-export function hasToken() { return !!token; }
+export function hasToken() { return !!known(); }
+// The inline script's new player becomes this page's, unless the page made another
+// meanwhile (a room created before that token came): false, and that one stays.
+export function adoptFirst(t) {
+  if (known() && token !== t) return false;
+  adoptToken(t);
+  return true;
+}
 
 // The browser's token, made first if there is none (a room's WebSocket sends it as
 // its first message).
 export async function ensureToken() {
-  if (!token) await newToken();
+  if (!known()) await newToken();
   return token;
 }
 
 // A room's calls renew the token only when the server does not know it: a 403
 // not_in_room or creator_only is an answer, and a new token would lose the seat.
 async function roomCall(method, path, body) {
-  if (!token) await newToken();
+  if (!known()) await newToken();
   try {
     return await raw(method, path, body);
   } catch (e) {

@@ -1,8 +1,10 @@
-// The solo table's first State, asked for as soon as the page can: index.html runs
-// this module on its own (async), beside the loading of main.js's modules, so that on a
-// slow link the calls to the server (a round trip each) do not wait for the whole
-// module graph (bench/page_results.md). main.js takes the State from here.
-import { api, hasToken } from "./api.js";
+// The solo table's first State. index.html's inline script asks for it before any
+// file arrives (window.heartsStart: on a slow link each file and each call costs a
+// round trip, bench/page_results.md); this module takes it over: the new player's
+// token into api.js, the seed sent into the fairness ledger, and whatever the script
+// could not finish (a failed call) done again through api.js. main.js takes the State
+// from here.
+import { adoptFirst, api, hasToken } from "./api.js";
 import * as fairness from "./fairness.js";
 import { roomMayTakePage } from "./roomstore.js";
 
@@ -18,8 +20,21 @@ async function firstMatch() {
 
 const load = () => (hasToken() ? api.state() : firstMatch());
 
+// What the inline script got: {token, sent: {seed, promised, version}, state}, each
+// only if its call answered.
+async function takeOver(started) {
+  const got = await started;
+  if (got.token && !adoptFirst(got.token)) return load();
+  if (!got.sent) return got.state || load();
+  fairness.sending(got.sent);
+  // the deal's call failed: the same seed again, for the same promised deal
+  const state = got.state || (await api.newMatch(got.sent.version, null, got.sent.seed));
+  fairness.dealt(got.sent, state);
+  return state;
+}
+
 // Not for a room's page: room.js decides first, and the solo State only if it does not.
-let early = roomMayTakePage() ? null : load();
+let early = window.heartsStart ? takeOver(window.heartsStart) : roomMayTakePage() ? null : load();
 if (early) early.catch(() => { /* firstState() hands the failure to main.js */ });
 
 // The first State: the one asked for as the page started, else (again) now.

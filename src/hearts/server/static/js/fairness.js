@@ -97,6 +97,12 @@ export function seedFor(promisedBy) {
   return sent;
 }
 
+// A seed index.html's inline script sent before this module was here (boot.js):
+// remembered as seedFor's would have been.
+export function sending(sent) {
+  remember(sent.promised, sent);
+}
+
 // A room answered `room` to a call that carried `sent`: the server keeps the seed
 // for its next deal if that deal is still the one promised.
 export function kept(sent, room) {

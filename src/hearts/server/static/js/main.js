@@ -15,11 +15,10 @@ import { playedSeq, intermediate, makePresenter } from "./steps.js";
 import { leadCard, rulesReady } from "./rules.js";
 import { $, now, paced, reducedMotion, sleep } from "./dom.js";
 
-// Not needed for the first card: asked for beside the first calls to the server rather
-// than before them (a slow phone link takes about six files a round trip).
-import("./pwa.js");
+// Not needed for the first card: pwa.js and achievements.js are asked for once it is
+// on the table (index.html's script has asked for the State before this module runs:
+// on a slow link these files would share the link with its answer).
 let achievements = null; // achievements.js once here: the panel, the toasts
-const achievementsReady = import("./achievements.js").then((m) => { achievements = m; return m; });
 
 let server = null;      // latest state from the server
 let shown = null;       // snapshot on screen (may lag behind while animating)
@@ -403,7 +402,10 @@ async function init() {
   measureTopbar();
   window.addEventListener("resize", measureTopbar);
   // A room's link (or a room this browser sits in): room.js drives the page instead.
-  if (await enterRoom({ current: () => server })) return;
+  if (await enterRoom({ current: () => server })) {
+    import("./pwa.js");
+    return;
+  }
   hand = new HandController({
     current: () => server,
     busy: () => busy,
@@ -423,13 +425,16 @@ async function init() {
       server = await firstState();
     } catch (e) {
       $("#message").textContent = T.netError;
+      import("./pwa.js"); // the "Không có kết nối" bar, without waiting for a State
       await sleep(Math.min(5000, 500 * 2 ** attempt));
     }
   }
   await rulesReady; // asked for as the page started, beside the State
   await holdAfterReload(server);
   paint(server);
-  achievementsReady.then((m) => { // the panel and the statistics, a toast on the table
+  import("./pwa.js");
+  import("./achievements.js").then((m) => { // the panel and the statistics, a toast on the table
+    achievements = m;
     m.paint(shown, renderStats);
     m.load(server, renderStats);
   });

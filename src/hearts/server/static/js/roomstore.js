@@ -18,7 +18,8 @@ export function publicFlag() {
   try { return !!localStorage.getItem("hearts-public"); } catch { return false; }
 }
 // A room's link, or a room (a public table) this browser sat in: room.js may take the
-// page (ondemand.js), and the solo table's first State is not asked for before (boot.js).
+// page (ondemand.js), and the solo table's first State is not asked for before (boot.js;
+// index.html's inline script makes the same test, on the same keys, before any module is here).
 export function roomMayTakePage() {
   return CODE_IN_PATH.test(location.pathname) || !!remembered() || publicFlag();
 }
