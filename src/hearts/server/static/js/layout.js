@@ -1,7 +1,7 @@
 // The side panels on a small screen ("Các vòng", "Bảng điểm", "Thành tích"): a tab
 // each, one tap opens that panel over the table, a tap on the same tab, "Về bàn" or
 // Escape closes it. On a wide screen the panels stand beside the table and the tabs
-// are hidden (style.css). The page's layout is CSS, but for the two moves below.
+// are hidden (layout.css). The page's layout is CSS, but for the two moves below.
 import { $ } from "./dom.js";
 
 // While a panel lies over the table, the table and the hand under it are out of reach
@@ -27,7 +27,7 @@ function placeSettings(landscape) {
 // panels, take the hand's place below the table (the hand is empty then), off the
 // seats' plates and the table's notes (issue 39, item 3: over the table's middle they
 // hid West's and East's); the end of a match still fills the table, and on a wide
-// screen both lie over its middle (style.css has the same query).
+// screen both lie over its middle (layout.css has the same query).
 const SMALL = window.matchMedia("(max-width: 1199px), (max-height: 599px)");
 function placeBoxes() {
   for (const box of [$("#result"), $("#moon-choice")]) {

@@ -12,7 +12,7 @@ const drawn = (e) => !e.hidden && e.getClientRects().length && getComputedStyle(
 
 // Seats on the ellipse, each kept wholly inside the table (a plate near the edge
 // slides in rather than hang over it). On a short, wide table of six or seven
-// (style.css sets --ring-edge there) the lower seats beside the trick go to the
+// (layout.css sets --ring-edge there) the lower seats beside the trick go to the
 // table's side, under the seats above them: on the ellipse their plates lay under
 // the names below the trick's end cards (640×360); and they stay off South's plate
 // in the bottom corner.
@@ -33,7 +33,7 @@ export function placeRing(view) {
   const south = southPlate ? southPlate.getBoundingClientRect() : null;
   const pad = 8;
   const ring = [...view.table.querySelectorAll(".seat-ring")];
-  // a short, narrow table of five or six (style.css sets --ring-top): the plates in
+  // a short, narrow table of five or six (layout.css sets --ring-top): the plates in
   // one line across the top, in play order, the trick's row below them
   for (const root of ring) root.style.alignItems = "";
   delete view.table.dataset.zigzag;
@@ -92,7 +92,7 @@ function clearBadge(view, t) {
 // last plate past the table's edge at 360×640). Plates too wide for one line (six at
 // their widest, "Dũng +26" above "126 8") go in a zigzag of two at the pass, the
 // notes for screen readers alone (the plate's ring and the pass button say who
-// receives), the trick's place lower by as much (style.css's --line-drop).
+// receives), the trick's place lower by as much (layout.css's --line-drop).
 function placeLine(view, ring, W, pad) {
   const last = ring.length - 1;
   const widths = ring.map((root) => $(".plate", root).offsetWidth);

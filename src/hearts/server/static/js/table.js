@@ -170,7 +170,7 @@ export class TableView {
   }
 
   // "7 lá": the number, and the word apart, which a narrow plate (six or seven seats
-  // on a small screen, style.css) shows as a small card instead ("7 cards" in English
+  // on a small screen, layout.css) shows as a small card instead ("7 cards" in English
   // made the plates beside the trick wider than the room left them)
   renderCount(cnt, n) {
     const text = n === null ? "" : T.cardsCount(n);
