@@ -7,13 +7,14 @@ unpaced (``--room-pace 0``): the page itself shows each card as it comes."""
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-from playwright.sync_api import BrowserContext, Page, expect
+from playwright.sync_api import BrowserContext, Page, Route, expect
 from room_page import (
     LOBBY,
     ROOM_READY,
@@ -292,6 +293,33 @@ def test_the_next_human_becomes_creator_and_wrong_links_say_so(
     )
     lan.get_by_role("button", name="Chơi một mình").click()
     lan.wait_for_selector('body[data-mode="single"][data-busy="false"]', state="attached")
+
+
+def test_leaving_with_the_page_a_version_behind_still_frees_the_seat(
+    player: Callable[..., Page],
+) -> None:
+    """Pressing "Rời phòng" while the page's Room is a version behind the server's
+    (another player's change not yet on this page: the leave is refused as stale):
+    the page leaves the room as it is now, so the seat is free and the next human is
+    the creator; the page never goes home with its player still seated."""
+    lan, minh = player(), player()
+    link = create_room(lan, "Lan")
+    join_room(minh, link, "Minh")
+    sent: list[dict[str, Any]] = []
+
+    def behind(route: Route) -> None:
+        body = json.loads(route.request.post_data or "{}")
+        if not sent:  # the first try carries the version before the last change
+            body["version"] = body["version"] - 1
+        sent.append(body)
+        route.continue_(post_data=json.dumps(body))
+
+    lan.route("**/api/rooms/*/leave", behind)
+    lan.get_by_role("button", name="Rời phòng").click()
+    lan.wait_for_url(lambda url: url.endswith("/"))
+    expect(minh.locator("#lobby-seats li[data-kind='human']")).to_have_count(1)
+    expect(minh.get_by_role("button", name="Bắt đầu", exact=True)).to_be_visible()
+    assert len(sent) == 2, sent
 
 
 def test_the_table_goes_on_after_a_server_restart(

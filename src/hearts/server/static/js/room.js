@@ -488,10 +488,18 @@ class RoomPage {
       this.renderBar(room);
       return;
     }
-    try {
-      await (this.pub ? this.pub.leaveCall() : roomApi.leave(this.code, room ? room.version : 0));
-    } catch (e) {
-      if (e.code === "network") { this.setFlash(T.netError); return; }
+    let version = room ? room.version : 0;
+    for (let tries = 0; ; tries++) {
+      try {
+        await (this.pub ? this.pub.leaveCall() : roomApi.leave(this.code, version));
+        break;
+      } catch (e) {
+        if (e.code === "network") { this.setFlash(T.netError); return; }
+        // another player moved the room on meanwhile (409 stale, with the Room): leave
+        // the room as it is now, not only this page (the seat stayed taken)
+        if (e.code === "stale" && e.room && tries < 3) { version = e.room.version; continue; }
+        break; // not in the room (any more): nothing to leave
+      }
     }
     forget(this.code);
     if (this.live) this.live.stop();
