@@ -564,3 +564,46 @@ def test_the_warm_up_readies_every_kernel_a_decision_calls() -> None:
         check=True,
     )
     assert out.stdout.strip() == ""
+
+
+def _moon_views(count: int) -> list[PlayerView]:
+    """Positions with a choice where one other seat alone has taken 8 points or
+    more, from hands played by Vừa at the default table."""
+    medium = get_bot("medium")
+    out = []
+    i = 0
+    while len(out) < count:
+        state = HandState.deal(Rules(), 4, random.Random(i))
+        i += 1
+        while not state.is_terminal():
+            view = state.view(state.turn, hand_number=4)
+            taken = [view.rules.penalty(m) for m in view.taken()]
+            seats = [s for s, p in enumerate(taken) if p]
+            runs = len(seats) == 1 and seats[0] != view.seat and taken[seats[0]] >= 8
+            if runs and view.legal & (view.legal - 1):
+                out.append(view)
+                break
+            state.play(medium.choose_play(view))
+    return out
+
+
+def test_a_moon_conceded_costs_alike_in_both_engines() -> None:
+    # ``stop`` takes points off a hand another seat shot the moon in, in the play
+    # search of both engines alike, and changes the sums where a moon is open.
+    moved = 0
+    for view in _moon_views(8):
+        tables = deal_tables(DealSampler(view))
+        cands = candidates(view)
+        alive = list(range(len(cands)))
+        judge = search_judge(view, stop=1.0)
+        assert judge.stop == 26.0 * 2 / 3
+        args = (tables, view.seed(), 0, 40, cands, alive, search_position(view), judge)
+        want = [0.0] * len(cands), [0.0] * len(cands), [0.0] * len(cands)
+        reference.play_batch(*args, *want, 1, 2, 4)
+        got = np.zeros(len(cands)), np.zeros(len(cands)), np.zeros(len(cands))
+        kernel.play_batch(*args, *got, 1, 2, 4)
+        assert [g.tolist() for g in got] == list(want)
+        free = np.zeros(len(cands)), np.zeros(len(cands)), np.zeros(len(cands))
+        kernel.play_batch(*args[:7], judge._replace(stop=0.0), *free, 1, 2, 4)
+        moved += free[0].tolist() != got[0].tolist()
+    assert moved

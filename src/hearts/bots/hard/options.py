@@ -81,7 +81,7 @@ def _checked_hide(hide: int) -> int:
 
 _INTS = ("iterations", "seed", "pass_iterations", "lookahead", "lookahead_others",
          "adapt_from", "remember_from")  # fmt: skip
-_FLOATS = ("infer", "shoot", "mismatch", "clear", "adapt", "remember_share")
+_FLOATS = ("infer", "shoot", "mismatch", "clear", "adapt", "remember_share", "stop")
 
 
 @dataclass(frozen=True, slots=True)
@@ -122,7 +122,11 @@ class Options:
     playout policy: fewer than ``remember_share`` of their plays unlike it, over
     at least ``remember_from`` (:func:`hearts.bots.hard.memory.unlike_share`);
     ``block_hide``: the ``hide`` of a play while one other seat alone has taken
-    points and the others are not judged players of habit (None: ``hide``).
+    points and the others are not judged players of habit (None: ``hide``);
+    ``stop``: in the play search, a hand another seat shot the moon in loses this
+    share of the other defenders' 26s that the value counts as a gain (1.0: a moon
+    conceded costs the full 26, as it does against the shooter;
+    :func:`hearts.bots.hard.position.search_judge`; 0: none).
     """
 
     iterations: int = DEFAULT_ITERATIONS
@@ -148,6 +152,7 @@ class Options:
     remember_share: float = DEFAULT_REMEMBER_SHARE
     remember_from: int = DEFAULT_REMEMBER_FROM
     block_hide: int | None = DEFAULT_BLOCK_HIDE
+    stop: float = 0.0
 
     def __post_init__(self) -> None:
         if self.engine not in ("compiled", "reference"):

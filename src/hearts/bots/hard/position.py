@@ -44,7 +44,9 @@ class Judge(NamedTuple):
     """How a finished hand is valued (:func:`hearts.bots.hard.hand_utility`):
     ``near`` the end of the match, the match ``totals`` and ``target``, the moon
     rule's code and the J♦ rule; ``shoot`` is added to the value of a moon of its
-    own (0 for Khó; the bench's moon-hungry opponent sets it)."""
+    own (0 for Khó; the bench's moon-hungry opponent sets it); ``stop`` is taken
+    off the value of a hand another seat shot the moon in, away from the match's
+    end (:func:`hearts.bots.hard.reference.conceded`; 0: none)."""
 
     me: int
     near: bool
@@ -53,6 +55,7 @@ class Judge(NamedTuple):
     moon: int
     jd_bonus: bool
     shoot: float = 0.0
+    stop: float = 0.0
 
 
 class Passing(NamedTuple):
@@ -97,8 +100,11 @@ def search_position(view: PlayerView, mismatch: float = 1.0) -> Position:
     )
 
 
-def search_judge(view: PlayerView, shoot: float = 0.0) -> Judge:
-    """How the kernels value a finished hand for ``view``'s seat (:func:`hand_utility`)."""
+def search_judge(view: PlayerView, shoot: float = 0.0, stop: float = 0.0) -> Judge:
+    """How the kernels value a finished hand for ``view``'s seat (:func:`hand_utility`);
+    ``stop``: the share of the other defenders' moon points not counted as a gain
+    when another seat shoots (1.0: a moon conceded costs its full 26; the points
+    taken off are ``stop`` × 26 × (n − 2) / (n − 1))."""
     rules = view.rules
     return Judge(
         me=view.seat,
@@ -108,6 +114,7 @@ def search_judge(view: PlayerView, shoot: float = 0.0) -> Judge:
         moon=MOON_CODES[rules.moon],
         jd_bonus=rules.jd_bonus,
         shoot=shoot,
+        stop=stop * 26.0 * (view.n - 2) / (view.n - 1),
     )
 
 

@@ -23,7 +23,7 @@ from hearts.bots.hard.kernel.jit import (
 from hearts.bots.hard.kernel.looks import _look_scratch, rollout_look
 from hearts.bots.hard.kernel.policy import _choose, _runner, rollout
 from hearts.bots.hard.kernel.sampler import _deal_scratch, draw
-from hearts.bots.hard.kernel.value import _value, _value0
+from hearts.bots.hard.kernel.value import _conceded, _value, _value0
 from hearts.bots.hard.reference import QUEEN_RUNS
 
 
@@ -162,6 +162,7 @@ def _play_batch(
     moon: int,
     jd_bonus: bool,
     shoot: float,
+    stop: float,
     hist_seat: Any,
     hist_card: Any,
     mismatch: float,
@@ -226,6 +227,7 @@ def _play_batch(
                     voids,
                 )
             v, mine = _value(pen, jd, me, near, totals, target, moon, jd_bonus, shoot, pts, after)
+            v -= _conceded(pen, me, near, stop)
             sums[i] += wt * v
             points[i] += wt * mine
             mass[i] += wt

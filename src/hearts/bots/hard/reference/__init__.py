@@ -32,12 +32,13 @@ from hearts.bots.hard.reference.looks import (
     rollout_look,
 )
 from hearts.bots.hard.reference.policy import QUEEN_RUNS, rollout, runs_for_the_moon
-from hearts.bots.hard.reference.value import score, value
+from hearts.bots.hard.reference.value import conceded, score, value
 
 __all__ = [
     "MAX_DEALS",
     "MIX_SWAPS",
     "QUEEN_RUNS",
+    "conceded",
     "draw",
     "hide",
     "hides",
