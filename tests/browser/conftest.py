@@ -9,15 +9,42 @@ browser context, hence a fresh localStorage token and its own match.
 from __future__ import annotations
 
 import os
+import re
 import sys
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
+import playwright
 import pytest
 from playwright.sync_api import Browser, BrowserContext, Locator, Page, expect
 
 CHROMIUM = os.environ.get("HEARTS_CHROMIUM", "/usr/bin/chromium")
+
+
+def playwright_disabled_features() -> list[str]:
+    """The features Playwright's own ``--disable-features`` turns off: Chromium reads
+    only the last ``--disable-features``, so ours must repeat them (read from the
+    installed Playwright; this copy of 1.65's list if its source moved)."""
+    bundle = Path(playwright.__file__).parent / "driver/package/lib/coreBundle.js"
+    try:
+        found = re.search(r"disabledFeatures = \[(.*?)\]\.filter", bundle.read_text(), re.S)
+    except OSError:
+        found = None
+    if found is not None:
+        return re.findall(r'^\s*"(\w+)",?$', found.group(1), re.M)
+    return ["AvoidUnnecessaryBeforeUnloadCheckSync", "DestroyProfileOnBrowserClose",
+            "HttpsUpgrades", "HttpsFirstBalancedModeAutoEnable", "LensOverlay", "MediaRouter",
+            "PaintHolding", "ThirdPartyStoragePartitioning",
+            "AvoidCorsURLLoaderRestartOnRedirect", "TcpPortRandomizationWin",
+            "OptimizationHints", "NetworkTimeServiceQuerying", "AimEnabled",
+            "PreconnectToSearch"]  # fmt: skip
+
+
+# Every new browser context opens a window whose address bar preloads its pop-ups, two
+# pages of Chromium's own in a renderer of their own: about 0.65 CPU-s a context, some
+# 40% of a fresh page load's (docs/testing.md). The tests never see that bar.
+NO_ADDRESS_BAR_POPUPS = ["PreloadTopChromeWebUI", "WebUIOmniboxPopup", "WebUIOmniboxAimPopup"]
 CHROMIUM_ARGS = [
     "--no-sandbox",
     "--disable-gpu",
@@ -26,6 +53,7 @@ CHROMIUM_ARGS = [
     "--disable-sync",
     "--no-first-run",
     "--disable-quic",
+    "--disable-features=" + ",".join(playwright_disabled_features() + NO_ADDRESS_BAR_POPUPS),
 ]
 ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
 
