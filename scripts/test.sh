@@ -6,6 +6,14 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
+# Compiled bytecode kept outside the tree, even where the environment says not to write
+# it (PYTHONDONTWRITEBYTECODE): each of the run's hundred-odd Python processes (pytest's
+# workers, every server a test starts, their Khó processes) would otherwise compile
+# every module it imports from source again, and pytest rewrite every test module's
+# asserts again (docs/testing.md).
+unset PYTHONDONTWRITEBYTECODE
+export PYTHONPYCACHEPREFIX="${PYTHONPYCACHEPREFIX:-${XDG_CACHE_HOME:-$HOME/.cache}/hearts-test-pyc}"
+
 python3 -m pip install --quiet --disable-pip-version-check -e '.[test,bench]'
 
 # Debian packages: chromium (Playwright cannot download browsers here), PostgreSQL
