@@ -12,7 +12,7 @@ cd "$(dirname "$0")/.."
 # every module it imports from source again, and pytest rewrite every test module's
 # asserts again (docs/testing.md).
 unset PYTHONDONTWRITEBYTECODE
-export PYTHONPYCACHEPREFIX="${PYTHONPYCACHEPREFIX:-${XDG_CACHE_HOME:-$HOME/.cache}/hearts-test-pyc}"
+export PYTHONPYCACHEPREFIX="${PYTHONPYCACHEPREFIX:-${XDG_CACHE_HOME:-${HOME:-/tmp}/.cache}/hearts-test-pyc}"
 
 python3 -m pip install --quiet --disable-pip-version-check -e '.[test,bench]'
 
