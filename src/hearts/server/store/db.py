@@ -7,7 +7,8 @@ check as ``UPDATE players SET version = version + 1 WHERE id = :id AND version =
 Tables:
 
 - ``players``: one row per browser token (only its SHA-256 is stored), with the
-  settings, the state ``version`` and the match on the table.
+  settings, the state ``version``, the match on the table and the first-deal ticket
+  its first match used (``solo/first_deal.py``).
 - ``matches``: every match a player started: rules, totals, hand results, the
   hand on the table as a ``hearts-hand/1`` record, and how it ended.
 - ``hands``: every finished hand as a complete ``hearts-hand/1`` record.
