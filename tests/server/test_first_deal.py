@@ -7,23 +7,33 @@ forged or altered is refused with its own code and changes nothing."""
 from __future__ import annotations
 
 import html
+import os
 import re
+import signal
+import sys
 import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
 from typing import Any
 
+import httpx
 import pytest
 import sqlalchemy as sa
 from fastapi.testclient import TestClient
+from processes import stop_group
 
 from hearts.cards import names
 from hearts.fairness import commitment, deal
 from hearts.record import validate
 from hearts.rules import Rules
+from hearts.server.app import create_app
 from hearts.server.solo.first_deal import LIFETIME, FirstDeals
 from hearts.server.store.db import matches, players
 from hearts.server.web.errors import ApiError
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from test_deals import _serve as serve_secretly
 
 SEED = "0123456789abcdef0123456789abcdef"
 META = re.compile(r'<meta name="hearts-first-deal" content="([^"]*)">')
@@ -145,3 +155,26 @@ def test_every_page_served_has_its_own_ticket(client: TestClient) -> None:
     first = client.get("/")
     again = client.get("/", headers={"If-None-Match": first.headers["etag"]})
     assert again.status_code == 304
+
+
+@pytest.mark.slow  # a server starts
+def test_a_kill_9_keeps_the_first_deal_and_its_ticket_used(
+    tmp_path: Path, new_south: Callable[..., Any]
+) -> None:
+    proc, url = serve_secretly(tmp_path)
+    try:
+        found = META.search(httpx.get(f"{url}/", timeout=30).text)
+        assert found
+        ticket, promised = html.unescape(found.group(1)).split(" ")
+        body = {"first_deal": {"ticket": ticket, "client_seed": SEED}}
+        got = httpx.post(f"{url}/api/players", json=body, timeout=30).json()
+    finally:
+        os.killpg(proc.pid, signal.SIGKILL)  # no clean stop
+        proc.wait(timeout=30)
+        stop_group(proc)  # its bot workers too
+    # the database as the killed server left it, served again (the same secret)
+    app = create_app(f"sqlite:///{tmp_path / 'hearts.db'}", executor=ThreadPoolExecutor(1))
+    with TestClient(app) as client:
+        assert new_south(client, got["token"]).state() == got["state"]
+        assert got["state"]["hand"]["fairness"]["commitment"] == promised
+        refused(client, ticket, 409, "ticket_used")
