@@ -2,12 +2,13 @@
 // cards played since the earlier State land one at a time (single player and rooms).
 // Nothing here decides what is legal: every snapshot is cut from the later State.
 import { T } from "./i18n.js";
+import { breakers } from "./rules.js";
+import { now, sleep } from "./dom.js";
+
 // sound.js is asked for once the first hand is on the table (loadSound: main.js), not
 // before the first card (bench/page_results.md): no sound until it is here
 let sound = null;
 export const loadSound = () => import("./sound.js").then((m) => (sound = m.sound));
-import { breakers } from "./rules.js";
-import { now, sleep } from "./dom.js";
 
 export function playedSeq(s) {
   const h = s.hand;
