@@ -1,9 +1,10 @@
 """The page's start on a slow link (issue 39: the first playable card): its first calls
 to the server wait for no file (index.html's inline script sends them as the page
-arrives), a new player reaches a playable hand after two calls in sequence (the token
-with its first deal's commitment, then the deal with the page's seed), a returning one
-after one, the page has one style sheet, and index.html fetches the first screen's
-modules at once (its list is main.js's import graph, so it cannot rot)."""
+arrives), a new player reaches a playable hand after one call (the page comes with its
+first deal's commitment: the call makes the player and deals with the page's seed; a
+page whose ticket is refused, two in sequence), a returning one after one, the page has
+one style sheet, and index.html fetches the first screen's modules at once (its list is
+main.js's import graph, so it cannot rot)."""
 
 from __future__ import annotations
 
@@ -14,10 +15,10 @@ from pathlib import Path
 from urllib.parse import urlparse
 
 import pytest
-from playwright.sync_api import BrowserContext, Page, Route
+from playwright.sync_api import BrowserContext, Page, Route, expect
 from playwright.sync_api import Error as PlaywrightError
 from room_page import create_room_by_api, join_room
-from table_page import LEGAL, wait_ready
+from table_page import LEGAL, finish_hand_by_api, state, wait_ready
 
 pytestmark = pytest.mark.browser
 
@@ -105,28 +106,68 @@ def first_calls(page: Page, url: str, wait_for: str) -> tuple[list[str], list[st
     return while_held, before
 
 
-def test_a_new_player_s_first_hand_needs_two_calls_in_sequence(page: Page, base_url: str) -> None:
-    held, calls = first_calls(page, base_url, "/api/new-match")
+# the calls that may bring a first State
+DEALING = {"POST /api/players", "GET /api/fairness", "POST /api/new-match", "GET /api/state"}
+
+
+def test_a_new_player_s_first_hand_needs_one_call(page: Page, base_url: str) -> None:
+    held, calls = first_calls(page, base_url, "/api/players")
     # the rule facts too are asked for before any file (a preload that rules.js's own
     # call takes: not asked for twice)
     assert "GET /api/rules" in held, held
     assert calls.count("GET /api/rules") == 1, calls
-    # the token comes with the commitment: no GET /api/fairness between them
-    assert [c for c in calls if c != "GET /api/rules"][:2] == [
+    # the page came with its first deal's commitment: one call makes the player and
+    # deals, nothing in sequence after it
+    assert [c for c in calls if c in DEALING] == ["POST /api/players"], calls
+    assert_dealt_as_promised(page, page_promise(page))
+
+
+def page_promise(page: Page) -> str:
+    """The commitment the page came with (its first-deal ticket's)."""
+    content = page.locator('meta[name="hearts-first-deal"]').get_attribute("content")
+    assert content and len(content.split(" ")) == 2, content
+    return content.split(" ")[1]
+
+
+def assert_dealt_as_promised(page: Page, promised: str) -> None:
+    """The page knew ``promised`` before it sent its seed (docs/fairness.md), the first
+    hand was dealt under it with that seed, and the page's own checker finds the hand
+    dealt as committed once it is over."""
+    fair = state(page)["hand"]["fairness"]
+    kept = page.evaluate("JSON.parse(localStorage.getItem('hearts-fairness'))")
+    assert fair["commitment"] == promised
+    assert kept[promised]["promised"] == promised
+    assert fair["client_seeds"] == [kept[promised]["seed"]]
+    finish_hand_by_api(page)
+    note = page.locator("#result-fairness")
+    expect(note).to_be_visible()
+    assert note.get_attribute("data-fairness") == "ok"
+
+
+def test_a_page_with_a_used_ticket_deals_in_two_calls(page: Page, base_url: str) -> None:
+    """A page kept from before (its ticket used or expired) still deals the hand its
+    page was promised: the ticket's refusal, the token with a commitment, the deal."""
+    kept_page = page.request.get(base_url)
+    html = kept_page.text()
+    ticket = re.search(r'name="hearts-first-deal" content="(\S+) ', html)
+    assert ticket
+    used = page.request.post(
+        "/api/players", data={"first_deal": {"ticket": ticket.group(1), "client_seed": "ab"}}
+    )
+    assert used.ok, used.text()
+    page.route(base_url, lambda route: route.fulfill(response=kept_page, body=html))
+    _, calls = first_calls(page, base_url, "/api/new-match")
+    page.unroute(base_url)
+    assert [c for c in calls if c in DEALING] == [
+        "POST /api/players",  # refused: ticket_used
         "POST /api/players",
         "POST /api/new-match",
     ], calls
-    assert "GET /api/fairness" not in calls and "GET /api/state" not in calls, calls
-    # the page knew the commitment before it sent its seed (docs/fairness.md)
-    state = page.evaluate("""async () => {
-        const token = localStorage.getItem('hearts-token');
-        const r = await fetch('/api/state', {headers: {Authorization: 'Bearer ' + token}});
-        return r.json();
-    }""")
-    kept = page.evaluate("JSON.parse(localStorage.getItem('hearts-fairness'))")
-    promised = state["hand"]["fairness"]["commitment"]
-    assert kept[promised]["promised"] == promised
-    assert state["hand"]["fairness"]["client_seeds"] == [kept[promised]["seed"]]
+    promised = page.evaluate(
+        "Object.values(JSON.parse(localStorage.getItem('hearts-fairness')))[0].promised"
+    )
+    assert promised != page_promise(page)
+    assert_dealt_as_promised(page, promised)
 
 
 def test_a_returning_player_s_hand_needs_one_call(page: Page, base_url: str) -> None:
@@ -157,10 +198,17 @@ def test_a_room_s_link_deals_no_solo_match(
     assert "POST /api/new-match" not in calls and "GET /api/state" not in calls, calls
 
 
+def without_ticket(route: Route) -> None:
+    """The page as served, its first-deal ticket left out."""
+    served = route.fetch()
+    html = re.sub(r'(name="hearts-first-deal" content=")[^"]*', r"\1", served.text())
+    route.fulfill(response=served, body=html)
+
+
 def test_a_call_before_the_first_deal_s_answer_makes_no_second_player(page: Page) -> None:
-    """Between the inline script's two calls the page's own modules may already call
-    the server (a room created at once): they use the new player's token, not a
-    second one, and the first deal stays that player's."""
+    """Between the inline script's two calls (a page without a first-deal ticket) the
+    page's own modules may already call the server (a room created at once): they use
+    the new player's token, not a second one, and the first deal stays that player's."""
     page.goto("about:blank")
     held: dict[str, list[Route]] = {"players": [], "new-match": []}
 
@@ -169,6 +217,7 @@ def test_a_call_before_the_first_deal_s_answer_makes_no_second_player(page: Page
 
     for name, routes in held.items():
         page.route(f"**/api/{name}", holder(routes))
+    page.route("**/", without_ticket)
     page.goto("/", wait_until="commit")
     api_js = """async () => {
         const href = document.querySelector('link[rel="modulepreload"][href$="/api.js"]').href;

@@ -200,8 +200,10 @@ def test_head_answers_every_get_route_without_a_body(
 ) -> None:
     if path == "static":
         path = f"/static/v/{page_version(client)}/js/main.js"
-    got = client.get(path, headers=auth(token))
-    head = client.head(path, headers=auth(token))
+    # the page is sent as it is: gzipped, its length varies with its first-deal ticket
+    headers = {**auth(token), **({"Accept-Encoding": "identity"} if path == "/" else {})}
+    got = client.get(path, headers=headers)
+    head = client.head(path, headers=headers)
     assert got.status_code == head.status_code == 200
     assert head.content == b""
     assert head.headers["content-type"] == got.headers["content-type"]

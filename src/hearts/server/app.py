@@ -119,7 +119,7 @@ def create_app(
     transfer.install(app, tables)
     app.include_router(catalogue.router)
     app.include_router(qr.router)
-    page.install(app, STATIC_DIR)
+    page.install(app, STATIC_DIR, tables.first_deals.meta)
     return app
 
 

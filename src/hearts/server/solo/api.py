@@ -103,9 +103,15 @@ def _deal_routes(app: FastAPI, tables: Tables) -> None:
     )
     async def new_player(response: Response, body: PlayerBody | None = None) -> dict[str, Any]:
         """A new browser identity: an opaque token (no match yet; its row is made on
-        its first use), with ``"fairness": true`` also its first deal's commitment."""
+        its first use), with ``"fairness": true`` also its first deal's commitment,
+        with ``"first_deal"`` its first match dealt from the page's ticket."""
         response.headers.update(NO_STORE)
         token = tables.tokens.issue()
+        if body is not None and body.first_deal is not None:
+            # the token and its first match at once, or nothing (solo/first_deal.py)
+            seed = client_seed_from_api(body.first_deal.client_seed)
+            deal = functools.partial(tables.first_match, token, body.first_deal.ticket, seed)
+            return {"token": token, "state": await anyio.to_thread.run_sync(deal)}
         if body is None or not body.fairness:
             return {"token": token}
         pid = await tables.player_id(token)  # its first use: the row and its seed

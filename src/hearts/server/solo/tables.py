@@ -16,11 +16,13 @@ from concurrent.futures import BrokenExecutor, Executor
 from typing import Any, TypeVar
 
 import anyio.to_thread
+from sqlalchemy.exc import IntegrityError
 
 from hearts.fairness import HandSeeds, commitment
 from hearts.rules import Rules
 from hearts.server.i18n import lang
 from hearts.server.solo import achievements, analysis, analysis_store, coach, history, knew
+from hearts.server.solo.first_deal import FirstDeals
 from hearts.server.store import outage
 from hearts.server.store.db import Loaded, Moved, PlayerGone, Stale, Store, token_hash
 from hearts.server.store.tokens import Tokens
@@ -67,6 +69,7 @@ class Tables:
         self.computers = Computers(executor, executor_factory)
         self._locks: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
         self.tokens = Tokens(store.token_secret)
+        self.first_deals = FirstDeals(store.token_secret, store.seeds)
         self._ids: dict[str, tuple[int, float]] = {}  # token hash -> (player id, until)
         # One costly decision per (player, version), shared by every step that
         # asks for it; dropped when made.
@@ -131,6 +134,23 @@ class Tables:
                 self.store.new_match(conn, loaded, self._new_game(loaded))
         self.store.remember(loaded, loaded.player.version)
         return self._state(loaded, loaded.player.version)
+
+    def first_match(self, token: str, ticket: str, client_seed: str | None) -> dict[str, Any]:
+        """A new player (``token``, just issued) and its first match, dealt from the
+        server seed of the page's ``ticket`` and ``client_seed``, in one transaction:
+        a ticket refused (forged, expired, used) makes nothing."""
+        server_seed, key = self.first_deals.open(ticket)
+        try:
+            with self.store.write() as conn:
+                pid = self.store.insert_player(conn, token_hash(token), first_ticket=key)
+                self.store.bump_version(conn, pid, 0)
+                loaded = self.store.load(conn, pid, 0)
+                loaded.player.next_seed = server_seed  # the one the page was promised
+                self.store.new_match(conn, loaded, self._new_game(loaded, None, client_seed))
+        except IntegrityError:  # the ticket's player has its row: it dealt already
+            raise ApiError("ticket_used") from None
+        self.store.remember(loaded, 1)
+        return self._state(loaded, 1)
 
     def next_commitment(self, player_id: int) -> dict[str, Any]:
         """``{"next_commitment"}`` of the player's next deal, dealing nothing (a new

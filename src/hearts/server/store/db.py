@@ -7,7 +7,8 @@ check as ``UPDATE players SET version = version + 1 WHERE id = :id AND version =
 Tables:
 
 - ``players``: one row per browser token (only its SHA-256 is stored), with the
-  settings, the state ``version`` and the match on the table.
+  settings, the state ``version``, the match on the table and the first-deal ticket
+  its first match used (``solo/first_deal.py``).
 - ``matches``: every match a player started: rules, totals, hand results, the
   hand on the table as a ``hearts-hand/1`` record, and how it ended.
 - ``hands``: every finished hand as a complete ``hearts-hand/1`` record.
@@ -73,6 +74,9 @@ players = sa.Table(
     sa.Column("last_seen_at", sa.DateTime(timezone=True), nullable=False, index=True),
     # the server seed of the next hand dealt for the player (docs/fairness.md)
     sa.Column("next_seed", sa.String(64), nullable=True),
+    # the ticket its first deal used, if the page brought one (solo/first_deal.py): once
+    sa.Column("first_ticket", sa.String(40), nullable=True),
+    sa.Index("ix_players_first_ticket", "first_ticket", unique=True),
     # ids are never reused: a removed player's id stays its own
     sqlite_autoincrement=True,
 )
@@ -460,31 +464,37 @@ class Store:
         return None if row is None else row[0]
 
     def _create_player(self, digest: str) -> int:
-        now = _now()
         try:
             with self.write() as conn:
-                result = conn.execute(
-                    players.insert().values(
-                        token_hash=digest,
-                        level="medium",
-                        quick=False,
-                        version=0,
-                        match_id=None,
-                        matches_started=0,
-                        created_at=now,
-                        last_seen_at=now,
-                    )
-                )
-                key = result.inserted_primary_key
-                assert key is not None
-                pid = int(key[0])
-                first = self.seeds.first(f"player:{pid}")  # the id: reproducible with --seed
-                conn.execute(players.update().where(players.c.id == pid).values(next_seed=first))
-                return pid
+                return self.insert_player(conn, digest)
         except sa.exc.IntegrityError:  # the same token's first call, in another process
             row = self._player_row(digest)
             assert row is not None
             return row[0]
+
+    def insert_player(self, conn: Connection, digest: str, first_ticket: str | None = None) -> int:
+        """A new player's row in ``conn``'s transaction (IntegrityError if the token or
+        ``first_ticket`` has one already), with its first server seed."""
+        now = _now()
+        result = conn.execute(
+            players.insert().values(
+                token_hash=digest,
+                level="medium",
+                quick=False,
+                version=0,
+                match_id=None,
+                matches_started=0,
+                created_at=now,
+                last_seen_at=now,
+                first_ticket=first_ticket,
+            )
+        )
+        key = result.inserted_primary_key
+        assert key is not None
+        pid = int(key[0])
+        first = self.seeds.first(f"player:{pid}")  # the id: reproducible with --seed
+        conn.execute(players.update().where(players.c.id == pid).values(next_seed=first))
+        return pid
 
     def set_settings(
         self, player_id: int, level: str | None, quick: bool | None, take_back: bool | None = None

@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import gzip
 import hashlib
+from collections.abc import Callable
+from html import escape
 
 from fastapi import Request
 from fastapi.responses import HTMLResponse, Response
@@ -14,6 +16,8 @@ from starlette.middleware.gzip import GZipMiddleware
 from starlette.types import ASGIApp
 
 MINIMUM_SIZE = 1024  # bytes: smaller files gain less than gzip's header costs
+#: index.html's place for a first deal's ticket, filled in as the page is served
+FIRST_DEAL = '<meta name="hearts-first-deal" content="">'
 
 
 def gzip_static(app: ASGIApp) -> ASGIApp:
@@ -22,22 +26,31 @@ def gzip_static(app: ASGIApp) -> ASGIApp:
 
 
 class Page:
-    """The page's HTML, gzipped once, sent as the browser accepts."""
+    """The page's HTML, sent gzipped as the browser accepts; with ``fill``, the
+    contents of its ``<meta name="hearts-first-deal">`` made fresh for each answer
+    (a first deal's ticket and commitment, solo/first_deal.py: no secret)."""
 
-    def __init__(self, html: str) -> None:
+    def __init__(self, html: str, fill: Callable[[], str] | None = None) -> None:
         self.html = html
+        self.fill = fill if FIRST_DEAL in html else None
         self.gzipped = gzip.compress(html.encode(), mtime=0)
-        # a revalidation (the service worker's first fill, a reload) costs a 304
-        self.etag = '"' + hashlib.sha256(html.encode()).hexdigest()[:16] + '"'
+        # A revalidation (the service worker's first fill, a reload) costs a 304; weak:
+        # the first-deal ticket differs. A page kept so has a stale ticket, which the
+        # page notices by its refusal (it then asks for a commitment: docs/fairness.md).
+        self.etag = 'W/"' + hashlib.sha256(html.encode()).hexdigest()[:16] + '"'
 
     def response(self, request: Request, headers: dict[str, str]) -> Response:
         vary = {**headers, "Vary": "Accept-Encoding", "ETag": self.etag}
         if self.etag in request.headers.get("if-none-match", ""):
             return Response(status_code=304, headers=vary)
+        html, gzipped = self.html, self.gzipped
+        if self.fill is not None:
+            html = html.replace(FIRST_DEAL, FIRST_DEAL[:-2] + escape(self.fill()) + '">', 1)
+            gzipped = b""
         if "gzip" in request.headers.get("accept-encoding", "").lower():
             return Response(
-                self.gzipped,
+                gzipped or gzip.compress(html.encode(), compresslevel=6, mtime=0),
                 media_type="text/html; charset=utf-8",
                 headers={**vary, "Content-Encoding": "gzip"},
             )
-        return HTMLResponse(self.html, headers=vary)
+        return HTMLResponse(html, headers=vary)

@@ -4,6 +4,7 @@ runs a cached script of the release before; an unknown version is 404."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
 from fastapi import FastAPI, Request
@@ -20,11 +21,14 @@ from hearts.server.web.security import (
 )
 
 
-def install(app: FastAPI, static_dir: Path) -> None:
-    """The page's routes on ``app``, its files from ``static_dir``."""
+def install(app: FastAPI, static_dir: Path, first_deal: Callable[[], str] | None = None) -> None:
+    """The page's routes on ``app``, its files from ``static_dir``; ``first_deal``
+    fills the page's first-deal ticket in each answer (solo/first_deal.py)."""
     version = static_version(static_dir)
     page_file = static_dir / "index.html"
-    page = Page(versioned_page(page_file.read_text(), version)) if page_file.is_file() else None
+    page = None
+    if page_file.is_file():
+        page = Page(versioned_page(page_file.read_text(), version), first_deal)
 
     @app.get("/", include_in_schema=False)
     async def index(request: Request) -> Response:

@@ -90,12 +90,24 @@ class Token(BaseModel):
     token: str
 
 
+class FirstDealBody(_Body):
+    """The first deal promised with the page (docs/fairness.md): the page's ticket and
+    the seed it drew after reading the ticket's commitment."""
+
+    ticket: StrictStr = Field(max_length=64, description="the page's hearts-first-deal ticket")
+    client_seed: StrictStr = Field(max_length=64, description="1-64 characters of 0-9, a-f")
+
+
 class PlayerBody(_Body):
     """``POST /api/players``: a page about to deal its first match asks for that
-    deal's commitment in the same answer (one round trip less on a slow link)."""
+    deal's commitment in the same answer, or deals it at once with the commitment the
+    page came with (one or two round trips less on a slow link)."""
 
     fairness: StrictBool = Field(
         False, description="also answer the first deal's commitment (the row is made now)"
+    )
+    first_deal: FirstDealBody | None = Field(
+        None, description="deal the first match now, from the page's ticket and this seed"
     )
 
 
@@ -197,6 +209,7 @@ class NewPlayer(Token):
     fairness: NextCommitment | None = Field(
         None, description='GET /api/fairness of the new token, when asked with "fairness": true'
     )
+    state: State | None = Field(None, description='the first match\'s State, with "first_deal"')
 
 
 class HandInfo(BaseModel):

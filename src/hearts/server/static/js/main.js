@@ -8,17 +8,20 @@ import { HandController, announce } from "./controller.js";
 import { renderStats } from "./panels.js";
 import { wirePanels } from "./layout.js";
 import { T, SEAT_NAME, LANG, chooseLang } from "./i18n.js";
-import { sound } from "./sound.js";
-import { renderMoonChoice } from "./moonchoice.js";
-import { enterRoom } from "./ondemand.js";
-import { playedSeq, intermediate, makePresenter } from "./steps.js";
+import { playedSeq, intermediate, makePresenter, loadSound } from "./steps.js";
+import { roomMayTakePage } from "./roomstore.js";
 import { leadCard, rulesReady } from "./rules.js";
 import { $, now, paced, reducedMotion, sleep } from "./dom.js";
 
-// Not needed for the first card: pwa.js and achievements.js are asked for once it is
-// on the table (index.html's script has asked for the State before this module runs:
-// on a slow link these files would share the link with its answer).
+// Not needed for the first card: pwa.js, achievements.js, sound.js and ondemand.js (the
+// rooms' and the transfer's buttons) are asked for once it is on the table (index.html's
+// script has asked for the State before this module runs: on a slow link these files
+// would share the link with its answer; over HTTP/1.1, six files at a time, each six
+// cost a round trip: bench/page_results.md); moonchoice.js when a moon choice is.
 let achievements = null; // achievements.js once here: the panel, the toasts
+let moonChoice = null; // moonchoice.js once here
+// The server says this browser's progress has moved (api.js), maybe at the first State.
+addEventListener("hearts:moved", async () => (await import("./transfer.js")).moved());
 
 let server = null;      // latest state from the server
 let shown = null;       // snapshot on screen (may lag behind while animating)
@@ -75,6 +78,13 @@ function baseMessage(s) {
   return { text: "" };
 }
 
+function renderMoon(s) {
+  if (moonChoice) moonChoice.renderMoonChoice(s, { busy, choose: chooseMoon });
+  else if (s.hand.phase === "moon_choice") {
+    import("./moonchoice.js").then((m) => { moonChoice = m; paint(shown); });
+  }
+}
+
 function paint(s = shown) {
   if (!s) return;
   shown = s;
@@ -103,7 +113,7 @@ function paint(s = shown) {
   $("#new-match").disabled = busy;
   // One "Trận mới" button at a time: the top bar's, or the action bar's at the end.
   $("#new-match-open").hidden = !!s.match.over;
-  renderMoonChoice(s, { busy, choose: chooseMoon });
+  renderMoon(s);
   $("#retry").hidden = !retryVisible;
 
   // settings controls mirror the server
@@ -377,7 +387,6 @@ function wire() {
     r.addEventListener("change", () => { if (r.checked) sendSettings({ level: r.value }); });
   }
   $("#quick").addEventListener("change", (e) => sendSettings({ quick: e.target.checked }));
-  sound.wire($("#sound"));
   $("#new-match-open").addEventListener("click", openNewMatch);
 }
 
@@ -402,8 +411,11 @@ async function init() {
   measureTopbar();
   window.addEventListener("resize", measureTopbar);
   // A room's link (or a room this browser sits in): room.js drives the page instead.
-  if (await enterRoom({ current: () => server })) {
+  const rooms = { current: () => server };
+  const ondemand = roomMayTakePage() ? await import("./ondemand.js") : null;
+  if (ondemand && (await ondemand.enterRoom(rooms))) {
     import("./pwa.js");
+    loadSound();
     return;
   }
   hand = new HandController({
@@ -433,6 +445,8 @@ async function init() {
   await holdAfterReload(server);
   paint(server);
   import("./pwa.js");
+  loadSound().then((sound) => sound.wire($("#sound")));
+  if (!ondemand) import("./ondemand.js").then((m) => m.enterRoom(rooms));
   import("./achievements.js").then((m) => { // the panel and the statistics, a toast on the table
     achievements = m;
     m.paint(shown, renderStats);

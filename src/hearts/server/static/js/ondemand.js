@@ -25,8 +25,8 @@ export async function enterRoom(opts) {
   return false;
 }
 
-// "Chuyển sang máy khác" in the Thành tích panel; a transfer's link; the server saying
-// this browser's progress has moved (api.js).
+// "Chuyển sang máy khác" in the Thành tích panel; a transfer's link (the server saying
+// this browser's progress has moved: main.js, at once).
 const transfer = () => import("./transfer.js");
 {
   const row = $("#stats-panel .coach-row");
@@ -37,5 +37,4 @@ const transfer = () => import("./transfer.js");
     row.append(b);
   }
   if (TRANSFER_IN_PATH.test(location.pathname)) transfer();
-  addEventListener("hearts:moved", async () => (await transfer()).moved());
 }

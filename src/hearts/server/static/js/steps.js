@@ -2,9 +2,13 @@
 // cards played since the earlier State land one at a time (single player and rooms).
 // Nothing here decides what is legal: every snapshot is cut from the later State.
 import { T } from "./i18n.js";
-import { sound } from "./sound.js";
 import { breakers } from "./rules.js";
 import { now, sleep } from "./dom.js";
+
+// sound.js is asked for once the first hand is on the table (loadSound: main.js), not
+// before the first card (bench/page_results.md): no sound until it is here
+let sound = null;
+export const loadSound = () => import("./sound.js").then((m) => (sound = m.sound));
 
 export function playedSeq(s) {
   const h = s.hand;
@@ -88,15 +92,15 @@ export function makePresenter({ paint, announce, names, gapMs, holdMs, flightMs,
       const wasBroken = !!(shownSoFar && shownSoFar.hand.hearts_broken);
       shownSoFar = intermediate(base, next, b, k, false);
       paint(shownSoFar);
-      sound.play("card");
-      if (fresh[i].card === "QS") sound.play("queen");
-      if (!wasBroken && shownSoFar.hand.hearts_broken) sound.play("hearts");
+      sound?.play("card");
+      if (fresh[i].card === "QS") sound?.play("queen");
+      if (!wasBroken && shownSoFar.hand.hearts_broken) sound?.play("hearts");
       announce(say(next, fresh[i]));
       lastCardAt = now();
       if (k % n === 0) {
         const t = next.hand.tricks[k / n - 1];
         if (t) announce(T.tookTrick(names(next)[t.winner], t.points));
-        sound.play("trick");
+        sound?.play("trick");
         await sleep(holdMs());
         if (i < fresh.length - 1 || next.hand.phase !== "done") {
           paint(intermediate(base, next, b, k, true));

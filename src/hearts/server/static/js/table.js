@@ -6,7 +6,10 @@ import { SEAT_NAME, T, cardShort, rulesLine, signed } from "./i18n.js";
 import { isDefaultRules } from "./rules.js";
 import { $, reducedMotion } from "./dom.js";
 import { placeRing } from "./placement.js";
-import { renderResult } from "./result.js";
+
+// result.js is asked for when a hand's end is on the table, not before the first card
+// (bench/page_results.md); #result is hidden until then
+let result = null;
 
 const FOUR = ["S", "W", "N", "E"];
 
@@ -314,7 +317,15 @@ export class TableView {
     el.classList.add("pulse");
   }
 
-  renderResult(snap) { renderResult(this, snap); } // result.js
+  renderResult(snap) {
+    if (result) result.renderResult(this, snap);
+    else if (snap.hand.phase === "done") {
+      import("./result.js").then((m) => {
+        result = m;
+        if (this.snap) { m.renderResult(this, this.snap); this.placeRing(); }
+      });
+    }
+  }
 
   // ---- last trick on demand -------------------------------------------------
   renderLastTrick(snap, ui) {
