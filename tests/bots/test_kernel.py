@@ -607,3 +607,24 @@ def test_a_moon_conceded_costs_alike_in_both_engines() -> None:
         kernel.play_batch(*args[:7], judge._replace(stop=0.0), *free, 1, 2, 4)
         moved += free[0].tolist() != got[0].tolist()
     assert moved
+
+
+def test_a_live_run_stop_charges_only_once_a_run_shows_in_both_engines() -> None:
+    # ``stop_live``: the charge of ``stop`` only while one other seat alone has
+    # taken at least that many points; both engines read it from the judge alike,
+    # and where no run is live the search is the default's, sums and all.
+    for view in _moon_views(4):
+        live = search_judge(view, stop=1.0, stop_live=8)
+        assert live == search_judge(view, stop=1.0)
+        assert search_judge(view, stop=1.0, stop_live=27).stop == 0.0
+        bots = [
+            HardBot(iterations=60, stop=1.0, stop_live=8, engine=engine)
+            for engine in ("compiled", "reference")
+        ]
+        assert bots[0].weigh_play(view) == bots[1].weigh_play(view)
+    quiet = [v for v in _views(12) if not any(v.rules.penalty(m) for m in v.taken())]
+    assert quiet
+    for view in quiet[:3]:
+        assert search_judge(view, stop=1.0, stop_live=1).stop == 0.0
+        charged = HardBot(iterations=60, stop=1.0, stop_live=1)
+        assert charged.weigh_play(view) == HardBot(iterations=60).weigh_play(view)

@@ -126,7 +126,9 @@ class Options:
     ``stop``: in the play search, a hand another seat shot the moon in loses this
     share of the other defenders' 26s that the value counts as a gain (1.0: a moon
     conceded costs the full 26, as it does against the shooter;
-    :func:`hearts.bots.hard.position.search_judge`; 0: none).
+    :func:`hearts.bots.hard.position.search_judge`; 0: none); ``stop_live``: that
+    charge only while a run is live, one other seat alone having taken at least
+    this many points (:func:`hearts.bots.hard.position.run_points`; None: always).
     """
 
     iterations: int = DEFAULT_ITERATIONS
@@ -153,6 +155,7 @@ class Options:
     remember_from: int = DEFAULT_REMEMBER_FROM
     block_hide: int | None = DEFAULT_BLOCK_HIDE
     stop: float = 0.0
+    stop_live: int | None = None
 
     def __post_init__(self) -> None:
         if self.engine not in ("compiled", "reference"):
@@ -166,6 +169,8 @@ class Options:
         object.__setattr__(self, "adapt_hide", _checked_hide(self.adapt_hide))
         if self.block_hide is not None:
             object.__setattr__(self, "block_hide", _checked_hide(self.block_hide))
+        if self.stop_live is not None:
+            object.__setattr__(self, "stop_live", int(self.stop_live))
         if self.budget_ms is not None:
             object.__setattr__(self, "budget_ms", float(self.budget_ms))
         _queen_places(self.queen_runs, "queen_runs")

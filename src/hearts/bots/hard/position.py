@@ -100,12 +100,17 @@ def search_position(view: PlayerView, mismatch: float = 1.0) -> Position:
     )
 
 
-def search_judge(view: PlayerView, shoot: float = 0.0, stop: float = 0.0) -> Judge:
+def search_judge(
+    view: PlayerView, shoot: float = 0.0, stop: float = 0.0, stop_live: int | None = None
+) -> Judge:
     """How the kernels value a finished hand for ``view``'s seat (:func:`hand_utility`);
     ``stop``: the share of the other defenders' moon points not counted as a gain
     when another seat shoots (1.0: a moon conceded costs its full 26; the points
-    taken off are ``stop`` × 26 × (n − 2) / (n − 1))."""
+    taken off are ``stop`` × 26 × (n − 2) / (n − 1)); with ``stop_live`` only while
+    a run is live (:func:`run_points` at least ``stop_live``), else none."""
     rules = view.rules
+    if stop_live is not None and run_points(view) < max(1, stop_live):
+        stop = 0.0
     return Judge(
         me=view.seat,
         near=near_the_end(rules, view.totals),
@@ -116,6 +121,16 @@ def search_judge(view: PlayerView, shoot: float = 0.0, stop: float = 0.0) -> Jud
         shoot=shoot,
         stop=stop * 26.0 * (view.n - 2) / (view.n - 1),
     )
+
+
+def run_points(view: PlayerView) -> int:
+    """The points (hearts and Q♠) of the one other seat that alone has taken
+    points so far this hand: its moon still open; 0 when there is no such seat."""
+    taken = [view.rules.penalty(mask) for mask in view.taken()]
+    seats = [s for s, p in enumerate(taken) if p]
+    if len(seats) != 1 or seats[0] == view.seat:
+        return 0
+    return taken[seats[0]]
 
 
 def any_void(view: PlayerView) -> int:
