@@ -250,3 +250,29 @@ def release(page: Page, routes: list[Route], name: str) -> None:
     for route in routes:
         with contextlib.suppress(PlaywrightError):  # a loaded run: handled already
             route.continue_()
+
+
+def test_the_room_buttons_and_the_sound_switch_work_before_their_modules(page: Page) -> None:
+    """ondemand.js and sound.js come after the first card (the page's weight): pressed
+    before they are here, "Chơi với mọi người" opens its dialog and the sound's switch
+    is kept (both presses were lost while their modules were on the way)."""
+    held: list[Route] = []
+    late = re.compile(r".*/js/(ondemand|sound)\.js$")
+    page.route(late, lambda route: held.append(route))
+    page.goto("/")
+    wait_ready(page)
+    page.get_by_role("button", name="Chơi với mọi người").click()
+    expect(page.locator("#public-dialog")).to_be_visible()
+    page.keyboard.press("Escape")
+    expect(page.locator("#public-dialog")).to_be_hidden()
+    switch = page.get_by_role("switch", name="Âm thanh")
+    switch.click()
+    assert held, "the modules came before the presses: nothing was tried"
+    for route in held:
+        route.continue_()
+    page.unroute(late)
+    expect(page.locator("body")).to_have_attribute("data-sound", "on")
+    expect(switch).to_be_checked()
+    page.reload()
+    wait_ready(page)
+    expect(page.locator("body")).to_have_attribute("data-sound", "on")

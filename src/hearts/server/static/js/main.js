@@ -24,6 +24,7 @@ let moonChoice = null; // moonchoice.js once here
 addEventListener("hearts:moved", async () => (await import("./transfer.js")).moved());
 
 let server = null;      // latest state from the server
+const ROOMS = { current: () => server }; // what room.js asks of the solo table
 let shown = null;       // snapshot on screen (may lag behind while animating)
 let busy = true;
 let flash = null;       // {text, version, until}
@@ -388,6 +389,24 @@ function wire() {
   }
   $("#quick").addEventListener("change", (e) => sendSettings({ quick: e.target.checked }));
   $("#new-match-open").addEventListener("click", openNewMatch);
+  // The rooms' buttons and the sound's switch work from the first paint, although
+  // their modules come after the first card: room.js and public.js load when pressed,
+  // and a change of the switch before sound.js is here is kept for it.
+  $("#room-open").addEventListener("click", async () => (await import("./room.js")).openRoomDialog(ROOMS));
+  let publicDialog = null; // "Chơi với mọi người" (public.js)
+  $("#public-open").addEventListener("click", async () => {
+    if (!publicDialog) publicDialog = new (await import("./public.js")).PublicDialog();
+    publicDialog.open();
+  });
+  $("#sound").addEventListener("change", soundBeforeItIsHere);
+}
+
+function soundBeforeItIsHere(e) {
+  const want = e.target.checked;
+  loadSound().then((sound) => {
+    sound.set(want);
+    e.target.checked = want;
+  });
 }
 
 function measureTopbar() {
@@ -411,9 +430,8 @@ async function init() {
   measureTopbar();
   window.addEventListener("resize", measureTopbar);
   // A room's link (or a room this browser sits in): room.js drives the page instead.
-  const rooms = { current: () => server };
   const ondemand = roomMayTakePage() ? await import("./ondemand.js") : null;
-  if (ondemand && (await ondemand.enterRoom(rooms))) {
+  if (ondemand && (await ondemand.enterRoom(ROOMS))) {
     import("./pwa.js");
     loadSound();
     return;
@@ -445,8 +463,11 @@ async function init() {
   await holdAfterReload(server);
   paint(server);
   import("./pwa.js");
-  loadSound().then((sound) => sound.wire($("#sound")));
-  if (!ondemand) import("./ondemand.js").then((m) => m.enterRoom(rooms));
+  loadSound().then((sound) => {
+    $("#sound").removeEventListener("change", soundBeforeItIsHere);
+    sound.wire($("#sound"));
+  });
+  if (!ondemand) import("./ondemand.js"); // "Chuyển sang máy khác"
   import("./achievements.js").then((m) => { // the panel and the statistics, a toast on the table
     achievements = m;
     m.paint(shown, renderStats);

@@ -10,19 +10,10 @@ import { roomMayTakePage } from "./roomstore.js";
 const TRANSFER_IN_PATH = /^\/t\//;
 
 // A room's link, or a room (a public table) this browser sat in: room.js decides
-// whether it takes the page (true). Otherwise the buttons load it when pressed.
+// whether it takes the page (true). Otherwise main.js's buttons load it when pressed.
 export async function enterRoom(opts) {
-  if (roomMayTakePage()) {
-    const room = await import("./room.js");
-    if (await room.enterRoom(opts)) return true;
-  }
-  $("#room-open").addEventListener("click", async () => (await import("./room.js")).openRoomDialog(opts));
-  let publicDialog = null; // "Chơi với mọi người" (public.js)
-  $("#public-open").addEventListener("click", async () => {
-    if (!publicDialog) publicDialog = new (await import("./public.js")).PublicDialog();
-    publicDialog.open();
-  });
-  return false;
+  if (!roomMayTakePage()) return false;
+  return (await import("./room.js")).enterRoom(opts);
 }
 
 // "Chuyển sang máy khác" in the Thành tích panel; a transfer's link (the server saying

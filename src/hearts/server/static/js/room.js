@@ -32,7 +32,7 @@ function goHome() {
 
 // At /r/<code>, or at "/" in a browser that sits in a room whose match goes on, this
 // module takes the page (true); otherwise the single-player page goes on (false) and
-// ondemand.js wires "Chơi với bạn bè".
+// main.js wires "Chơi với bạn bè".
 export async function enterRoom({ current }) {
   const inPath = CODE_IN_PATH.exec(location.pathname);
   if (inPath) {
