@@ -58,7 +58,9 @@ def create_room_by_api(page: Page, name: str, **body: Any) -> str:
     """A room made through the JSON API with the page's token (settings the dialog
     does not offer, e.g. a 10 s turn), then its lobby opened. Returns the invite link."""
     page.goto("/")
-    page.wait_for_selector('body[data-mode="single"]', state="attached")
+    # the page's own player (its first call makes one): not a second one, which the
+    # server's limit on new players from one address may refuse
+    page.wait_for_function("() => localStorage.getItem('hearts-token')")
     got = page.evaluate(
         """async (body) => {
             let t = localStorage.getItem('hearts-token');
