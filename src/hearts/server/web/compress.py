@@ -43,13 +43,13 @@ class Page:
         vary = {**headers, "Vary": "Accept-Encoding", "ETag": self.etag}
         if self.etag in request.headers.get("if-none-match", ""):
             return Response(status_code=304, headers=vary)
-        html, gzipped = self.html, self.gzipped
+        html = self.html
         if self.fill is not None:
             html = html.replace(FIRST_DEAL, FIRST_DEAL[:-2] + escape(self.fill()) + '">', 1)
-            gzipped = b""
         if "gzip" in request.headers.get("accept-encoding", "").lower():
+            fresh = self.fill is not None  # this answer's own page: compressed now
             return Response(
-                gzipped or gzip.compress(html.encode(), compresslevel=6, mtime=0),
+                gzip.compress(html.encode(), compresslevel=6, mtime=0) if fresh else self.gzipped,
                 media_type="text/html; charset=utf-8",
                 headers={**vary, "Content-Encoding": "gzip"},
             )
