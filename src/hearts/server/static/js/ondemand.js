@@ -5,14 +5,13 @@
 // them all the same (web/pwa.py), for a visit without a connection.
 import { A } from "./i18n.js";
 import { $, el } from "./dom.js";
-import { roomMayTakePage } from "./roomstore.js";
 
 const TRANSFER_IN_PATH = /^\/t\//;
 
-// A room's link, or a room (a public table) this browser sat in: room.js decides
-// whether it takes the page (true). Otherwise main.js's buttons load it when pressed.
+// A room's link, or a room (a public table) this browser sat in (main.js asks only
+// then): room.js decides whether it takes the page (true). Otherwise main.js's
+// buttons load it when pressed.
 export async function enterRoom(opts) {
-  if (!roomMayTakePage()) return false;
   return (await import("./room.js")).enterRoom(opts);
 }
 
