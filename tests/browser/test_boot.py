@@ -11,6 +11,7 @@ from __future__ import annotations
 import contextlib
 import re
 from collections.abc import Callable
+from typing import Any
 from pathlib import Path
 from urllib.parse import urlparse
 
@@ -18,7 +19,7 @@ import pytest
 from playwright.sync_api import BrowserContext, Page, Route, expect
 from playwright.sync_api import Error as PlaywrightError
 from room_page import create_room_by_api, join_room
-from table_page import LEGAL, finish_hand_by_api, state, wait_ready
+from table_page import LEGAL, finish_hand_by_api, play_by_api, state, wait_ready
 
 pytestmark = pytest.mark.browser
 
@@ -276,3 +277,30 @@ def test_the_room_buttons_and_the_sound_switch_work_before_their_modules(page: P
     page.reload()
     wait_ready(page)
     expect(page.locator("body")).to_have_attribute("data-sound", "on")
+
+
+def test_a_page_ready_at_a_hand_s_end_shows_its_result(page: Page, make_context: Any) -> None:
+    """result.js comes when a hand's end is on the table: until it has drawn the
+    result, the page is not ready (``data-busy``), so a page that says it waits for the
+    player shows the whole table (the result box was still missing in one run)."""
+    page.goto("/")
+    wait_ready(page)
+    play_by_api(page, lambda s: s["hand"]["phase"] == "done")
+    # the same player in a browser without the page's files in its cache
+    fresh = make_context(storage_state=page.context.storage_state()).new_page()
+    held: list[Route] = []
+    result_js = re.compile(r".*/js/result\.js$")
+    fresh.route(result_js, lambda route: held.append(route))
+    fresh.goto("/")
+    expect(fresh.locator("body")).to_have_attribute("data-phase", "done")
+    for _ in range(300):  # the page asks for result.js once it has the hand's State
+        if held:
+            break
+        fresh.wait_for_timeout(50)
+    assert held, "the page never asked for result.js"
+    fresh.wait_for_timeout(200)  # time to say it is ready, were it wrongly so
+    assert fresh.locator("body").get_attribute("data-busy") == "true"
+    held[0].continue_()
+    wait_ready(fresh)
+    assert fresh.locator("#result").is_visible()
+    expect(fresh.locator("#result-auto")).to_have_text(re.compile(r"\S"), use_inner_text=False)

@@ -7,7 +7,7 @@
 import { TableView } from "./table.js";
 import { renderTricks, renderScores } from "./panels.js";
 import { SEAT_NAME, T, cardShort } from "./i18n.js";
-import { $, el } from "./dom.js";
+import { $, el, markBusy } from "./dom.js";
 
 // One line per event in the polite live region (the last few kept: a screen reader
 // reads each new line; replacing one text could drop plays that come quickly).
@@ -165,7 +165,7 @@ export class HandController {
     const b = document.body.dataset, h = s.hand;
     b.phase = h.phase;
     b.turn = h.turn || "";
-    b.busy = busy ? "true" : "false";
+    markBusy(busy);
     b.matchOver = s.match.over ? "true" : "false";
     b.hand = String(s.match.hand_number);
   }

@@ -17,3 +17,22 @@ export const reducedMotion = () => window.matchMedia && window.matchMedia("(pref
 // computer cards and the hold of a finished trick. Players never set it: factor 1.
 const TEST_PACE = (() => { const f = Number(window.__heartsTestPace); return f > 0 && f < 1 ? f : 1; })();
 export const paced = (ms) => ms * TEST_PACE;
+
+// The page's test hook ``data-busy`` on <body> (docs/testing.md): "true" while the page
+// acts for the player, and while a module the table asked for on the way (result.js,
+// moonchoice.js) has yet to draw its part: a page that says it waits for the player
+// shows all of its table.
+let acting = false;
+const drawing = new Set();
+const showBusy = () => { document.body.dataset.busy = acting || drawing.size ? "true" : "false"; };
+export function markBusy(busy) {
+  acting = busy;
+  showBusy();
+}
+export function drawnLater(promise) {
+  drawing.add(promise);
+  showBusy();
+  const done = () => { drawing.delete(promise); showBusy(); };
+  promise.then(done, done);
+  return promise;
+}

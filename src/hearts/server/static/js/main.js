@@ -11,7 +11,7 @@ import { T, SEAT_NAME, LANG, chooseLang } from "./i18n.js";
 import { playedSeq, intermediate, makePresenter, loadSound } from "./steps.js";
 import { roomMayTakePage } from "./roomstore.js";
 import { leadCard, rulesReady } from "./rules.js";
-import { $, now, paced, reducedMotion, sleep } from "./dom.js";
+import { $, drawnLater, markBusy, now, paced, reducedMotion, sleep } from "./dom.js";
 
 // Not needed for the first card: pwa.js, achievements.js, sound.js and ondemand.js (the
 // rooms' and the transfer's buttons) are asked for once it is on the table (index.html's
@@ -82,7 +82,7 @@ function baseMessage(s) {
 function renderMoon(s) {
   if (moonChoice) moonChoice.renderMoonChoice(s, { busy, choose: chooseMoon });
   else if (s.hand.phase === "moon_choice") {
-    import("./moonchoice.js").then((m) => { moonChoice = m; paint(shown); });
+    drawnLater(import("./moonchoice.js").then((m) => { moonChoice = m; paint(shown); }));
   }
 }
 
@@ -132,7 +132,7 @@ function paint(s = shown) {
 
 function setBusy(b) {
   busy = b;
-  document.body.dataset.busy = b ? "true" : "false";
+  markBusy(b);
   if (shown) paint(shown);
 }
 
@@ -448,7 +448,7 @@ async function init() {
     waitText: T.wait,
   });
   wire();
-  document.body.dataset.busy = "true";
+  markBusy(true);
   document.body.dataset.phase = "loading";
   for (let attempt = 0; !server; attempt++) {
     try {

@@ -10,7 +10,7 @@ import { T, SEAT_NAME } from "./i18n.js";
 import { P, rating, ratingChange } from "./i18n-public.js";
 import { isDefaultRules } from "./rules.js";
 import { savedName, saveName } from "./roomdialog.js";
-import { $, el } from "./dom.js";
+import { $, el, markBusy } from "./dom.js";
 
 const PUBLIC_KEY = "hearts-public"; // set while this browser seeks or sits at a public table
 const REACTIONS = ["like", "wow", "laugh", "sad", "nice", "sorry", "thanks"];
@@ -165,7 +165,7 @@ export class PublicTable {
     this.countdown();
     document.body.dataset.phase = queued ? "queued" : "lobby";
     document.body.dataset.roomPhase = room.phase;
-    document.body.dataset.busy = "false";
+    markBusy(false);
     page.renderBar(room);
   }
 

@@ -13,7 +13,7 @@ import { RoomDialog, savedName, saveName } from "./roomdialog.js";
 import { A, T, W, SEAT_NAME, rulesLine } from "./i18n.js";
 import { qrDetails, wireShare } from "./share.js";
 import { isDefaultRules, rulesReady } from "./rules.js";
-import { $, el, paced, reducedMotion, sleep } from "./dom.js";
+import { $, el, markBusy, paced, reducedMotion, sleep } from "./dom.js";
 import { CODE_IN_PATH, forget, publicFlag, remember, remembered, roomLink } from "./roomstore.js";
 
 // The server paces the computers (a card about every 0.7 s): the page shows each card
@@ -106,7 +106,7 @@ class RoomPage {
   async start(room) {
     document.body.dataset.mode = "room";
     document.body.dataset.phase = "loading";
-    document.body.dataset.busy = "true";
+    markBusy(true);
     const badge = $("#mode-badge");
     badge.dataset.mode = "room";
     badge.textContent = W.mode;
@@ -205,7 +205,7 @@ class RoomPage {
   }
 
   busyChanged() {
-    document.body.dataset.busy = this.busy() ? "true" : "false";
+    markBusy(this.busy());
     if (this.screen === "table" && this.shown) this.paintTable(this.shown);
     const startBtn = this.screen === "lobby" && $("#room-start");
     if (startBtn) startBtn.disabled = this.acting;
@@ -329,7 +329,7 @@ class RoomPage {
     $("#gone-home", box).addEventListener("click", goHome);
     this.showScreen(true);
     document.body.dataset.phase = "gone";
-    document.body.dataset.busy = "false";
+    markBusy(false);
     this.renderBar(null);
   }
 

@@ -4,7 +4,7 @@
 import { handCardButton, tableCard, cardBack, cardText } from "./cards.js";
 import { SEAT_NAME, T, cardShort, rulesLine, signed } from "./i18n.js";
 import { isDefaultRules } from "./rules.js";
-import { $, reducedMotion } from "./dom.js";
+import { $, drawnLater, reducedMotion } from "./dom.js";
 import { placeRing } from "./placement.js";
 
 // result.js is asked for when a hand's end is on the table, not before the first card
@@ -320,10 +320,10 @@ export class TableView {
   renderResult(snap) {
     if (result) result.renderResult(this, snap);
     else if (snap.hand.phase === "done") {
-      import("./result.js").then((m) => {
+      drawnLater(import("./result.js").then((m) => {
         result = m;
         if (this.snap) { m.renderResult(this, this.snap); this.placeRing(); }
-      });
+      }));
     }
   }
 
