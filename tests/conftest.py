@@ -32,6 +32,11 @@ if str(Path(__file__).resolve().parent) not in sys.path:
     sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 PG_URL_ENV = "HEARTS_TEST_PG_URL"
+
+# Every ``hearts serve`` a test starts warms one Khó process, not one per core: none
+# of the tests makes two computers think at once, and each process costs about half a
+# second of CPU to start (docs/testing.md). A test that wants more says so.
+os.environ.setdefault("HEARTS_BOT_PROCESSES", "1")
 LONG_TESTS = Path(__file__).resolve().parent / "long_tests.txt"
 
 

@@ -30,9 +30,6 @@ class HeartsServer:
         """Start the server (on ``port``, 0 for a free one) and return its address."""
         assert self.proc is None, "already running"
         env = {k: v for k, v in os.environ.items() if k != "HEARTS_DATABASE_URL"}
-        # one Khó process, not one per core: a page's test waits for one computer at a
-        # time, and each process costs a second of CPU to start (docs/testing.md)
-        env.setdefault("HEARTS_BOT_PROCESSES", "1")
         cmd = [sys.executable, "-c", "import sys; from hearts.cli import main; sys.exit(main())"]
         cmd += ["serve", "--host", "127.0.0.1", "--port", str(port), "--seed", str(self.seed)]
         cmd += ["--data-dir", str(self.data_dir), *self.args]
