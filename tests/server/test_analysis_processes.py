@@ -26,7 +26,7 @@ from hearts.server.solo import analysis
 START_TIMEOUT = 60.0
 LIVE = 60.0  # liveness bound only
 SMALL = 48  # playouts per decision: a quick analysis
-SLOW = 8000  # looking ahead at every turn: about half a second a decision, 14 of them
+SLOW = 3000  # looking ahead at every turn: about a fifth of a second a decision, 14 of them
 # Seconds of silence before the other process takes an analysis over (the setting's
 # default is 15): 2.5 heartbeats (analysis_store.HEARTBEAT), not a wait of 15 s.
 STALE = "5"
