@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import hashlib
 import itertools
+import json
+import re
 import warnings
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
@@ -484,6 +486,21 @@ def test_openapi_describes_the_calls_and_the_state(client) -> None:
     hand = schema["components"]["schemas"]["HandInfo"]["properties"]
     assert {"legal", "illegal_reasons", "mark_received", "auto_finished", "pass_count"} <= set(hand)
     assert "fairness" in hand and "/api/fairness" in schema["paths"]
+
+
+def test_openapi_s_error_answers_name_their_models(client) -> None:
+    """Each call's error answers refer to a model the document holds (ErrorBody;
+    StaleBody, with the state, for 409), and every reference in it resolves."""
+    schema = client.get("/openapi.json").json()
+    play = schema["paths"]["/api/play"]["post"]["responses"]
+    ref = "#/components/schemas/"
+    assert play["400"]["content"]["application/json"]["schema"] == {"$ref": ref + "ErrorBody"}
+    assert play["409"]["content"]["application/json"]["schema"] == {"$ref": ref + "StaleBody"}
+    assert "state" in schema["components"]["schemas"]["StaleBody"]["properties"]
+    refs = set(re.findall(r'"\$ref": "#/components/schemas/([^"]+)"', json.dumps(schema)))
+    held = set(schema["components"]["schemas"])
+    assert refs and refs <= held, refs - held
+    assert "/_error-models" not in schema["paths"]
 
 
 def test_page_and_static_files_are_served(client) -> None:

@@ -7,6 +7,7 @@ from typing import Annotated, Any, Literal
 
 from fastapi import FastAPI
 from fastapi.responses import JSONResponse
+from fastapi.routing import APIRoute
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictStr
 
 MAX_VERSION = 2**53  # the largest integer every JSON client holds exactly
@@ -413,25 +414,48 @@ class Knew(BaseModel):
     decisions: list[Known]
 
 
+def _error(model: type[BaseModel], description: str) -> dict[str, Any]:
+    """An error answer of a route, for the OpenAPI document: its model by reference.
+    A ``model`` here would be built again for every route of every app (most of
+    ``create_app``'s time); the models go into the document once (install_openapi)."""
+    ref = {"$ref": f"#/components/schemas/{model.__name__}"}
+    return {"description": description, "content": {"application/json": {"schema": ref}}}
+
+
 ERROR_RESPONSES: dict[int | str, dict[str, Any]] = {
-    400: {"model": ErrorBody, "description": "bad input (bad_request, bad_card, bad_pass, …)"},
-    403: {"model": ErrorBody, "description": "missing or unknown token (bad_token)"},
-    409: {"model": StaleBody, "description": "stale version (with the state), or wrong phase"},
-    410: {"model": ErrorBody, "description": "this token's player moved to another browser"},
-    413: {"model": ErrorBody, "description": "body over 16 KiB (too_large)"},
-    422: {"model": ErrorBody, "description": "a card the rules forbid now"},
-    500: {"model": ErrorBody, "description": "an unexpected server error (internal)"},
+    400: _error(ErrorBody, "bad input (bad_request, bad_card, bad_pass, …)"),
+    403: _error(ErrorBody, "missing or unknown token (bad_token)"),
+    409: _error(StaleBody, "stale version (with the state), or wrong phase"),
+    410: _error(ErrorBody, "this token's player moved to another browser"),
+    413: _error(ErrorBody, "body over 16 KiB (too_large)"),
+    422: _error(ErrorBody, "a card the rules forbid now"),
+    500: _error(ErrorBody, "an unexpected server error (internal)"),
 }
+#: The path of the route that carries the error models into the document's
+#: components while it is made (and is then taken out of it).
+_ERRORS_PATH = "/_error-models"
 
 
 def install_openapi(app: FastAPI) -> None:
     """``/openapi.json`` (the app is made with ``openapi_url=None``): integer bounds as
     integers (FastAPI's model makes them floats, ``9007199254740992.0``), so it says
-    exactly what is accepted; ``no-cache``, as it changes with the server's release."""
+    exactly what is accepted; the error answers' models (:func:`_error`) among its
+    components; ``no-cache``, as it changes with the server's release."""
 
     def openapi() -> dict[str, Any]:
         if app.openapi_schema is None:
-            _integral(FastAPI.openapi(app))
+            models: dict[int | str, dict[str, Any]] = {
+                400: {"model": ErrorBody},
+                409: {"model": StaleBody},
+            }
+            carrier = APIRoute(_ERRORS_PATH, endpoint=_no_answer, responses=models)
+            app.router.routes.append(carrier)
+            try:
+                made = FastAPI.openapi(app)
+            finally:
+                app.router.routes.remove(carrier)
+            del made["paths"][_ERRORS_PATH]
+            _integral(made)
         return app.openapi_schema or {}
 
     app.openapi = openapi  # type: ignore[method-assign]
@@ -439,6 +463,10 @@ def install_openapi(app: FastAPI) -> None:
     @app.get("/openapi.json", include_in_schema=False)
     async def schema() -> JSONResponse:
         return JSONResponse(app.openapi(), headers={"Cache-Control": "no-cache"})
+
+
+def _no_answer() -> None:
+    """The error models' carrier (install_openapi): never routed to."""
 
 
 def _integral(node: Any) -> None:
