@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import contextlib
 import fcntl
+import functools
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -41,8 +42,14 @@ def config(conn: Connection) -> Config:
     return cfg
 
 
+@functools.cache
+def _script() -> ScriptDirectory:
+    """The revisions, read once a process: they do not change under a running server."""
+    return ScriptDirectory(str(MIGRATIONS))
+
+
 def head() -> str:
-    found = ScriptDirectory(str(MIGRATIONS)).get_current_head()
+    found = _script().get_current_head()
     assert found is not None
     return found
 
@@ -66,12 +73,14 @@ def upgrade(engine: Engine, to: str = "head") -> None:
                 if "players" in tables and "alembic_version" not in tables:
                     command.stamp(cfg, RELEASE_0_1_0)
                 found = current(conn)
-                script = ScriptDirectory(str(MIGRATIONS))
-                if found is not None and found not in {s.revision for s in script.walk_revisions()}:
+                if found is not None and found not in {
+                    s.revision for s in _script().walk_revisions()
+                }:
                     raise SchemaTooNew(
                         f"the database is at schema revision {found}, newer than this server"
                     )
-                command.upgrade(cfg, to)
+                if found != (head() if to == "head" else to):  # at its place: nothing to run
+                    command.upgrade(cfg, to)
                 if sqlite:
                     broken = conn.exec_driver_sql("PRAGMA foreign_key_check").fetchall()
                     if broken:
