@@ -46,6 +46,7 @@ export class TableView {
     for (const [card, b] of this.handButtons) handRects.set(card, b.getBoundingClientRect());
 
     this.layoutSeats(snap);
+    this.placed = false; // the seats are placed once a render (placeRing), at its end
     this.renderSeats(snap);
     this.renderRules(snap);
     this.renderTrick(snap, handRects);
@@ -53,7 +54,7 @@ export class TableView {
     this.renderResult(snap);
     this.renderHand(snap, ui);
     this.renderLastTrick(snap, ui);
-    this.placeRing(); // again: "Vòng trước" and the rules badge are drawn now
+    this.placeRing(); // "Vòng trước" and the rules badge are drawn now
     this.painted = true;
   }
 
@@ -169,7 +170,6 @@ export class TableView {
       const label = $(`.slot[data-slot="${seat}"] .slot-name`, this.trickEl);
       if (label) label.textContent = names[seat] || seat;
     }
-    this.placeRing();
   }
 
   // "7 lá": the number, and the word apart, which a narrow plate (six or seven seats
@@ -186,7 +186,7 @@ export class TableView {
   }
 
   // the loose pieces (the ring's plates, the marks, "Vòng trước"): placement.js
-  placeRing() { placeRing(this); }
+  placeRing() { placeRing(this); this.placed = true; }
 
   renderFan(fan, n) {
     fan.classList.toggle("empty", !n);
@@ -281,7 +281,10 @@ export class TableView {
     }
   }
 
+  // Where a card flies from or to: the seats placed first if this render has not yet
+  // (each placing lays the table out again: once a render unless a card flies).
   seatAnchor(seat) {
+    if (!this.placed) this.placeRing();
     const south = seat === this.me;
     const root = $(`.seat[data-seat="${seat}"]`, this.table);
     const el = south ? this.handEl : root && ($(".fan", root) || $(".plate", root));
