@@ -41,9 +41,10 @@ export class TableView {
     this.ui = ui;
     const h = snap.hand;
     // Remember where South's cards are before the hand is redrawn, so that a card
-    // South just played flies from its place in the hand.
+    // South just played flies from its place in the hand (no flight, no measuring:
+    // each measure lays the page out again).
     const handRects = new Map();
-    for (const [card, b] of this.handButtons) handRects.set(card, b.getBoundingClientRect());
+    if (!reducedMotion()) for (const [card, b] of this.handButtons) handRects.set(card, b.getBoundingClientRect());
 
     this.layoutSeats(snap);
     this.placed = false; // the seats are placed once a render (placeRing), at its end
