@@ -27,6 +27,7 @@ from hearts.bots.hard import (
     search_judge,
     search_position,
 )
+from hearts.bots.hard.options import DEFAULT_STOP, DEFAULT_STOP_LIVE
 from hearts.bots.hard.position import Passing
 from hearts.bots.hard.reference import rollout
 from hearts.bots.hard.sampling import DealSampler, WeightedSampler, deal_tables
@@ -628,3 +629,13 @@ def test_a_live_run_stop_charges_only_once_a_run_shows_in_both_engines() -> None
         assert search_judge(view, stop=1.0, stop_live=1).stop == 0.0
         charged = HardBot(iterations=60, stop=1.0, stop_live=1)
         assert charged.weigh_play(view) == HardBot(iterations=60).weigh_play(view)
+
+
+def test_khós_default_moon_charge_is_the_one_its_constants_name() -> None:
+    # Khó's default play search charges a moon conceded as DEFAULT_STOP and
+    # DEFAULT_STOP_LIVE say (docs/kho.md: making it the default is changing them);
+    # where a run is live the charge moves the sums, so a field that ignored them
+    # would show here.
+    for view in _moon_views(3):
+        named = HardBot(iterations=60, stop=DEFAULT_STOP, stop_live=DEFAULT_STOP_LIVE)
+        assert HardBot(iterations=60).weigh_play(view) == named.weigh_play(view)
