@@ -419,15 +419,18 @@ def _section(
 
 
 def join(a: dict[str, Any], b: dict[str, Any]) -> dict[str, Any]:
-    """Section ``b`` played after ``a`` (a run's sequel, ``--first``): their deals
-    in that order, for the same players, options and rules only."""
+    """Section ``b`` played after ``a`` (a run's sequel, ``--first``, or a later
+    block of deals): their deals in that order, for the same players, options and
+    rules only.  Blocks with deals missing between them keep their deal indices
+    (``indices``), so they still pair deal by deal."""
     same = ("hero", "hero_options", "opponent", "opponent_options", "rules")
     if any(a[k] != b[k] for k in same):
         raise SystemExit(f"--load: sections of {a['hero']} vs {a['opponent']} differ")
-    if "first" in a and "first" in b and b["first"] != a["first"] + a["deals"]:
+    ia = deals_of(a)
+    ib = deals_of(b, ia[-1] + 1 if ia else 0)
+    if ia and ib and ib[0] <= ia[-1]:
         raise SystemExit(
-            f"--load: deals from {b['first']} do not follow {a['first']}–"
-            f"{a['first'] + a['deals'] - 1} (give a run before its sequels)"
+            f"--load: deals from {ib[0]} do not follow {span(ia)} (give the runs in deal order)"
         )
     # Saved results may have no decision times (bench/results drops them).
     times = {k: list(v) for k, v in a.get("times", {}).items()}
@@ -444,7 +447,19 @@ def join(a: dict[str, Any], b: dict[str, Any]) -> dict[str, Any]:
     }
     if "memory_opened" in a and "memory_opened" in b:
         out["memory_opened"] = [*a["memory_opened"], *b["memory_opened"]]
+    indices = [*ia, *ib]
+    if indices and indices != list(range(indices[0], indices[0] + len(indices))):
+        out["indices"] = indices
     return out
+
+
+def deals_of(sec: dict[str, Any], first: int = 0) -> list[int]:
+    """A section's deal indices in order: from its ``first`` (else ``first``), or
+    its ``indices`` where blocks with gaps between them were joined."""
+    if "indices" in sec:
+        return list(sec["indices"])
+    start = sec.get("first", first)
+    return list(range(start, start + sec["deals"]))
 
 
 def span(deals: list[int]) -> str:
@@ -460,8 +475,7 @@ def span(deals: list[int]) -> str:
 
 def by_deal(sec: dict[str, Any]) -> dict[int, tuple[float, float]]:
     """A section's (hero, opponents) points a hand by deal index."""
-    first = sec.get("first", 0)
-    return {first + i: (row[0], row[1]) for i, row in enumerate(sec["per_deal"])}
+    return {i: (row[0], row[1]) for i, row in zip(deals_of(sec), sec["per_deal"], strict=True)}
 
 
 def report_pairs(sections: dict[str, dict[str, Any]], base: dict[str, dict[str, Any]]) -> None:
@@ -485,6 +499,25 @@ def report_pairs(sections: dict[str, dict[str, Any]], base: dict[str, dict[str, 
               f"{sum(1 for x, y in pairs if x or y)} of them played otherwise")  # fmt: skip
         print(f"   hero points/hand: {fmt(bootstrap(pairs, _hero))}")
         print(f"   margin (hero - opponents): {fmt(bootstrap(pairs, _opp))}")
+        moons, their_moons = moons_by_deal(sec), moons_by_deal(other)
+        if all(i in moons and i in their_moons for i in both):
+            n = Rules.from_json(sec.get("rules", {})).players
+            # Per 100 hands: (conceded, shot), the hero's minus the other's.
+            diffs = [
+                tuple(100.0 * (moons[i][k] - their_moons[i][k]) / n for k in (1, 0))
+                for i in both
+            ]
+            print(f"   moons per 100 hands, conceded: {fmt(bootstrap(diffs, _hero))}; "
+                  f"shot: {fmt(bootstrap(diffs, _opp))}")  # fmt: skip
+
+
+def moons_by_deal(sec: dict[str, Any]) -> dict[int, tuple[int, int]]:
+    """A section's moons (shot by the hero, by the opponents) by deal index; none
+    for sections saved without them."""
+    moons = sec.get("moons") or []
+    if len(moons) != sec["deals"]:
+        return {}
+    return {i: (m[0], m[1]) for i, m in zip(deals_of(sec), moons, strict=True)}
 
 
 def _who(sec: dict[str, Any]) -> str:
@@ -562,6 +595,8 @@ def report(sections: dict[str, dict[str, Any]]) -> None:
             f"   {sec['deals']} deals x {n} rotations = {sec['hands']} hands, "
             f"{sec['seconds']:.0f} s"
         )
+        if "indices" in sec:
+            print(f"   deals {span(sec['indices'])}")
         print(f"   {sec['hero']:>8} points/hand: {fmt(s['hero'])}")
         print(f"   {sec['opponent']:>8} points/hand: {fmt(s['opponent'])}")
         goal = goals.get(name)
