@@ -504,8 +504,7 @@ def report_pairs(sections: dict[str, dict[str, Any]], base: dict[str, dict[str, 
             n = Rules.from_json(sec.get("rules", {})).players
             # Per 100 hands: (conceded, shot), the hero's minus the other's.
             diffs = [
-                tuple(100.0 * (moons[i][k] - their_moons[i][k]) / n for k in (1, 0))
-                for i in both
+                tuple(100.0 * (moons[i][k] - their_moons[i][k]) / n for k in (1, 0)) for i in both
             ]
             print(f"   moons per 100 hands, conceded: {fmt(bootstrap(diffs, _hero))}; "
                   f"shot: {fmt(bootstrap(diffs, _opp))}")  # fmt: skip

@@ -68,7 +68,9 @@ def test_blocks_with_a_gap_keep_their_deals_and_moons_pair_too(
     a = _saved(tmp_path / "a.json", 0, [[6.0, 10.0]], moons=[[0, 1]])
     later = _saved(tmp_path / "c.json", 5, [[4.0, 10.0], [9.0, 9.0]], moons=[[1, 0], [0, 0]])
     base = _saved(
-        tmp_path / "b.json", 0, [[6.0, 10.0]] + [[8.0, 9.0]] * 4 + [[5.0, 10.0], [9.0, 9.0]],
+        tmp_path / "b.json",
+        0,
+        [[6.0, 10.0]] + [[8.0, 9.0]] * 4 + [[5.0, 10.0], [9.0, 9.0]],
         moons=[[0, 1]] + [[0, 0]] * 4 + [[0, 2], [0, 0]],
     )
     assert strength.main(["--load", a, later, "--pair-with", base]) == 0
