@@ -8,6 +8,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "bench"))
 
 import strength  # bench/ is not an installed package
@@ -42,3 +44,27 @@ def test_each_table_remembers_the_hands_it_played(tmp_path: Path, monkeypatch: A
     out = tmp_path / "s.json"
     out.write_text(json.dumps(sec))
     assert json.loads(out.read_text())["memory_opened"] == sec["memory_opened"]
+
+
+def test_the_j_of_diamonds_is_counted_for_whoever_took_it(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    # At the J♦ table every hand's J♦ goes to someone: the hero's count is the
+    # rotations where the hero's own seat took it, as a hand played again says.
+    rules = strength.TABLES["qsjd"]
+    strength._MEMORY.clear()
+    sec = strength.run_section(("medium", {}), ("easy", {}), 3, 1, "t", rules, first=2)
+    for index, (hero, opponents) in enumerate(sec["jd"], 2):
+        assert hero + opponents == rules.players
+        deal, number = strength.deal_for(index, rules)
+        mine = 0
+        for rot in range(rules.players):
+            seats = [strength.Seat("easy", {}) for _ in range(rules.players)]
+            seats[rot] = strength.Seat("medium", {})
+            taker: list[int] = []
+            strength.play_deal(deal, number, seats, rules=rules, jd=taker)
+            mine += taker == [rot]
+        assert hero == mine
+    assert sum(h for h, _ in sec["jd"]) not in (0, 3 * rules.players)  # both sides took it
+    strength.report({"hard-medium-qsjd": sec})
+    assert "J♦ taken per 100 hands: medium" in capsys.readouterr().out
