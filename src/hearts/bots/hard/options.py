@@ -134,7 +134,9 @@ class Options:
     conceded costs the full 26, as it does against the shooter;
     :func:`hearts.bots.hard.position.search_judge`; 0: none); ``stop_live``: that
     charge only while a run is live, one other seat alone having taken at least
-    this many points (:func:`hearts.bots.hard.position.run_points`; None: always).
+    this many points (:func:`hearts.bots.hard.position.run_points`; None: always);
+    ``jd_chase``: where J♦ counts, the playout policy keeps it from the others and
+    takes it when last with it on top (:data:`hearts.bots.hard.reference.JD_CHASE`).
     """
 
     iterations: int = DEFAULT_ITERATIONS
@@ -162,6 +164,7 @@ class Options:
     block_hide: int | None = DEFAULT_BLOCK_HIDE
     stop: float = DEFAULT_STOP
     stop_live: int | None = DEFAULT_STOP_LIVE
+    jd_chase: bool = False
 
     def __post_init__(self) -> None:
         if self.engine not in ("compiled", "reference"):
