@@ -182,12 +182,12 @@ def play_deal(
     lockstep: bool = False,
     rules: Rules = RULES,
     earlier: list[tuple[tuple[int, int], ...]] | None = None,
-    jd: list[int] | None = None,
+    taken: list[tuple[int, int]] | None = None,
 ) -> list[int]:
     """Play one hand with ``seats[s]`` in seat s; the hand's points per seat.
     ``earlier``: the plays of hands this table played before (given to every
-    view as the match's memory); this hand's plays are appended to it; ``jd``
-    gets the seat that took J♦ (-1: none)."""
+    view as the match's memory); this hand's plays are appended to it; ``taken``
+    gets the seat that took J♦ and the seat that shot the moon (-1: none)."""
     state = HandState(rules, deal, rules.pass_direction(hand_number))
     memory = tuple(earlier or ())
     os_state = None
@@ -235,8 +235,8 @@ def play_deal(
         assert osr.hand_points(os_state) == points, "OpenSpiel disagrees on the points"
     if earlier is not None:
         earlier.append(state.seat_plays())
-    if jd is not None:
-        jd.append(state.jd_taker())
+    if taken is not None:
+        taken.append((state.jd_taker(), state.shooter()))
     return points
 
 
@@ -316,12 +316,12 @@ def _run_deal(
             earlier = _MEMORY.setdefault(key, [])
             del earlier[: max(0, len(earlier) - memory)]
             opened += _habit_remembered(rules, rot, earlier, hero_opts)
-        taker: list[int] = []
-        pts = play_deal(deal, hand_number, seats, rules=rules, earlier=earlier, jd=taker)
-        if taker[0] >= 0:
-            jd[0 if taker[0] == rot else 1] += 1
+        taken: list[tuple[int, int]] = []
+        pts = play_deal(deal, hand_number, seats, rules=rules, earlier=earlier, taken=taken)
+        taker, shooter = taken[0]
+        if taker >= 0:
+            jd[0 if taker == rot else 1] += 1
         mine.append(float(pts[rot]))
-        shooter = moon_shooter(pts)
         if shooter >= 0:
             moons[0 if shooter == rot else 1] += 1
         theirs.append(sum(p for s, p in enumerate(pts) if s != rot) / (n - 1))
