@@ -182,10 +182,12 @@ def play_deal(
     lockstep: bool = False,
     rules: Rules = RULES,
     earlier: list[tuple[tuple[int, int], ...]] | None = None,
+    taken: list[tuple[int, int]] | None = None,
 ) -> list[int]:
     """Play one hand with ``seats[s]`` in seat s; the hand's points per seat.
     ``earlier``: the plays of hands this table played before (given to every
-    view as the match's memory); this hand's plays are appended to it."""
+    view as the match's memory); this hand's plays are appended to it; ``taken``
+    gets the seat that took J♦ and the seat that shot the moon (-1: none)."""
     state = HandState(rules, deal, rules.pass_direction(hand_number))
     memory = tuple(earlier or ())
     os_state = None
@@ -233,6 +235,8 @@ def play_deal(
         assert osr.hand_points(os_state) == points, "OpenSpiel disagrees on the points"
     if earlier is not None:
         earlier.append(state.seat_plays())
+    if taken is not None:
+        taken.append((state.jd_taker(), state.shooter()))
     return points
 
 
@@ -286,9 +290,10 @@ def calibrate_ismcts(hard_opts: dict[str, Any], deals: int = 2, probe: int = 400
 
 def _run_deal(
     args: tuple[int, str, dict[str, Any], str, dict[str, Any], dict[str, Any], int],
-) -> tuple[int, list[float], list[float], dict[str, list[float]]]:
+) -> tuple[int, list[float], list[float], dict[str, list[float]], list[int], int, list[int]]:
     """Play deal ``index`` in one rotation per seat: the hero's points and the
-    opponents' mean, per rotation, and the decision times.  With ``memory`` > 0 each
+    opponents' mean, per rotation, the decision times, the moons and J♦ taken (by
+    the hero, by an opponent) and the rotations whose memory opened.  With ``memory`` > 0 each
     rotation's table remembers that many of the hands it played before in this
     process (the deals before, in a run with one job), as a match would."""
     index, hero_kind, hero_opts, opp_kind, opp_opts, rules_json, memory = args
@@ -299,6 +304,7 @@ def _run_deal(
     opp = Seat(opp_kind, opp_opts)
     mine, theirs = [], []
     moons = [0, 0]  # moons the hero shot, moons an opponent shot
+    jd = [0, 0]  # J♦ taken by the hero, by an opponent
     opened = 0  # rotations whose memory shows the hero players of habit (--memory)
     opp_label = opp_kind if opp_kind != hero_kind else f"{opp_kind}-opp"
     for rot in range(n):
@@ -310,9 +316,12 @@ def _run_deal(
             earlier = _MEMORY.setdefault(key, [])
             del earlier[: max(0, len(earlier) - memory)]
             opened += _habit_remembered(rules, rot, earlier, hero_opts)
-        pts = play_deal(deal, hand_number, seats, rules=rules, earlier=earlier)
+        taken: list[tuple[int, int]] = []
+        pts = play_deal(deal, hand_number, seats, rules=rules, earlier=earlier, taken=taken)
+        taker, shooter = taken[0]
+        if taker >= 0:
+            jd[0 if taker == rot else 1] += 1
         mine.append(float(pts[rot]))
-        shooter = moon_shooter(pts)
         if shooter >= 0:
             moons[0 if shooter == rot else 1] += 1
         theirs.append(sum(p for s, p in enumerate(pts) if s != rot) / (n - 1))
@@ -325,7 +334,7 @@ def _run_deal(
         f"{hero_kind}:pass-cpu": hero.pass_cpu_times,
         f"{opp_label}:pass": opp.pass_times,
     }
-    return index, mine, theirs, times, moons, opened
+    return index, mine, theirs, times, moons, opened, jd
 
 
 def _habit_remembered(
@@ -412,6 +421,7 @@ def _section(
         "per_deal": per_deal,
         "moons": [r[4] for r in results],
         "memory_opened": [r[5] for r in results],
+        "jd": [r[6] for r in results],
         "times": dict(times),
         "seconds": time.time() - start,
         "first": results[0][0] if results else 0,
@@ -419,15 +429,18 @@ def _section(
 
 
 def join(a: dict[str, Any], b: dict[str, Any]) -> dict[str, Any]:
-    """Section ``b`` played after ``a`` (a run's sequel, ``--first``): their deals
-    in that order, for the same players, options and rules only."""
+    """Section ``b`` played after ``a`` (a run's sequel, ``--first``, or a later
+    block of deals): their deals in that order, for the same players, options and
+    rules only.  Blocks with deals missing between them keep their deal indices
+    (``indices``), so they still pair deal by deal."""
     same = ("hero", "hero_options", "opponent", "opponent_options", "rules")
     if any(a[k] != b[k] for k in same):
         raise SystemExit(f"--load: sections of {a['hero']} vs {a['opponent']} differ")
-    if "first" in a and "first" in b and b["first"] != a["first"] + a["deals"]:
+    ia = deals_of(a)
+    ib = deals_of(b, ia[-1] + 1 if ia else 0)
+    if ia and ib and ib[0] <= ia[-1]:
         raise SystemExit(
-            f"--load: deals from {b['first']} do not follow {a['first']}–"
-            f"{a['first'] + a['deals'] - 1} (give a run before its sequels)"
+            f"--load: deals from {ib[0]} do not follow {span(ia)} (give the runs in deal order)"
         )
     # Saved results may have no decision times (bench/results drops them).
     times = {k: list(v) for k, v in a.get("times", {}).items()}
@@ -442,9 +455,24 @@ def join(a: dict[str, Any], b: dict[str, Any]) -> dict[str, Any]:
         "times": times,
         "seconds": a["seconds"] + b["seconds"],
     }
-    if "memory_opened" in a and "memory_opened" in b:
-        out["memory_opened"] = [*a["memory_opened"], *b["memory_opened"]]
+    for key in ("memory_opened", "jd"):
+        if key in a and key in b:
+            out[key] = [*a[key], *b[key]]
+        else:
+            out.pop(key, None)
+    indices = [*ia, *ib]
+    if indices and indices != list(range(indices[0], indices[0] + len(indices))):
+        out["indices"] = indices
     return out
+
+
+def deals_of(sec: dict[str, Any], first: int = 0) -> list[int]:
+    """A section's deal indices in order: from its ``first`` (else ``first``), or
+    its ``indices`` where blocks with gaps between them were joined."""
+    if "indices" in sec:
+        return list(sec["indices"])
+    start = sec.get("first", first)
+    return list(range(start, start + sec["deals"]))
 
 
 def span(deals: list[int]) -> str:
@@ -460,8 +488,7 @@ def span(deals: list[int]) -> str:
 
 def by_deal(sec: dict[str, Any]) -> dict[int, tuple[float, float]]:
     """A section's (hero, opponents) points a hand by deal index."""
-    first = sec.get("first", 0)
-    return {first + i: (row[0], row[1]) for i, row in enumerate(sec["per_deal"])}
+    return {i: (row[0], row[1]) for i, row in zip(deals_of(sec), sec["per_deal"], strict=True)}
 
 
 def report_pairs(sections: dict[str, dict[str, Any]], base: dict[str, dict[str, Any]]) -> None:
@@ -485,6 +512,30 @@ def report_pairs(sections: dict[str, dict[str, Any]], base: dict[str, dict[str, 
               f"{sum(1 for x, y in pairs if x or y)} of them played otherwise")  # fmt: skip
         print(f"   hero points/hand: {fmt(bootstrap(pairs, _hero))}")
         print(f"   margin (hero - opponents): {fmt(bootstrap(pairs, _opp))}")
+        n = Rules.from_json(sec.get("rules", {})).players
+        moons, their_moons = counts_by_deal(sec, "moons"), counts_by_deal(other, "moons")
+        if all(i in moons and i in their_moons for i in both):
+            # Per 100 hands: (conceded, shot), the hero's minus the other's.
+            diffs = [
+                tuple(100.0 * (moons[i][k] - their_moons[i][k]) / n for k in (1, 0)) for i in both
+            ]
+            print(f"   moons per 100 hands, conceded: {fmt(bootstrap(diffs, _hero))}; "
+                  f"shot: {fmt(bootstrap(diffs, _opp))}")  # fmt: skip
+        jd, their_jd = counts_by_deal(sec, "jd"), counts_by_deal(other, "jd")
+        if Rules.from_json(sec.get("rules", {})).jd_bonus and all(
+            i in jd and i in their_jd for i in both
+        ):
+            diffs = [(100.0 * (jd[i][0] - their_jd[i][0]) / n, 0.0) for i in both]
+            print(f"   J♦ taken by the hero per 100 hands: {fmt(bootstrap(diffs, _hero))}")
+
+
+def counts_by_deal(sec: dict[str, Any], key: str) -> dict[int, tuple[int, int]]:
+    """A section's ``moons`` or ``jd`` (the hero's, the opponents') by deal index;
+    none for sections saved without them."""
+    counts = sec.get(key) or []
+    if len(counts) != sec["deals"]:
+        return {}
+    return {i: (m[0], m[1]) for i, m in zip(deals_of(sec), counts, strict=True)}
 
 
 def _who(sec: dict[str, Any]) -> str:
@@ -562,6 +613,8 @@ def report(sections: dict[str, dict[str, Any]]) -> None:
             f"   {sec['deals']} deals x {n} rotations = {sec['hands']} hands, "
             f"{sec['seconds']:.0f} s"
         )
+        if "indices" in sec:
+            print(f"   deals {span(sec['indices'])}")
         print(f"   {sec['hero']:>8} points/hand: {fmt(s['hero'])}")
         print(f"   {sec['opponent']:>8} points/hand: {fmt(s['opponent'])}")
         goal = goals.get(name)
@@ -573,6 +626,13 @@ def report(sections: dict[str, dict[str, Any]]) -> None:
             shot, conceded = bootstrap(per_100, _hero), bootstrap(per_100, _opp)
             hero = sec["hero"]
             print(f"   moons per 100 hands: {hero} shot {fmt(shot)}, opponents {fmt(conceded)}")
+        jd = sec.get("jd") or []
+        if rules.jd_bonus and len(jd) == sec["deals"] and jd:
+            # Per 100 hands a seat holds: the hero's, and one opponent's (their mean).
+            per_seat = [(100 * j[0] / n, 100 * j[1] / (n - 1) / n) for j in jd]
+            mine, each = bootstrap(per_seat, _hero), bootstrap(per_seat, _opp)
+            print(f"   J♦ taken per 100 hands: {sec['hero']} {fmt(mine)}, "
+                  f"each {sec['opponent']} {fmt(each)}")  # fmt: skip
         if name.startswith("hard-ismcts"):
             sep = s["hero"][2] < s["opponent"][1]
             print(f"   Khó lower with non-overlapping 95% intervals: {'yes' if sep else 'no'}")

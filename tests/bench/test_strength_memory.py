@@ -8,6 +8,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "bench"))
 
 import strength  # bench/ is not an installed package
@@ -42,3 +44,34 @@ def test_each_table_remembers_the_hands_it_played(tmp_path: Path, monkeypatch: A
     out = tmp_path / "s.json"
     out.write_text(json.dumps(sec))
     assert json.loads(out.read_text())["memory_opened"] == sec["memory_opened"]
+
+
+def test_the_j_of_diamonds_and_moons_are_counted_for_whoever_took_them(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    # At the J♦ table every hand's J♦ goes to someone: the hero's count is the
+    # rotations where the hero's own seat took it, as a hand played again says; and
+    # a moon counts there too, though J♦ moves the points off 0 and 26.
+    rules = strength.TABLES["qsjd"]
+    strength._MEMORY.clear()
+    sec = strength.run_section(("medium", {}), ("easy", {}), 3, 1, "t", rules, first=13)
+    moons = 0
+    for index, (hero, opponents) in enumerate(sec["jd"], 13):
+        assert hero + opponents == rules.players
+        deal, number = strength.deal_for(index, rules)
+        mine, shot = 0, [0, 0]
+        for rot in range(rules.players):
+            seats = [strength.Seat("easy", {}) for _ in range(rules.players)]
+            seats[rot] = strength.Seat("medium", {})
+            taken: list[tuple[int, int]] = []
+            strength.play_deal(deal, number, seats, rules=rules, taken=taken)
+            mine += taken[0][0] == rot
+            if taken[0][1] >= 0:
+                shot[0 if taken[0][1] == rot else 1] += 1
+        assert hero == mine
+        assert sec["moons"][index - 13] == shot
+        moons += sum(shot)
+    assert sum(h for h, _ in sec["jd"]) not in (0, 3 * rules.players)  # both sides took it
+    assert moons  # Dễ feeds moons: some were shot at this table
+    strength.report({"hard-medium-qsjd": sec})
+    assert "J♦ taken per 100 hands: medium" in capsys.readouterr().out

@@ -33,7 +33,7 @@ from hearts.bots.hard.memory import unlike_share
 from hearts.bots.hard.moon import moon_sampler, penalties, scorers
 from hearts.bots.hard.options import ADAPT_DRAWS, Options, _queen_places
 from hearts.bots.hard.position import Passing, search_judge, search_position
-from hearts.bots.hard.reference import QUEEN_RUNS, pass_scores
+from hearts.bots.hard.reference import JD_CHASE, QUEEN_RUNS, pass_scores
 from hearts.bots.hard.sampling import (
     DealSampler,
     DealTables,
@@ -155,7 +155,7 @@ class HardBot:
             jd_bonus=rules.jd_bonus,
             qs_breaks=rules.qs_breaks_hearts,
             lead_card=rules.lead_card,
-            voids=QUEEN_RUNS if "pass" in places else 0,
+            voids=(QUEEN_RUNS if "pass" in places else 0) | self._jd_chase(view),
         )
         judge = search_judge(view)
         compiled = self.options.engine == "compiled"
@@ -166,7 +166,8 @@ class HardBot:
 
         mix = "pass-mix" in places
         # Both models whatever else queen_runs names (with "pass" too, one stays plain).
-        both = (passing._replace(voids=QUEEN_RUNS), passing._replace(voids=0))
+        jd = self._jd_chase(view)
+        both = (passing._replace(voids=QUEEN_RUNS | jd), passing._replace(voids=jd))
         models = both if mix else (passing,)
 
         def batch(w0: int, w1: int, alive: list[int]) -> None:
@@ -263,6 +264,7 @@ class HardBot:
         places = self._places(view)
         if "play" in places or ("habit" in places and habit):
             pos = pos._replace(voids=pos.voids | QUEEN_RUNS)
+        pos = pos._replace(voids=pos.voids | self._jd_chase(view))
 
         def batch(w0: int, w1: int, alive: list[int]) -> None:
             if compiled:
@@ -295,6 +297,11 @@ class HardBot:
             {c: counts_i[i] for i, c in enumerate(cands)},
         )
 
+    def _jd_chase(self, view: PlayerView) -> int:
+        """The playout policy's J♦ switch (:data:`reference.JD_CHASE`) where
+        ``jd_chase`` is on and J♦ counts at this table, else 0."""
+        return JD_CHASE if self.options.jd_chase and view.rules.jd_bonus else 0
+
     def _places(self, view: PlayerView) -> frozenset[str]:
         """Where the queen rule holds for this decision: ``queen_runs``, and
         ``remember`` when the match's earlier hands show players of habit."""
@@ -318,6 +325,7 @@ class HardBot:
         pos = search_position(view, 0.5)
         if "adapt" in self._places(view):
             pos = pos._replace(voids=pos.voids | QUEEN_RUNS)
+        pos = pos._replace(voids=pos.voids | self._jd_chase(view))
         seen = unlike(tables, seed, 0, ADAPT_DRAWS, pos)
         return seen / others < o.adapt
 

@@ -55,6 +55,12 @@ DEFAULT_PASS_ITERATIONS = 1500
 #: spends its own point to stop the runner sooner.  None: ``hide`` throughout.
 DEFAULT_BLOCK_HIDE: int | None = 4
 
+#: In the play search, the share of the other defenders' 26s that a moon another
+#: seat shoots is charged (``stop``), and the least points one other seat must have
+#: taken alone before it is (``stop_live``; None: always): off, under measure.
+DEFAULT_STOP = 0.0
+DEFAULT_STOP_LIVE: int | None = None
+
 
 def _queen_places(text: str, option: str) -> frozenset[str]:
     """The places of the queen rule ``text`` names (:data:`QUEEN_RUNS_PLACES`)."""
@@ -128,7 +134,9 @@ class Options:
     conceded costs the full 26, as it does against the shooter;
     :func:`hearts.bots.hard.position.search_judge`; 0: none); ``stop_live``: that
     charge only while a run is live, one other seat alone having taken at least
-    this many points (:func:`hearts.bots.hard.position.run_points`; None: always).
+    this many points (:func:`hearts.bots.hard.position.run_points`; None: always);
+    ``jd_chase``: where J♦ counts, the playout policy keeps it from the others and
+    takes it when last with it on top (:data:`hearts.bots.hard.reference.JD_CHASE`).
     """
 
     iterations: int = DEFAULT_ITERATIONS
@@ -154,8 +162,9 @@ class Options:
     remember_share: float = DEFAULT_REMEMBER_SHARE
     remember_from: int = DEFAULT_REMEMBER_FROM
     block_hide: int | None = DEFAULT_BLOCK_HIDE
-    stop: float = 0.0
-    stop_live: int | None = None
+    stop: float = DEFAULT_STOP
+    stop_live: int | None = DEFAULT_STOP_LIVE
+    jd_chase: bool = False
 
     def __post_init__(self) -> None:
         if self.engine not in ("compiled", "reference"):

@@ -34,7 +34,7 @@ from hearts.bots.hard.kernel.looks import _hide, _look, _look_scratch, _mix, rol
 from hearts.bots.hard.kernel.policy import _choose, _runner, _trick_now, rollout
 from hearts.bots.hard.kernel.sampler import draw
 from hearts.bots.hard.position import Judge, Passing, Position
-from hearts.bots.hard.reference import QUEEN_RUNS
+from hearts.bots.hard.reference import SWITCHES
 from hearts.bots.hard.sampling import DealTables
 
 __all__ = [
@@ -172,7 +172,7 @@ def unlike(t: DealTables, seed: int, w0: int, w1: int, pos: Position) -> float:
             np.array([c for _, c in pos.history], dtype=np.int64),
             pos.qs_breaks,
             pos.lead_card,
-            pos.voids & QUEEN_RUNS,
+            pos.voids & SWITCHES,
         )
     )
 

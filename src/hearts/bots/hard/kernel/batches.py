@@ -24,7 +24,7 @@ from hearts.bots.hard.kernel.looks import _look_scratch, rollout_look
 from hearts.bots.hard.kernel.policy import _choose, _runner, rollout
 from hearts.bots.hard.kernel.sampler import _deal_scratch, draw
 from hearts.bots.hard.kernel.value import _conceded, _value, _value0
-from hearts.bots.hard.reference import QUEEN_RUNS
+from hearts.bots.hard.reference import SWITCHES
 
 
 @_jit_inline
@@ -53,7 +53,7 @@ def likeness(
     """:func:`hearts.bots.hard.reference.likeness`: the deal's weight, ``mismatch`` to
     the power of the others' plays so far not of the kind the playout policy would
     have played holding that deal's hands (``hands``, ``pen``: scratch arrays;
-    ``flags``: the policy's switches, :data:`~hearts.bots.hard.reference.QUEEN_RUNS`)."""
+    ``flags``: the policy's switches, :data:`~hearts.bots.hard.reference.SWITCHES`)."""
     n = world.shape[0]
     for s in range(n):
         hands[s] = world[s]
@@ -185,7 +185,7 @@ def _play_batch(
         if mismatch != 1.0:
             wt = likeness(
                 world, hist_seat, hist_card, me, mismatch, qs_breaks, lead_card, hands, pen,
-                voids & QUEEN_RUNS,
+                voids & SWITCHES,
             )  # fmt: skip
         for a in range(alive.shape[0]):
             i = alive[a]

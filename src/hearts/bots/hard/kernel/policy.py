@@ -25,11 +25,12 @@ from hearts.bots.hard.kernel.jit import (
     _low,
     _pop,
 )
-from hearts.bots.hard.reference import QUEEN_RUNS
+from hearts.bots.hard.reference import JD_CHASE, QUEEN_RUNS
 
 #: Added to the runner's seat (:func:`_runner`) while it holds Q♠ alone (13 or
 #: 14 points, with :data:`QUEEN_RUNS` in ``voids``): the others do not block it yet.
 _QUEEN_ALONE = 16
+_JD_BIT = 1 << _JD
 
 
 @_jit
@@ -140,6 +141,8 @@ def _choose(
                     c = _bitlen(below if below else follow) - 1
             elif runner == seat:
                 c = _bitlen(follow) - 1
+            elif voids & JD_CHASE and pos == n - 1 and follow & _JD_BIT and top < _JD and tp < 10:
+                c = _JD
             elif played < n or (pos == n - 1 and tp == 0):
                 c = _bitlen(follow) - 1
                 if c == _QS and follow != _QS_BIT:
@@ -174,6 +177,8 @@ def _choose(
                 )
             ):
                 legal = safe
+            if voids & JD_CHASE and legal & _JD_BIT and legal != _JD_BIT:
+                legal &= ~_JD_BIT
             if legal & _QS_BIT:
                 c = _QS
             elif qs_live and legal & _HIGH_SPADES and _pop(h & _LOW_SPADES) < 3:

@@ -31,13 +31,21 @@ from hearts.bots.hard.reference.looks import (
     policy_card,
     rollout_look,
 )
-from hearts.bots.hard.reference.policy import QUEEN_RUNS, rollout, runs_for_the_moon
+from hearts.bots.hard.reference.policy import (
+    JD_CHASE,
+    QUEEN_RUNS,
+    SWITCHES,
+    rollout,
+    runs_for_the_moon,
+)
 from hearts.bots.hard.reference.value import conceded, score, value
 
 __all__ = [
+    "JD_CHASE",
     "MAX_DEALS",
     "MIX_SWAPS",
     "QUEEN_RUNS",
+    "SWITCHES",
     "conceded",
     "draw",
     "hide",

@@ -15,7 +15,7 @@ import math
 
 from hearts.bots.hard.position import Judge, Passing, Position
 from hearts.bots.hard.reference.looks import _standing, policy_card, rollout_look
-from hearts.bots.hard.reference.policy import QUEEN_RUNS, rollout
+from hearts.bots.hard.reference.policy import SWITCHES, rollout
 from hearts.bots.hard.reference.value import _value, conceded, value
 from hearts.bots.hard.sampling import DealTables
 from hearts.bots.hard.splitmix import HIDE_SALT, next_u64, to_unit, world_state
@@ -88,7 +88,7 @@ def likeness(world: list[int], pos: Position) -> float:
     trick: list[int] = []
     leader = pos.history[0][0] if pos.history else 0
     broken = False
-    voids = pos.voids & QUEEN_RUNS  # the policy's switches, not the voids seen
+    voids = pos.voids & SWITCHES  # the policy's switches, not the voids seen
     wt = 1.0
     for t, (seat, c) in enumerate(pos.history):
         if seat != pos.me:
