@@ -91,7 +91,7 @@ if [ "$split" = auto ]; then
 fi
 if [ "$split" = 1 ]; then
   split_dir=$(mktemp -d /tmp/hearts-test-split.XXXXXX)
-  python3 -m pytest -q -n "${HEARTS_TEST_BROWSER_WORKERS:-2}" --basetemp "$split_dir/browser" \
+  python3 -m pytest -q -n "${HEARTS_TEST_BROWSER_WORKERS:-3}" --basetemp "$split_dir/browser" \
     tests/browser "$@" >"$split_dir/browser.log" 2>&1 &
   browser_pid=$!
   status=0
