@@ -70,8 +70,9 @@ def settled(guest: Guest, code: str) -> Any:
     return until_room(
         guest,
         code,
-        lambda room: not room["computer_to_move"]
-        and bool(room["waiting_for"] or room["phase"] != "playing"),
+        lambda room: (
+            not room["computer_to_move"] and bool(room["waiting_for"] or room["phase"] != "playing")
+        ),
     )
 
 

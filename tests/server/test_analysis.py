@@ -170,9 +170,7 @@ def test_the_analysis_runs_on_a_larger_budget_and_holds_up_no_one(
     held.gate.set()
 
 
-def test_analyses_beyond_the_caps_are_429_with_retry_after(
-    app_client: Any, new_south: Any
-) -> None:
+def test_analyses_beyond_the_caps_are_429_with_retry_after(app_client: Any, new_south: Any) -> None:
     """A process runs a few analyses at once, fewer of one address: one more is 429
     analysis_busy with Retry-After (the player's own running one is not counted)."""
     held = HeldAnalysis()

@@ -71,9 +71,7 @@ def test_a_deal_is_the_function_of_the_promised_seed_and_the_browser_s(south: An
     state = south.state()  # the first match: dealt with no client seed
     assert state["hand"]["fairness"]["client_seeds"] == []
     promised = state["fairness"]["next_commitment"]
-    state = south.call(
-        "POST", "/api/new-match", {"version": state["version"], "client_seed": SEED}
-    )
+    state = south.call("POST", "/api/new-match", {"version": state["version"], "client_seed": SEED})
     fair = state["hand"]["fairness"]
     assert fair["commitment"] == promised and fair["client_seeds"] == [SEED]
     assert fair["server_seed"] is None and fair["deal"] is None and fair["deal_seat"] == 0
@@ -89,9 +87,7 @@ def test_a_deal_is_the_function_of_the_promised_seed_and_the_browser_s(south: An
     assert record["fairness"] == {k: fair[k] for k in ("commitment", "client_seeds", "server_seed")}
     validate(record)  # hearts validate checks the seeds too
     promised = state["fairness"]["next_commitment"]
-    state = south.call(
-        "POST", "/api/next-hand", {"version": state["version"], "client_seed": "ab"}
-    )
+    state = south.call("POST", "/api/next-hand", {"version": state["version"], "client_seed": "ab"})
     assert state["hand"]["fairness"]["commitment"] == promised
     assert state["hand"]["fairness"]["client_seeds"] == ["ab"]
 
@@ -154,8 +150,9 @@ def test_the_seeds_are_kept_across_a_restart(db_url: str, new_south: Callable[..
         assert again["hand"]["fairness"] == state["hand"]["fairness"]
         assert again["fairness"] == state["fairness"]
         done = finish(south, again)
-        assert commitment(done["hand"]["fairness"]["server_seed"]) == (
-            state["hand"]["fairness"]["commitment"]
+        assert (
+            commitment(done["hand"]["fairness"]["server_seed"])
+            == (state["hand"]["fairness"]["commitment"])
         )
 
 
