@@ -1,5 +1,5 @@
-"""Stopping a ``hearts serve`` subprocess started in its own process group, for every
-test that starts one (browser, HTTP, workers, deploy)."""
+"""Stopping (or killing, as a crash would) a ``hearts serve`` subprocess started in its
+own process group, for every test that starts one (browser, HTTP, workers, deploy)."""
 
 from __future__ import annotations
 
@@ -21,3 +21,11 @@ def stop_group(proc: subprocess.Popen[str], timeout: float = 15) -> None:
             proc.wait(timeout=timeout)
     with contextlib.suppress(ProcessLookupError):
         os.killpg(proc.pid, signal.SIGKILL)
+
+
+def kill_group(proc: subprocess.Popen[str], timeout: float = 30) -> None:
+    """SIGKILL the server's whole process group at once (a crash: no clean stop, its
+    bot workers with it) and wait for the server to be gone."""
+    with contextlib.suppress(ProcessLookupError):
+        os.killpg(proc.pid, signal.SIGKILL)
+    proc.wait(timeout=timeout)

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import os
 import queue
-import signal
 import subprocess
 import sys
 import threading
@@ -19,7 +18,7 @@ from typing import Any
 
 import httpx
 import pytest
-from processes import stop_group
+from processes import kill_group, stop_group
 
 from hearts.server.solo import analysis
 
@@ -145,8 +144,7 @@ def test_a_killed_process_s_analysis_is_finished_by_the_other(
     south.call(dying.url, "POST", "/api/analysis", {"hand": 1})  # SLOW playouts a decision
     under_way = _poll(south, other.url, lambda got: got["done"] >= 1)
     assert under_way["status"] == "running" and under_way["done"] < under_way["total"]
-    os.killpg(dying.proc.pid, signal.SIGKILL)  # the server and its bot worker, mid-search
-    dying.proc.wait(timeout=30)
+    kill_group(dying.proc)  # the server and its bot worker, mid-search
     got = _poll(south, other.url, lambda got: got["status"] != "running")
     # taken over once its heartbeat was stale (STALE s), and finished
     assert got["status"] == "done" and got["done"] == got["total"] == 14

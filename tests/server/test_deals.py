@@ -6,7 +6,6 @@ With a server seed (``--seed``), deals are reproducible but every player has its
 from __future__ import annotations
 
 import os
-import signal
 import subprocess
 import sys
 from collections.abc import Callable
@@ -17,7 +16,7 @@ from typing import Any
 import httpx
 import pytest
 from fastapi.testclient import TestClient
-from processes import stop_group
+from processes import kill_group
 
 from hearts.cards import names
 from hearts.fairness import ServerSeeds, commitment, deal
@@ -181,9 +180,7 @@ def test_a_kill_9_keeps_the_hand_s_commitment_and_the_next(
         body = {"version": promised["version"], "client_seed": SEED}
         before = httpx.post(f"{url}/api/new-match", headers=auth, json=body, timeout=30).json()
     finally:
-        os.killpg(proc.pid, signal.SIGKILL)  # no clean stop
-        proc.wait(timeout=30)
-        stop_group(proc)  # its bot workers too
+        kill_group(proc)  # no clean stop
     # the database as the killed server left it, served again
     app = create_app(f"sqlite:///{tmp_path / 'hearts.db'}", executor=ThreadPoolExecutor(1))
     with TestClient(app) as client:

@@ -7,9 +7,7 @@ forged or altered is refused with its own code and changes nothing."""
 from __future__ import annotations
 
 import html
-import os
 import re
-import signal
 import sys
 import time
 from collections.abc import Callable
@@ -21,7 +19,7 @@ import httpx
 import pytest
 import sqlalchemy as sa
 from fastapi.testclient import TestClient
-from processes import stop_group
+from processes import kill_group
 
 from hearts.cards import names
 from hearts.fairness import commitment, deal
@@ -169,9 +167,7 @@ def test_a_kill_9_keeps_the_first_deal_and_its_ticket_used(
         body = {"first_deal": {"ticket": ticket, "client_seed": SEED}}
         got = httpx.post(f"{url}/api/players", json=body, timeout=30).json()
     finally:
-        os.killpg(proc.pid, signal.SIGKILL)  # no clean stop
-        proc.wait(timeout=30)
-        stop_group(proc)  # its bot workers too
+        kill_group(proc)  # no clean stop
     # the database as the killed server left it, served again (the same secret)
     app = create_app(f"sqlite:///{tmp_path / 'hearts.db'}", executor=ThreadPoolExecutor(1))
     with TestClient(app) as client:

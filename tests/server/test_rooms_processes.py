@@ -9,7 +9,6 @@ import contextlib
 import json
 import os
 import queue
-import signal
 import subprocess
 import sys
 import threading
@@ -22,7 +21,7 @@ import httpx
 import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-from processes import stop_group
+from processes import kill_group, stop_group
 from websockets.sync.client import connect
 
 START_TIMEOUT = 60.0
@@ -167,8 +166,7 @@ def test_two_processes_serve_one_room_and_survive_a_kill(two_servers) -> None:
     # the next hand; a few tricks in, process A dies without a word
     lan.call("POST", f"/api/rooms/{code}/next-hand", {"version": end["version"]})
     play_until([lan, minh], code, lambda r: len(r["state"]["hand"]["tricks"]) >= 2)
-    os.killpg(proc_a.pid, signal.SIGKILL)
-    proc_a.wait(timeout=30)
+    kill_group(proc_a)
     lan.move_to(url_b)  # Lan reloads: the page reaches the live process
     lan.frames.clear()
     lan.listen(code)
