@@ -4,6 +4,7 @@ and it compiles and decides in a fresh process where no cache can be written."""
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import os
 import random
@@ -27,6 +28,7 @@ from hearts.bots.hard import (
     search_judge,
     search_position,
 )
+from hearts.bots.hard.moon import suspect
 from hearts.bots.hard.options import DEFAULT_STOP, DEFAULT_STOP_LIVE
 from hearts.bots.hard.position import Passing
 from hearts.bots.hard.reference import rollout
@@ -706,3 +708,73 @@ def test_a_policy_that_chases_the_jack_keeps_it_and_takes_it_when_last() -> None
     heart = cards("3H")[0]  # its next choice, the heart, hearts broken
     assert _first_card(hands, trick, 4) == [jd, jd]
     assert _first_card(hands, trick, 4 | reference.JD_CHASE) == [heart, heart]
+
+
+def _suspect_views(count: int, tricks: int = 2) -> list[PlayerView]:
+    """Positions with a choice where another seat won the last ``tricks`` tricks
+    and no other seat has a point, from hands played by Vừa at the default table."""
+    medium = get_bot("medium")
+    out = []
+    i = 0
+    while len(out) < count:
+        state = HandState.deal(Rules(), 4, random.Random(1000 + i))
+        i += 1
+        while not state.is_terminal():
+            view = state.view(state.turn, hand_number=4)
+            if suspect(view, tricks) >= 0 and view.legal & (view.legal - 1):
+                out.append(view)
+                break
+            state.play(medium.choose_play(view))
+    return out
+
+
+def test_a_suspected_runner_is_chased_alike_in_both_engines() -> None:
+    # ``suspect`` (issue 38 lever 1): the seat named in the voids word runs and is
+    # chased before it has points; both playouts play the same cards, and the
+    # switch changes some of them.
+    rng = random.Random(9)
+    moved = 0
+    for view in _suspect_views(6):
+        named = reference.suspect_bits(suspect(view, 2))
+        for _ in range(10):
+            start = rng.getstate()
+            want, got, cards = _both_playouts(view, rng, 5 | named)
+            assert got == want
+            rng.setstate(start)
+            _, _, plain = _both_playouts(view, rng)
+            moved += plain != cards
+    assert moved
+
+
+def test_khó_suspecting_a_runner_weighs_alike_in_both_engines() -> None:
+    # The play search reads the suspect alike in both engines; where no seat is
+    # suspected the option changes nothing.
+    for view in _suspect_views(3):
+        fast, slow = (HardBot(iterations=60, suspect=2, engine=e) for e in ENGINES)
+        assert fast.weigh_play(view) == slow.weigh_play(view)
+    quiet = [v for v in VIEWS if suspect(v, 2) < 0 and v.rules == Rules()]
+    assert quiet
+    for view in quiet[:3]:
+        assert HardBot(iterations=60, suspect=2).weigh_play(view) == HardBot(
+            iterations=60
+        ).weigh_play(view)
+
+
+def test_a_suspect_is_the_seat_that_won_the_last_tricks_while_no_other_has_points() -> None:
+    def played(text: str) -> tuple[tuple[int, int], ...]:
+        # "seat:card ...", every trick's leader first
+        pairs = [w.split(":") for w in text.split()]
+        return tuple((int(s), parse_cards([c])[0]) for s, c in pairs)
+
+    view = next(v for v in VIEWS if v.rules == Rules())
+    two = played("0:2C 1:AC 2:3C 3:4C 1:KC 2:5C 3:6C 0:7C")
+    at = dataclasses.replace(view, seat=0, plays=two)
+    assert [suspect(at, k) for k in (1, 2, 3)] == [1, 1, -1]
+    assert suspect(dataclasses.replace(at, seat=1), 2) == -1  # never oneself
+    # Seat 2 wins the third trick with a heart in it: the only seat with a point.
+    three = two + played("1:2D 2:AD 3:3D 0:2H")
+    at = dataclasses.replace(view, seat=0, plays=three)
+    assert [suspect(at, k) for k in (1, 2)] == [2, -1]
+    # Seat 1 wins the fourth, but seat 2 has a point: no suspect.
+    four = three + played("2:8C 3:9C 0:TC 1:QC")
+    assert suspect(dataclasses.replace(view, seat=0, plays=four), 1) == -1

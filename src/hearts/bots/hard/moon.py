@@ -61,6 +61,26 @@ def live_moon(view: PlayerView) -> int:
     return runner
 
 
+def suspect(view: PlayerView, tricks: int) -> int:
+    """The other seat suspected of running for the moon before its run shows (-1:
+    none): it won each of the last ``tricks`` finished tricks (at least one) and no
+    other seat has taken a point, so it holds the control a moon needs.
+
+    A rule-based shooter runs from its first trick, cashing its winners, while the
+    playouts' runner starts at four points (:func:`runs_for_the_moon`): the
+    suspect is chased from the start (:data:`hearts.bots.hard.reference.SUSPECT`).
+    """
+    winners = view.winners()
+    if tricks < 1 or len(winners) < tricks:
+        return -1
+    seat = winners[-1]
+    if seat == view.seat or any(w != seat for w in winners[-tricks:]):
+        return -1
+    if any(p for s, p in enumerate(penalties(view)) if s != seat):
+        return -1
+    return seat
+
+
 def _led_a_heart(view: PlayerView, seat: int) -> bool:
     """Whether ``seat`` led a heart in this hand (the trick in progress included):
     with Q♠ already taken, the mark of a seat running for the moon."""

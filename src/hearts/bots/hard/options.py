@@ -136,7 +136,10 @@ class Options:
     charge only while a run is live, one other seat alone having taken at least
     this many points (:func:`hearts.bots.hard.position.run_points`; None: always);
     ``jd_chase``: where J♦ counts, the playout policy keeps it from the others and
-    takes it when last with it on top (:data:`hearts.bots.hard.reference.JD_CHASE`).
+    takes it when last with it on top (:data:`hearts.bots.hard.reference.JD_CHASE`);
+    ``suspect``: in the play search's playouts, an other seat that won each of the
+    last this many tricks while no other seat took a point runs for the moon and is
+    chased before it has points (:func:`hearts.bots.hard.moon.suspect`; None: off).
     """
 
     iterations: int = DEFAULT_ITERATIONS
@@ -165,6 +168,7 @@ class Options:
     stop: float = DEFAULT_STOP
     stop_live: int | None = DEFAULT_STOP_LIVE
     jd_chase: bool = False
+    suspect: int | None = None
 
     def __post_init__(self) -> None:
         if self.engine not in ("compiled", "reference"):
@@ -180,6 +184,8 @@ class Options:
             object.__setattr__(self, "block_hide", _checked_hide(self.block_hide))
         if self.stop_live is not None:
             object.__setattr__(self, "stop_live", int(self.stop_live))
+        if self.suspect is not None:
+            object.__setattr__(self, "suspect", int(self.suspect))
         if self.budget_ms is not None:
             object.__setattr__(self, "budget_ms", float(self.budget_ms))
         _queen_places(self.queen_runs, "queen_runs")

@@ -25,7 +25,7 @@ from hearts.bots.hard.kernel.jit import (
     _low,
     _pop,
 )
-from hearts.bots.hard.reference import JD_CHASE, QUEEN_RUNS
+from hearts.bots.hard.reference import JD_CHASE, QUEEN_RUNS, SUSPECT_SHIFT
 
 #: Added to the runner's seat (:func:`_runner`) while it holds Q♠ alone (13 or
 #: 14 points, with :data:`QUEEN_RUNS` in ``voids``): the others do not block it yet.
@@ -37,6 +37,7 @@ _JD_BIT = 1 << _JD
 def _runner(pen: Any, voids: int) -> int:
     """:func:`hearts.bots.hard.reference._runner`, its two answers in one int: the seat,
     plus :data:`_QUEEN_ALONE` when the others do not block it yet (-1: none)."""
+    suspect = ((voids >> SUSPECT_SHIFT) & 7) - 1
     who = -1
     for s in range(pen.shape[0]):
         if pen[s]:
@@ -44,9 +45,9 @@ def _runner(pen: Any, voids: int) -> int:
                 return -1
             who = s
     if who < 0:
-        return -1
+        return suspect
     p = pen[who]
-    if p >= 15 or 4 <= p < 13:
+    if p >= 15 or 4 <= p < 13 or who == suspect:
         return who
     return who + _QUEEN_ALONE if p >= 13 and voids & QUEEN_RUNS else -1
 

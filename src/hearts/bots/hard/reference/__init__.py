@@ -34,9 +34,12 @@ from hearts.bots.hard.reference.looks import (
 from hearts.bots.hard.reference.policy import (
     JD_CHASE,
     QUEEN_RUNS,
+    SUSPECT,
+    SUSPECT_SHIFT,
     SWITCHES,
     rollout,
     runs_for_the_moon,
+    suspect_bits,
 )
 from hearts.bots.hard.reference.value import conceded, score, value
 
@@ -45,6 +48,8 @@ __all__ = [
     "MAX_DEALS",
     "MIX_SWAPS",
     "QUEEN_RUNS",
+    "SUSPECT",
+    "SUSPECT_SHIFT",
     "SWITCHES",
     "conceded",
     "draw",
@@ -63,6 +68,7 @@ __all__ = [
     "rollout_look",
     "runs_for_the_moon",
     "score",
+    "suspect_bits",
     "unlike",
     "value",
 ]

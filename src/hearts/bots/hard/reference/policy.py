@@ -34,8 +34,13 @@ QUEEN_RUNS = 1 << 4
 #: trick) and takes it when last with it on top (:func:`_follow`): Khó's
 #: ``jd_chase``, at a table where J♦ counts.
 JD_CHASE = 1 << 5
+#: Bits 6–8: a seat suspected of running for the moon before its run shows (its
+#: number plus one; 0: none), running and chased while no other seat has a point
+#: (:func:`_runner`): Khó's ``suspect``, :func:`suspect_bits`.
+SUSPECT_SHIFT = 6
+SUSPECT = 7 << SUSPECT_SHIFT
 #: The policy's switches in the ``voids`` word (beside the voids seen).
-SWITCHES = QUEEN_RUNS | JD_CHASE
+SWITCHES = QUEEN_RUNS | JD_CHASE | SUSPECT
 
 _QS_BIT = 1 << _QS
 _JD_BIT = 1 << _JD
@@ -345,6 +350,15 @@ def runs_for_the_moon(points: int) -> bool:
     return points >= 15 or 4 <= points < 13
 
 
+def suspect_bits(seat: int) -> int:
+    """The ``voids`` word's switch that names ``seat`` the suspected runner (-1: none).
+
+    >>> suspect_bits(2) >> SUSPECT_SHIFT, suspect_bits(-1)
+    (3, 0)
+    """
+    return (seat + 1) << SUSPECT_SHIFT
+
+
 def _runner(pen: list[int], voids: int = 0) -> tuple[int, bool]:
     """The seat running for the moon (-1 if none), and whether the others chase it.
 
@@ -354,8 +368,10 @@ def _runner(pen: list[int], voids: int = 0) -> tuple[int, bool]:
     handed the queen that controls the play goes on taking tricks), unchased until
     Q♠ and two hearts, as Vừa chases (:data:`hearts.bots.medium.WATCH`): the others
     still feed it: a model of players of habit (:data:`hearts.bots.hard.options.DEFAULT_REMEMBER`;
-    the measures are in docs/kho.md).
+    the measures are in docs/kho.md).  A seat named in :data:`SUSPECT` runs and is
+    chased from its first trick, while no other seat has a point.
     """
+    suspect = (voids >> SUSPECT_SHIFT & 7) - 1
     who = -1
     for s, p in enumerate(pen):
         if p:
@@ -363,8 +379,8 @@ def _runner(pen: list[int], voids: int = 0) -> tuple[int, bool]:
                 return -1, False
             who = s
     if who < 0:
-        return -1, False
+        return (suspect, True) if suspect >= 0 else (-1, False)
     p = pen[who]
-    if runs_for_the_moon(p):
+    if runs_for_the_moon(p) or who == suspect:
         return who, True
     return (who, False) if p >= 13 and voids & QUEEN_RUNS else (-1, False)
