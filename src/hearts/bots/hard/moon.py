@@ -22,7 +22,7 @@ from hearts.bots.hard.sampling import (
     WeightedSampler,
     sampler_parts,
 )
-from hearts.cards import HEARTS_MASK
+from hearts.cards import HEARTS, HEARTS_MASK, SUIT_MASKS
 from hearts.view import PlayerView
 
 #: The share of the deals in which a live runner holds the high hearts.
@@ -61,22 +61,30 @@ def live_moon(view: PlayerView) -> int:
     return runner
 
 
-def suspect(view: PlayerView, tricks: int) -> int:
+def suspect(view: PlayerView, tricks: int | None, queen: bool = False) -> int:
     """The other seat suspected of running for the moon before its run shows (-1:
-    none): it won each of the last ``tricks`` finished tricks (at least one) and no
-    other seat has taken a point, so it holds the control a moon needs.
+    none), while no other seat has taken a point: it won each of the last
+    ``tricks`` finished tricks (None: not this way), so it holds the control a moon
+    needs; or, with ``queen``, it alone took Q♠ (13 or 14 points).
 
     A rule-based shooter runs from its first trick, cashing its winners, while the
-    playouts' runner starts at four points (:func:`runs_for_the_moon`): the
-    suspect is chased from the start (:data:`hearts.bots.hard.reference.SUSPECT`).
+    playouts' runner starts at four points and not with Q♠ alone
+    (:func:`runs_for_the_moon`): the suspect is chased from the start
+    (:data:`hearts.bots.hard.reference.SUSPECT`).
     """
+    taken = penalties(view)
+    seats = scorers(taken)
+    if len(seats) > 1 or seats == [view.seat]:
+        return -1
+    if queen and seats and taken[seats[0]] in (13, 14):
+        return seats[0]
     winners = view.winners()
-    if tricks < 1 or len(winners) < tricks:
+    if tricks is None or tricks < 1 or len(winners) < tricks:
         return -1
     seat = winners[-1]
     if seat == view.seat or any(w != seat for w in winners[-tricks:]):
         return -1
-    if any(p for s, p in enumerate(penalties(view)) if s != seat):
+    if seats and seats != [seat]:
         return -1
     return seat
 
@@ -89,32 +97,43 @@ def _led_a_heart(view: PlayerView, seat: int) -> bool:
 
 
 def moon_sampler(
-    view: PlayerView, base: DealSampler | WeightedSampler
+    view: PlayerView,
+    base: DealSampler | WeightedSampler,
+    runner: int | None = None,
+    control: bool = False,
 ) -> DealSampler | WeightedSampler | MixtureSampler:
-    """``base``, or while a moon is live (:func:`live_moon`)
-    a mixture: ``base`` on (1 - RUNNER_SHARE) of the deals, and deals in which
-    the runner holds the highest hearts still out (as many of the RUNNER_HEARTS
-    as fit what the view allows) on the rest."""
-    runner = live_moon(view)
+    """``base``, or while a moon is live (:func:`live_moon`, or ``runner`` when
+    given and not -1) a mixture: ``base`` on (1 - RUNNER_SHARE) of the deals, and
+    deals in which the runner holds the highest hearts still out (as many of the
+    RUNNER_HEARTS as fit what the view allows) on the rest; with ``control``, the
+    highest card still out of each other suit too, where the view allows."""
+    if runner is None or runner < 0:
+        runner = live_moon(view)
     if runner < 0:
         return base
     known = view.known()
-    out = view.unseen() & HEARTS_MASK
+    unplaced = view.unseen()
     for s in range(view.n):
         if s != view.seat:
-            out &= ~known[s]  # placed already (the runner's) or known to lie elsewhere
+            unplaced &= ~known[s]  # placed already (the runner's) or known to lie elsewhere
+    out = unplaced & HEARTS_MASK
     tops: list[int] = []
     while out and len(tops) < RUNNER_HEARTS:
         card = out.bit_length() - 1
         tops.append(card)
         out &= ~(1 << card)
+    sides = [
+        (unplaced & SUIT_MASKS[suit]).bit_length() - 1
+        for suit in range(4)
+        if control and suit != HEARTS and unplaced & SUIT_MASKS[suit]
+    ]
     part = None
-    while tops:
+    while tops or sides:
         try:
-            part = DealSampler(view, place=[(runner, c) for c in tops])
+            part = DealSampler(view, place=[(runner, c) for c in tops + sides])
             break
         except NoConsistentDeal:
-            tops.pop()
+            (sides or tops).pop()
     if part is None:
         return base
     parts = sampler_parts(base)
