@@ -64,7 +64,8 @@ def regret(ref: Weighing, card: int, n: int) -> float:
     """How much worse the reference judges ``card`` than its own choice, in the
     hint's units (points far from the target, percentage points near it)."""
     gap = ref.value[ref.choice] - ref.value.get(card, ref.value[ref.choice])
-    return gap * 100 if ref.near else gap * (n - 1) / n
+    # Near the end the value is already 100 × the chance to win (coach.why).
+    return gap if ref.near else gap * (n - 1) / n
 
 
 def positions(args: argparse.Namespace) -> list[PlayerView]:

@@ -24,6 +24,18 @@ def test_a_card_within_the_hints_margin_counts_as_the_same_advice() -> None:
     assert "worse by 0.85 (mean), 1.50 (max)" in line
 
 
+def test_regrets_are_in_the_hints_units() -> None:
+    # Far from the target the value is points on the (n - 1)/n scale; near it, 100 ×
+    # the chance to win already: the hint's margins (0.5 points, 3 percentage points).
+    def weighing(near: bool) -> advice.Weighing:
+        values = {1: 40.0, 2: 37.0}
+        return advice.Weighing(1, (1, 2), {1: 0.0, 2: 0.0}, values, {1: 1, 2: 1}, near)
+
+    assert advice.regret(weighing(True), 2, 4) == 3.0
+    assert advice.regret(weighing(False), 2, 4) == 2.25
+    assert advice.regret(weighing(False), 1, 4) == 0.0
+
+
 def test_the_interval_holds_the_share() -> None:
     for hits, n in ((0, 10), (7, 10), (10, 10), (152, 200)):
         lo, hi = advice.wilson(hits, n)
