@@ -352,7 +352,7 @@ def play_sampler(view: PlayerView, o: Options) -> DealSampler | WeightedSampler 
     if not o.moon:
         return base
     runner = suspect(view, o.suspect, o.suspect_queen) if o.suspect_sampled else -1
-    return moon_sampler(view, base, runner, o.moon_control)
+    return moon_sampler(view, base, runner)
 
 
 def _other_moon_open(view: PlayerView) -> bool:

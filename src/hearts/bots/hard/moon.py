@@ -22,7 +22,7 @@ from hearts.bots.hard.sampling import (
     WeightedSampler,
     sampler_parts,
 )
-from hearts.cards import HEARTS, HEARTS_MASK, SUIT_MASKS
+from hearts.cards import HEARTS_MASK
 from hearts.view import PlayerView
 
 #: The share of the deals in which a live runner holds the high hearts.
@@ -100,40 +100,32 @@ def moon_sampler(
     view: PlayerView,
     base: DealSampler | WeightedSampler,
     runner: int | None = None,
-    control: bool = False,
 ) -> DealSampler | WeightedSampler | MixtureSampler:
     """``base``, or while a moon is live (:func:`live_moon`, or ``runner`` when
     given and not -1) a mixture: ``base`` on (1 - RUNNER_SHARE) of the deals, and
     deals in which the runner holds the highest hearts still out (as many of the
-    RUNNER_HEARTS as fit what the view allows) on the rest; with ``control``, the
-    highest card still out of each other suit too, where the view allows."""
+    RUNNER_HEARTS as fit what the view allows) on the rest."""
     if runner is None or runner < 0:
         runner = live_moon(view)
     if runner < 0:
         return base
     known = view.known()
-    unplaced = view.unseen()
+    out = view.unseen() & HEARTS_MASK
     for s in range(view.n):
         if s != view.seat:
-            unplaced &= ~known[s]  # placed already (the runner's) or known to lie elsewhere
-    out = unplaced & HEARTS_MASK
+            out &= ~known[s]  # placed already (the runner's) or known to lie elsewhere
     tops: list[int] = []
     while out and len(tops) < RUNNER_HEARTS:
         card = out.bit_length() - 1
         tops.append(card)
         out &= ~(1 << card)
-    sides = [
-        (unplaced & SUIT_MASKS[suit]).bit_length() - 1
-        for suit in range(4)
-        if control and suit != HEARTS and unplaced & SUIT_MASKS[suit]
-    ]
     part = None
-    while tops or sides:
+    while tops:
         try:
-            part = DealSampler(view, place=[(runner, c) for c in tops + sides])
+            part = DealSampler(view, place=[(runner, c) for c in tops])
             break
         except NoConsistentDeal:
-            (sides or tops).pop()
+            tops.pop()
     if part is None:
         return base
     parts = sampler_parts(base)

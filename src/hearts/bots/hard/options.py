@@ -142,8 +142,7 @@ class Options:
     chased before it has points (:func:`hearts.bots.hard.moon.suspect`; None: off);
     ``suspect_queen``: so is an other seat that alone took Q♠;
     ``suspect_sampled``: the suspect gets the live runner's deals
-    (:func:`hearts.bots.hard.moon.moon_sampler`); ``moon_control``: a live runner
-    holds there the highest card still out of every other suit too.
+    (:func:`hearts.bots.hard.moon.moon_sampler`).
     """
 
     iterations: int = DEFAULT_ITERATIONS
@@ -175,7 +174,6 @@ class Options:
     suspect: int | None = None
     suspect_queen: bool = False
     suspect_sampled: bool = False
-    moon_control: bool = False
 
     def __post_init__(self) -> None:
         if self.engine not in ("compiled", "reference"):
