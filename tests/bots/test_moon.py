@@ -10,9 +10,7 @@ from positions_helper import craft
 
 from hearts.bots.base import get_bot
 from hearts.bots.hard import HardBot, kernel, reference, search_position
-from hearts.bots.hard.bot import play_sampler
-from hearts.bots.hard.moon import live_moon, moon_sampler, runs_for_the_moon, suspect
-from hearts.bots.hard.options import Options
+from hearts.bots.hard.moon import live_moon, moon_sampler, runs_for_the_moon
 from hearts.bots.hard.reference import QUEEN_RUNS, rollout
 from hearts.bots.hard.sampling import DealSampler, MixtureSampler, deal_tables
 from hearts.cards import parse_card
@@ -73,21 +71,6 @@ def test_half_the_deals_give_the_runner_the_high_hearts() -> None:
     uniform = sum(d[1] & TOPS == TOPS for d in (base.draw(random.Random(w)) for w in range(400)))
     assert with_tops > 200 > 4 * uniform
     assert all(d[0] == view.hand for d in draws)
-
-
-def test_a_seat_alone_with_the_queen_is_suspected_and_given_the_high_hearts() -> None:
-    # ``suspect_queen`` (issue 38): West alone with Q♠ (13 points) is no live moon,
-    # but it is the suspect; with ``suspect_sampled`` half the play search's deals
-    # give it the high hearts, as a live runner's do.
-    view = _view("2C AC 3C 4C  AS QS 2S 3S")
-    assert live_moon(view) == -1
-    assert suspect(view, None, queen=True) == 1
-    assert suspect(view, None) == -1
-    assert suspect(_view("2C AC 3C 4C"), None, queen=True) == -1
-    assert not isinstance(play_sampler(view, Options(suspect_queen=True)), MixtureSampler)
-    sampler = play_sampler(view, Options(suspect_queen=True, suspect_sampled=True))
-    assert isinstance(sampler, MixtureSampler)
-    assert sum(d[1] & TOPS == TOPS for d in _draws(sampler)) > 200
 
 
 def _cards(text: str) -> int:

@@ -265,9 +265,8 @@ class HardBot:
         if "play" in places or ("habit" in places and habit):
             pos = pos._replace(voids=pos.voids | QUEEN_RUNS)
         pos = pos._replace(voids=pos.voids | self._jd_chase(view))
-        if o.suspect is not None or o.suspect_queen:
-            seat = suspect(view, o.suspect, o.suspect_queen)
-            pos = pos._replace(voids=pos.voids | suspect_bits(seat))
+        if o.suspect is not None:
+            pos = pos._replace(voids=pos.voids | suspect_bits(suspect(view, o.suspect)))
 
         def batch(w0: int, w1: int, alive: list[int]) -> None:
             if compiled:
@@ -349,10 +348,7 @@ def play_sampler(view: PlayerView, o: Options) -> DealSampler | WeightedSampler 
         base = WeightedSampler(view, QUEEN_SPADES, queen_doubts(view, o.infer))
     else:
         base = DealSampler(view)
-    if not o.moon:
-        return base
-    runner = suspect(view, o.suspect, o.suspect_queen) if o.suspect_sampled else -1
-    return moon_sampler(view, base, runner)
+    return moon_sampler(view, base) if o.moon else base
 
 
 def _other_moon_open(view: PlayerView) -> bool:

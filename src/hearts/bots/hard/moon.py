@@ -61,30 +61,22 @@ def live_moon(view: PlayerView) -> int:
     return runner
 
 
-def suspect(view: PlayerView, tricks: int | None, queen: bool = False) -> int:
+def suspect(view: PlayerView, tricks: int) -> int:
     """The other seat suspected of running for the moon before its run shows (-1:
-    none), while no other seat has taken a point: it won each of the last
-    ``tricks`` finished tricks (None: not this way), so it holds the control a moon
-    needs; or, with ``queen``, it alone took Q♠ (13 or 14 points).
+    none): it won each of the last ``tricks`` finished tricks (at least one) and no
+    other seat has taken a point, so it holds the control a moon needs.
 
     A rule-based shooter runs from its first trick, cashing its winners, while the
-    playouts' runner starts at four points and not with Q♠ alone
-    (:func:`runs_for_the_moon`): the suspect is chased from the start
-    (:data:`hearts.bots.hard.reference.SUSPECT`).
+    playouts' runner starts at four points (:func:`runs_for_the_moon`): the
+    suspect is chased from the start (:data:`hearts.bots.hard.reference.SUSPECT`).
     """
-    taken = penalties(view)
-    seats = scorers(taken)
-    if len(seats) > 1 or seats == [view.seat]:
-        return -1
-    if queen and seats and taken[seats[0]] in (13, 14):
-        return seats[0]
     winners = view.winners()
-    if tricks is None or tricks < 1 or len(winners) < tricks:
+    if tricks < 1 or len(winners) < tricks:
         return -1
     seat = winners[-1]
     if seat == view.seat or any(w != seat for w in winners[-tricks:]):
         return -1
-    if seats and seats != [seat]:
+    if any(p for s, p in enumerate(penalties(view)) if s != seat):
         return -1
     return seat
 
@@ -97,16 +89,13 @@ def _led_a_heart(view: PlayerView, seat: int) -> bool:
 
 
 def moon_sampler(
-    view: PlayerView,
-    base: DealSampler | WeightedSampler,
-    runner: int | None = None,
+    view: PlayerView, base: DealSampler | WeightedSampler
 ) -> DealSampler | WeightedSampler | MixtureSampler:
-    """``base``, or while a moon is live (:func:`live_moon`, or ``runner`` when
-    given and not -1) a mixture: ``base`` on (1 - RUNNER_SHARE) of the deals, and
-    deals in which the runner holds the highest hearts still out (as many of the
-    RUNNER_HEARTS as fit what the view allows) on the rest."""
-    if runner is None or runner < 0:
-        runner = live_moon(view)
+    """``base``, or while a moon is live (:func:`live_moon`)
+    a mixture: ``base`` on (1 - RUNNER_SHARE) of the deals, and deals in which
+    the runner holds the highest hearts still out (as many of the RUNNER_HEARTS
+    as fit what the view allows) on the rest."""
+    runner = live_moon(view)
     if runner < 0:
         return base
     known = view.known()

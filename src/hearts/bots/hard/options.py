@@ -139,10 +139,7 @@ class Options:
     takes it when last with it on top (:data:`hearts.bots.hard.reference.JD_CHASE`);
     ``suspect``: in the play search's playouts, an other seat that won each of the
     last this many tricks while no other seat took a point runs for the moon and is
-    chased before it has points (:func:`hearts.bots.hard.moon.suspect`; None: off);
-    ``suspect_queen``: so is an other seat that alone took Q♠;
-    ``suspect_sampled``: the suspect gets the live runner's deals
-    (:func:`hearts.bots.hard.moon.moon_sampler`).
+    chased before it has points (:func:`hearts.bots.hard.moon.suspect`; None: off).
     """
 
     iterations: int = DEFAULT_ITERATIONS
@@ -172,8 +169,6 @@ class Options:
     stop_live: int | None = DEFAULT_STOP_LIVE
     jd_chase: bool = False
     suspect: int | None = None
-    suspect_queen: bool = False
-    suspect_sampled: bool = False
 
     def __post_init__(self) -> None:
         if self.engine not in ("compiled", "reference"):
