@@ -11,8 +11,8 @@ searches of South's view:
 
 - the hint (:func:`hearts.server.solo.coach.hint`'s bot: Khó as players meet it,
   with ``--variant``'s options, as a changed default would give it);
-- the analysis (:func:`hearts.server.solo.analysis.weigh`: its budget, every
-  playout spent), asked whether it would have chosen the reference's card;
+- the analysis (the search of :func:`hearts.server.solo.analysis.weigh`: its
+  budget, every playout spent, with ``--variant``'s options too);
 - the reference: Khó with every playout spent on a larger budget
   (``--hint-reference`` for plays, 32× that for passes; another seed, so its deals
   are not the hint's).
@@ -27,7 +27,6 @@ hint's "too close to matter" (``coach.CLOSE_POINTS`` / ``CLOSE_CHANCE``).
 from __future__ import annotations
 
 import argparse
-import math
 import random
 import sys
 import time
@@ -35,29 +34,16 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
+from coach_margins import FAR, NEAR
 from options import parse_options
 
+from hearts.bots.arena import wilson95
 from hearts.bots.base import get_bot
 from hearts.bots.hard import HardBot, Weighing, candidates
-from hearts.cards import parse_card, parse_cards
 from hearts.hand import HandState
 from hearts.rules import Rules
 from hearts.server.solo import analysis, coach
 from hearts.view import PlayerView
-
-FAR = (10, 20, 30, 5)
-NEAR = (70, 82, 64, 77)
-
-
-def wilson(hits: int, n: int) -> tuple[float, float]:
-    """A 95% interval for a share ``hits`` / ``n`` (Wilson's)."""
-    if n == 0:
-        return 0.0, 1.0
-    z = 1.96
-    p = hits / n
-    mid = (p + z * z / (2 * n)) / (1 + z * z / n)
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
-    return max(0.0, mid - half), min(1.0, mid + half)
 
 
 def regret(ref: Weighing, card: int, n: int) -> float:
@@ -117,7 +103,7 @@ class Tally:
 
 
 def _share(hits: int, n: int) -> str:
-    lo, hi = wilson(hits, n)
+    lo, hi = wilson95(hits, n)
     return f"{hits}/{n} = {hits / max(n, 1):.0%} [{lo:.0%}, {hi:.0%}]"
 
 
@@ -132,25 +118,22 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--variant", default="", help="Khó's options for hint and analysis: k=v,...")
     args = ap.parse_args(argv)
     options = parse_options([o for o in args.variant.split(",") if o])
-    hint_bot = HardBot(**options)
+    # Each with its reference: Khó as the hint meets it, the analysis's bot
+    # (analysis.weigh's: its budget, every playout spent), a larger budget's.
+    analysis_bot = HardBot(**options, iterations=analysis.ITERATIONS, clear=0)
+    bots = {
+        "hint": (HardBot(**options), reference(options, args.hint_reference)),
+        "analysis": (analysis_bot, reference(options, args.analysis_reference)),
+    }
     close = coach.CLOSE_CHANCE if args.near else coach.CLOSE_POINTS
     views = positions(args)
     tallies = {k: Tally() for k in ("hint play", "hint pass", "analysis play", "analysis pass")}
     t0 = time.process_time()
     for i, view in enumerate(views):
         kind = "pass" if view.phase == "pass" else "play"
-        for name, budget in (("hint", args.hint_reference), ("analysis", args.analysis_reference)):
-            ref_bot = HardBot(**options, seed=1, iterations=budget, clear=0,
-                              pass_iterations=budget * 3)  # fmt: skip
-            if kind == "pass":
-                ref = ref_bot.weigh_pass(view)
-                mine = hint_bot.weigh_pass(view).choice if name == "hint" else None
-            else:
-                ref = ref_bot.weigh_play(view)
-                mine = hint_bot.weigh_play(view).choice if name == "hint" else None
-            if mine is None:  # the analysis: None when it would choose the reference's card
-                found = analysis_weigh(view, ref.choice, options)
-                mine = ref.choice if found is None else found
+        for name, (bot, ref_bot) in bots.items():
+            ref = weigh(ref_bot, view)
+            mine = weigh(bot, view).choice
             same = mine == ref.choice or (
                 kind == "play" and analysis._equivalent(view, mine, ref.choice)
             )
@@ -171,20 +154,15 @@ def main(argv: list[str] | None = None) -> int:
     return 0
 
 
-def analysis_weigh(view: PlayerView, reference: int, options: dict[str, object]) -> int | None:
-    """The analysis's card where it is not ``reference`` (None where it is): the
-    analysis as the server runs it, or with ``options`` (a changed default)."""
-    if options:
-        bot = HardBot(**options, iterations=analysis.ITERATIONS, clear=0)
-        best = bot.weigh_pass(view).choice if view.phase == "pass" else bot.weigh_play(view).choice
-        return None if best == reference else best
-    found = analysis.weigh(view, reference)
-    if found is None:
-        return None
-    best = found["best"]
-    if isinstance(best, list):
-        return sum(1 << c for c in parse_cards(best))
-    return parse_card(best)
+def reference(options: dict[str, object], budget: int) -> HardBot:
+    """Khó on a larger budget, every playout spent, another seed (its deals are
+    not the advice's); passes on 3× the budget."""
+    return HardBot(**options, seed=1, iterations=budget, clear=0, pass_iterations=budget * 3)
+
+
+def weigh(bot: HardBot, view: PlayerView) -> Weighing:
+    """``bot``'s search of South's pass or play."""
+    return bot.weigh_pass(view) if view.phase == "pass" else bot.weigh_play(view)
 
 
 if __name__ == "__main__":

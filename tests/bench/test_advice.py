@@ -38,9 +38,9 @@ def test_regrets_are_in_the_hints_units() -> None:
 
 def test_the_interval_holds_the_share() -> None:
     for hits, n in ((0, 10), (7, 10), (10, 10), (152, 200)):
-        lo, hi = advice.wilson(hits, n)
+        lo, hi = advice.wilson95(hits, n)
         assert 0.0 <= lo <= hits / n <= hi <= 1.0
-    assert advice.wilson(152, 200)[1] - advice.wilson(152, 200)[0] < 0.15
+    assert advice.wilson95(152, 200)[1] - advice.wilson95(152, 200)[0] < 0.15
 
 
 def test_a_short_run_weighs_every_kind_of_decision(capsys: pytest.CaptureFixture[str]) -> None:
