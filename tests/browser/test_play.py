@@ -184,8 +184,11 @@ def test_play_a_whole_hand(page: Page) -> None:
 
     rows = page.locator("#score-table tbody tr")
     expect(rows).to_have_count(1)
-    cells = [int(x) for x in rows.first.locator("td").all_inner_texts()]
+    # a moon's cell carries its tag after the number ("0 bắn trăng"), on the shooter's cell only
+    texts = rows.first.locator("td").all_inner_texts()
+    cells = [int(x.split()[0]) for x in texts]
     assert cells == [points[seat] for seat in "SWNE"]
+    assert ["bắn trăng" in x for x in texts] == [seat == moon for seat in "SWNE"]
     totals = [int(x) for x in page.locator("#score-table tfoot td").all_inner_texts()]
     assert totals == cells
     expect(page.locator("#next-hand")).to_have_text("Chia ván mới")
