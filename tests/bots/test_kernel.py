@@ -747,16 +747,20 @@ def test_a_suspected_runner_is_chased_alike_in_both_engines() -> None:
 
 
 def test_khó_suspecting_a_runner_weighs_alike_in_both_engines() -> None:
-    # The play search reads the suspect alike in both engines; where no seat is
-    # suspected the option changes nothing.
-    for view in _suspect_views(3):
-        fast, slow = (HardBot(iterations=60, suspect=2, engine=e) for e in ENGINES)
-        assert fast.weigh_play(view) == slow.weigh_play(view)
+    # The play search reads the suspect alike in both engines, also where deals are
+    # weighed by the plays so far (``mismatch``: the suspect runs from the first
+    # trick replayed); where no seat is suspected the option changes nothing.
+    for view in _suspect_views(3) + [v for v in VIEWS[:8] if suspect(v, 2) >= 0]:
+        for mismatch in (1.0, 0.6):
+            fast, slow = (
+                HardBot(iterations=60, suspect=2, mismatch=mismatch, engine=e) for e in ENGINES
+            )
+            assert fast.weigh_play(view) == slow.weigh_play(view)
     quiet = [v for v in VIEWS if suspect(v, 2) < 0 and v.rules == Rules()]
     assert quiet
     for view in quiet[:3]:
         assert HardBot(iterations=60, suspect=2).weigh_play(view) == HardBot(
-            iterations=60
+            iterations=60, suspect=None
         ).weigh_play(view)
 
 

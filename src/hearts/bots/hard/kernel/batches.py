@@ -71,7 +71,7 @@ def likeness(
     tp = 0
     broken = False
     voids = flags
-    runner = -1
+    runner = _runner(pen, voids)  # a suspect (``SUSPECT``) runs from the start, as in rollout
     wt = 1.0
     for t in range(steps):
         seat = hist_seat[t]
