@@ -39,12 +39,14 @@ MOON = 26
 #: The hungry players' options that Khó's default has changed since the saved runs
 #: were made, pinned to their values then (files made before a pin do not say it):
 #: ``adapt_hide`` 14 (4 since session 26), ``block_hide`` off (4 since session 34),
-#: ``stop`` off (issue 38; the hungry players shoot, they do not defend).
+#: ``stop`` and ``suspect`` off (issue 38; the hungry players shoot, they do not
+#: defend; ``suspect`` 2 since session 50).
 HUNGRY_PINNED: dict[str, Any] = {
     "adapt_hide": 14,
     "block_hide": None,
     "stop": 0.0,
     "stop_live": None,
+    "suspect": None,
 }
 #: The rule-based shooter (``--against shooter``), its rule's constants as saved.
 SHOOTER: dict[str, Any] = {

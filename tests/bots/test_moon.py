@@ -112,9 +112,13 @@ def test_in_the_playouts_a_seat_alone_with_the_queen_runs_unchased() -> None:
 
 def _weighs_by_gate(view: PlayerView, option: str, values: tuple[str, ...]) -> dict:
     """Khó's weighing of ``view`` under each value of ``option``, with the others
-    judged players of habit (adapt=1.0: every seat counts as one) or not (0)."""
+    judged players of habit (adapt=1.0: every seat counts as one) or not (0).  The
+    queen rule alone: with ``suspect`` on, a seat alone with Q♠ that won the last
+    tricks is chased whatever the rule says."""
     return {
-        (value, adapt): HardBot(iterations=200, adapt=adapt, **{option: value}).weigh_play(view)
+        (value, adapt): HardBot(
+            iterations=200, adapt=adapt, suspect=None, **{option: value}
+        ).weigh_play(view)
         for value in values
         for adapt in (0.0, 1.0)
     }

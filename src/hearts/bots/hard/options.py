@@ -61,6 +61,12 @@ DEFAULT_BLOCK_HIDE: int | None = 4
 DEFAULT_STOP = 0.0
 DEFAULT_STOP_LIVE: int | None = None
 
+#: ``suspect``: an other seat that won each of the last two tricks while no other
+#: seat took a point is chased in the play search's playouts before it has points
+#: (fewer moons conceded to a shooter that runs from its first trick, the same play
+#: against searching players: docs/kho.md).
+DEFAULT_SUSPECT: int | None = 2
+
 
 def _queen_places(text: str, option: str) -> frozenset[str]:
     """The places of the queen rule ``text`` names (:data:`QUEEN_RUNS_PLACES`)."""
@@ -168,7 +174,7 @@ class Options:
     stop: float = DEFAULT_STOP
     stop_live: int | None = DEFAULT_STOP_LIVE
     jd_chase: bool = False
-    suspect: int | None = None
+    suspect: int | None = DEFAULT_SUSPECT
 
     def __post_init__(self) -> None:
         if self.engine not in ("compiled", "reference"):
