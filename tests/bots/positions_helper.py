@@ -2,10 +2,15 @@
 
 from __future__ import annotations
 
+import random
+from collections.abc import Callable
+
+from hearts.bots.base import get_bot
 from hearts.bots.tactics import trick_winner
 from hearts.cards import cards_of, parse_card
 from hearts.hand import HandState
 from hearts.rules import Rules
+from hearts.view import PlayerView
 
 SEATS = "SWNE"
 
@@ -49,3 +54,21 @@ def craft(
     for c in sequence:
         state.play(c)
     return state
+
+
+def vua_positions(count: int, wanted: Callable[[PlayerView], bool]) -> list[PlayerView]:
+    """The first position ``wanted`` accepts in each of ``count`` hands that Vừa
+    plays at the default table (hand 4: no pass; deals seeded from 1000 on)."""
+    medium = get_bot("medium")
+    out: list[PlayerView] = []
+    i = 0
+    while len(out) < count:
+        state = HandState.deal(Rules(), 4, random.Random(1000 + i))
+        i += 1
+        while not state.is_terminal():
+            view = state.view(state.turn, hand_number=4)
+            if wanted(view):
+                out.append(view)
+                break
+            state.play(medium.choose_play(view))
+    return out

@@ -15,6 +15,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from positions_helper import vua_positions
 
 import hearts
 from hearts.bots.base import get_bot
@@ -713,19 +714,7 @@ def test_a_policy_that_chases_the_jack_keeps_it_and_takes_it_when_last() -> None
 def _suspect_views(count: int, tricks: int = 2) -> list[PlayerView]:
     """Positions with a choice where another seat won the last ``tricks`` tricks
     and no other seat has a point, from hands played by Vừa at the default table."""
-    medium = get_bot("medium")
-    out = []
-    i = 0
-    while len(out) < count:
-        state = HandState.deal(Rules(), 4, random.Random(1000 + i))
-        i += 1
-        while not state.is_terminal():
-            view = state.view(state.turn, hand_number=4)
-            if suspect(view, tricks) >= 0 and view.legal & (view.legal - 1):
-                out.append(view)
-                break
-            state.play(medium.choose_play(view))
-    return out
+    return vua_positions(count, lambda v: suspect(v, tricks) >= 0 and v.legal & (v.legal - 1) > 0)
 
 
 def test_a_suspected_runner_is_chased_alike_in_both_engines() -> None:

@@ -7,7 +7,7 @@ import dataclasses
 import random
 
 import pytest
-from positions_helper import craft
+from positions_helper import craft, vua_positions
 
 from hearts.bots.base import get_bot
 from hearts.bots.hard import HardBot, kernel, reference, search_position
@@ -222,19 +222,7 @@ def test_a_run_of_one_s_own_is_open_after_winning_the_last_tricks_with_no_other_
 def _own_run_views(count: int) -> list[PlayerView]:
     """Positions with a choice where the seat to play won the last trick and no
     other seat has a point, from hands played by Vừa."""
-    medium = get_bot("medium")
-    out: list[PlayerView] = []
-    i = 0
-    while len(out) < count:
-        state = HandState.deal(Rules(), 4, random.Random(1000 + i))
-        i += 1
-        while not state.is_terminal():
-            view = state.view(state.turn, hand_number=4)
-            if own_run(view, 1) and len(candidates(view)) > 1:
-                out.append(view)
-                break
-            state.play(medium.choose_play(view))
-    return out
+    return vua_positions(count, lambda v: own_run(v, 1) and len(candidates(v)) > 1)
 
 
 def test_khó_searching_its_own_run_weighs_alike_in_both_engines_and_takes_it() -> None:
