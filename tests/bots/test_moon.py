@@ -3,16 +3,14 @@ it needs (hearts.bots.hard.moon)."""
 
 from __future__ import annotations
 
-import dataclasses
 import random
 
 import pytest
-from positions_helper import craft, vua_positions
+from positions_helper import craft
 
 from hearts.bots.base import get_bot
 from hearts.bots.hard import HardBot, kernel, reference, search_position
-from hearts.bots.hard.bot import candidates
-from hearts.bots.hard.moon import live_moon, moon_sampler, own_run, runs_for_the_moon
+from hearts.bots.hard.moon import live_moon, moon_sampler, runs_for_the_moon
 from hearts.bots.hard.reference import QUEEN_RUNS, rollout
 from hearts.bots.hard.sampling import DealSampler, MixtureSampler, deal_tables
 from hearts.cards import parse_card
@@ -198,56 +196,3 @@ def test_the_pass_search_lets_a_queen_run_in_both_engines() -> None:
         assert max(mixed.deals.values()) < max(weigh.deals.values())  # half the deals
         mixes += mixed.value != weigh.value
     assert changed and mixes
-
-
-def test_a_run_of_one_s_own_is_open_after_winning_the_last_tricks_with_no_other_points() -> None:
-    # West wins the first trick (no points), then Q♠ alone (13): the playouts'
-    # runner rule does not run it yet, so ``own_run`` searches the run as a plan.
-    one = craft(HANDS, "2C AC 3C 4C").view(1)
-    assert own_run(one, 1) and not own_run(one, 2)
-    assert not own_run(craft(HANDS, "2C AC 3C 4C").view(0), 1)  # South did not win it
-    two = craft(HANDS, "2C AC 3C 4C  AS QS 2S 3S").view(1)
-    assert own_run(two, 2) and not own_run(two, 3)
-    # At 15 points the runner rule already runs West: no second search.
-    five = craft(HANDS, "2C AC 3C 4C  AS QS 2S 3S  AD 9H 2D 3D  KD TH 4D 5D", void={"N": "D"})
-    assert five.view(1).points_taken()[1] == 15 and not own_run(five.view(1), 1)
-    # Another seat's point ends it: North takes 2♥ on the second trick, West wins the third.
-    # seat:card, each trick's leader first
-    text = "0:2C 1:AC 2:3C 3:4C 1:2D 2:AD 3:3D 0:2H 2:8C 3:9C 0:TC 1:QC"
-    plays = [(int(w[0]), parse_card(w[2:])) for w in text.split(" ")]
-    assert not own_run(dataclasses.replace(one, plays=tuple(plays)), 1)
-    assert own_run(dataclasses.replace(one, plays=tuple(plays[:4])), 1)
-
-
-def _own_run_views(count: int) -> list[PlayerView]:
-    """Positions with a choice where the seat to play won the last trick and no
-    other seat has a point, from hands played by Vừa."""
-    return vua_positions(count, lambda v: own_run(v, 1) and len(candidates(v)) > 1)
-
-
-def test_khó_searching_its_own_run_weighs_alike_in_both_engines_and_takes_it() -> None:
-    # ``own_run`` and ``own_run_pass`` (issue 38 lever 3): the second search, with
-    # the seat itself running, is the same in both engines, and its plan is played
-    # in some positions (the weighing then differs from the plain search's).
-    plays = _own_run_views(6)
-    for view in plays[:2]:
-        fast, slow = (
-            HardBot(iterations=60, own_run=1, engine=e) for e in ("compiled", "reference")
-        )
-        assert fast.weigh_play(view) == slow.weigh_play(view)
-    assert any(
-        HardBot(iterations=200, own_run=1).weigh_play(v) != HardBot(iterations=200).weigh_play(v)
-        for v in plays
-    )
-    passes = [HandState.deal(Rules(), 1, random.Random(i)).view(0) for i in range(12)]
-    for view in passes[:2]:
-        fast, slow = (
-            HardBot(pass_iterations=300, own_run_pass=True, engine=e)
-            for e in ("compiled", "reference")
-        )
-        assert fast.weigh_pass(view) == slow.weigh_pass(view)
-    assert any(
-        HardBot(pass_iterations=300, own_run_pass=True).weigh_pass(v)
-        != HardBot(pass_iterations=300).weigh_pass(v)
-        for v in passes
-    )

@@ -30,10 +30,10 @@ import numpy as np
 
 from hearts.bots.hard import kernel, reference
 from hearts.bots.hard.memory import unlike_share
-from hearts.bots.hard.moon import moon_sampler, own_run, penalties, scorers, suspect
+from hearts.bots.hard.moon import moon_sampler, penalties, scorers, suspect
 from hearts.bots.hard.options import ADAPT_DRAWS, Options, _queen_places
 from hearts.bots.hard.position import Passing, search_judge, search_position
-from hearts.bots.hard.reference import JD_CHASE, QUEEN_RUNS, SUSPECT, pass_scores, suspect_bits
+from hearts.bots.hard.reference import JD_CHASE, QUEEN_RUNS, pass_scores, suspect_bits
 from hearts.bots.hard.sampling import (
     DealSampler,
     DealTables,
@@ -143,35 +143,7 @@ class HardBot:
         self, view: PlayerView, cands: list[int], offset: int, tally: list[float] | None
     ) -> tuple[list[int], dict[int, float], dict[int, int]]:
         """The pass search over the indices of ``cands`` (:func:`halving_ranks`);
-        each playout adds the seat's points to ``tally`` if given.  With
-        ``own_run_pass``, once more with the seat running for the moon from the
-        first trick in the playouts, and the plan whose best pass is worth more."""
-        if not self.options.own_run_pass:
-            return self._ranked_pass(view, cands, offset, tally, False)
-        k = len(cands)
-        plain_tally, run_tally = [0.0] * k, [0.0] * k
-        plain = self._ranked_pass(view, cands, offset, plain_tally, False)
-        run = self._ranked_pass(view, cands, offset, run_tally, True)
-
-        def best(ranked: tuple[list[int], dict[int, float], dict[int, int]]) -> float:
-            i = ranked[0][0]
-            return ranked[1][i] / max(1, ranked[2][i])
-
-        chosen, chosen_tally = (run, run_tally) if best(run) > best(plain) else (plain, plain_tally)
-        if tally is not None:
-            for i in range(k):
-                tally[i] += chosen_tally[i]
-        return chosen
-
-    def _ranked_pass(
-        self,
-        view: PlayerView,
-        cands: list[int],
-        offset: int,
-        tally: list[float] | None,
-        run: bool,
-    ) -> tuple[list[int], dict[int, float], dict[int, int]]:
-        """:meth:`_rank_pass` under one plan (``run``: the seat runs from the start)."""
+        each playout adds the seat's points to ``tally`` if given."""
         rules = view.rules
         tables = deal_tables(DealSampler(view))
         seed = view.seed(self.options.seed)
@@ -185,8 +157,6 @@ class HardBot:
             lead_card=rules.lead_card,
             voids=(QUEEN_RUNS if "pass" in places else 0) | self._jd_chase(view),
         )
-        if run:
-            passing = passing._replace(voids=passing.voids | suspect_bits(view.seat))
         judge = search_judge(view)
         compiled = self.options.engine == "compiled"
         k = len(cands)
@@ -266,38 +236,7 @@ class HardBot:
         total: int | None = None,
     ) -> tuple[list[int], dict[int, float], dict[int, int]]:
         """The play search (:func:`halving_ranks`) over ``total`` playouts (Khó's
-        budget if None); each playout adds the seat's points to ``tally`` if given.
-        With ``own_run`` and a run of its own open (:func:`moon.own_run`), the
-        search once more with the seat itself running in the playouts, and the
-        plan whose best card is worth more."""
-        o = self.options
-        if o.own_run is None or not own_run(view, o.own_run):
-            return self._ranked(view, cands, tally, total, None)
-        plain_tally = dict.fromkeys(cands, 0.0)
-        run_tally = dict.fromkeys(cands, 0.0)
-        plain = self._ranked(view, cands, plain_tally, total, None)
-        run = self._ranked(view, cands, run_tally, total, view.seat)
-
-        def best(ranked: tuple[list[int], dict[int, float], dict[int, int]]) -> float:
-            c = ranked[0][0]
-            return ranked[1][c] / max(1, ranked[2][c])
-
-        chosen, chosen_tally = (run, run_tally) if best(run) > best(plain) else (plain, plain_tally)
-        if tally is not None:
-            for c in cands:
-                tally[c] += chosen_tally[c]
-        return chosen
-
-    def _ranked(
-        self,
-        view: PlayerView,
-        cands: list[int],
-        tally: dict[int, float] | None,
-        total: int | None,
-        runner: int | None,
-    ) -> tuple[list[int], dict[int, float], dict[int, int]]:
-        """:meth:`_rank_play` under one plan: ``runner`` the seat named running in
-        the playouts (None: ``suspect``'s, if any)."""
+        budget if None); each playout adds the seat's points to ``tally`` if given."""
         started = time.perf_counter()
         o = self.options
         sampler = play_sampler(view, o)
@@ -326,9 +265,7 @@ class HardBot:
         if "play" in places or ("habit" in places and habit):
             pos = pos._replace(voids=pos.voids | QUEEN_RUNS)
         pos = pos._replace(voids=pos.voids | self._jd_chase(view))
-        if runner is not None:
-            pos = pos._replace(voids=pos.voids & ~SUSPECT | suspect_bits(runner))
-        elif o.suspect is not None:
+        if o.suspect is not None:
             pos = pos._replace(voids=pos.voids | suspect_bits(suspect(view, o.suspect)))
 
         def batch(w0: int, w1: int, alive: list[int]) -> None:

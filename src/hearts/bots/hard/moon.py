@@ -81,20 +81,6 @@ def suspect(view: PlayerView, tricks: int) -> int:
     return seat
 
 
-def own_run(view: PlayerView, tricks: int) -> bool:
-    """Whether a moon of the seat's own is worth a search of its own (Khó's
-    ``own_run``): it won each of the last ``tricks`` finished tricks, no other seat
-    has taken a point, and its points alone do not yet make the playouts' runner
-    (:func:`runs_for_the_moon`), so the plain search never plays its run."""
-    winners = view.winners()
-    if tricks < 1 or len(winners) < tricks or any(w != view.seat for w in winners[-tricks:]):
-        return False
-    taken = penalties(view)
-    if any(p for s, p in enumerate(taken) if s != view.seat):
-        return False
-    return not runs_for_the_moon(taken[view.seat])
-
-
 def _led_a_heart(view: PlayerView, seat: int) -> bool:
     """Whether ``seat`` led a heart in this hand (the trick in progress included):
     with Q♠ already taken, the mark of a seat running for the moon."""

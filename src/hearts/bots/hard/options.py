@@ -145,13 +145,7 @@ class Options:
     takes it when last with it on top (:data:`hearts.bots.hard.reference.JD_CHASE`);
     ``suspect``: in the play search's playouts, an other seat that won each of the
     last this many tricks while no other seat took a point runs for the moon and is
-    chased before it has points (:func:`hearts.bots.hard.moon.suspect`; None: off);
-    ``own_run``: once the seat has won each of the last this many tricks with no
-    other seat's point, the play search is run twice, once with the seat itself
-    running for the moon in the playouts, and the better plan played
-    (:func:`hearts.bots.hard.moon.own_run`; None: off, under measure);
-    ``own_run_pass``: the pass searched the same way, the seat running from the first
-    trick in the second search (under measure).
+    chased before it has points (:func:`hearts.bots.hard.moon.suspect`; None: off).
     """
 
     iterations: int = DEFAULT_ITERATIONS
@@ -181,8 +175,6 @@ class Options:
     stop_live: int | None = DEFAULT_STOP_LIVE
     jd_chase: bool = False
     suspect: int | None = DEFAULT_SUSPECT
-    own_run: int | None = None
-    own_run_pass: bool = False
 
     def __post_init__(self) -> None:
         if self.engine not in ("compiled", "reference"):
@@ -200,8 +192,6 @@ class Options:
             object.__setattr__(self, "stop_live", int(self.stop_live))
         if self.suspect is not None:
             object.__setattr__(self, "suspect", int(self.suspect))
-        if self.own_run is not None:
-            object.__setattr__(self, "own_run", int(self.own_run))
         if self.budget_ms is not None:
             object.__setattr__(self, "budget_ms", float(self.budget_ms))
         _queen_places(self.queen_runs, "queen_runs")
