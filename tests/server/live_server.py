@@ -56,3 +56,16 @@ def hearts_serve(
         yield url
     finally:
         stop_group(proc)
+
+
+def serve_secretly(data_dir: Path) -> tuple[subprocess.Popen[str], str]:
+    """``hearts serve`` (no --seed: secret seeds) in its own process group."""
+    cmd = [sys.executable, "-c", "import sys; from hearts.cli import main; sys.exit(main())"]
+    cmd += ["serve", "--host", "127.0.0.1", "--port", "0", "--data-dir", str(data_dir)]
+    env = {k: v for k, v in os.environ.items() if not k.startswith("HEARTS_")}
+    log = (data_dir / "server.log").open("a")
+    proc = subprocess.Popen(
+        cmd, stdout=subprocess.PIPE, stderr=log, text=True, env=env, start_new_session=True
+    )
+    assert proc.stdout is not None
+    return proc, proc.stdout.readline().strip().rstrip("/")

@@ -5,8 +5,6 @@ With a server seed (``--seed``), deals are reproducible but every player has its
 
 from __future__ import annotations
 
-import os
-import subprocess
 import sys
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
@@ -17,6 +15,9 @@ import httpx
 import pytest
 from fastapi.testclient import TestClient
 from processes import kill_group
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from live_server import serve_secretly
 
 from hearts.cards import names
 from hearts.fairness import ServerSeeds, commitment, deal
@@ -155,24 +156,11 @@ def test_the_seeds_are_kept_across_a_restart(db_url: str, new_south: Callable[..
         )
 
 
-def _serve(data_dir: Path) -> tuple[subprocess.Popen[str], str]:
-    """``hearts serve`` (no --seed: secret seeds) in its own process group."""
-    cmd = [sys.executable, "-c", "import sys; from hearts.cli import main; sys.exit(main())"]
-    cmd += ["serve", "--host", "127.0.0.1", "--port", "0", "--data-dir", str(data_dir)]
-    env = {k: v for k, v in os.environ.items() if not k.startswith("HEARTS_")}
-    log = (data_dir / "server.log").open("a")
-    proc = subprocess.Popen(
-        cmd, stdout=subprocess.PIPE, stderr=log, text=True, env=env, start_new_session=True
-    )
-    assert proc.stdout is not None
-    return proc, proc.stdout.readline().strip().rstrip("/")
-
-
 @pytest.mark.slow  # a server starts
 def test_a_kill_9_keeps_the_hand_s_commitment_and_the_next(
     tmp_path: Path, new_south: Callable[..., Any]
 ) -> None:
-    proc, url = _serve(tmp_path)
+    proc, url = serve_secretly(tmp_path)
     try:
         token = httpx.post(f"{url}/api/players", timeout=30).json()["token"]
         auth = {"Authorization": f"Bearer {token}"}

@@ -31,7 +31,7 @@ from hearts.server.store.db import matches, players
 from hearts.server.web.errors import ApiError
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from test_deals import _serve as serve_secretly
+from live_server import serve_secretly
 
 SEED = "0123456789abcdef0123456789abcdef"
 META = re.compile(r'<meta name="hearts-first-deal" content="([^"]*)">')
