@@ -18,6 +18,12 @@ from processes import stop_group
 START_TIMEOUT = 60.0  # seconds for the server to print its address (a loaded machine)
 
 
+def serve_command(data_dir: Path, *args: str) -> list[str]:
+    """``hearts serve`` on a free loopback port with ``data_dir``, as a command line."""
+    run = [sys.executable, "-c", "import sys; from hearts.cli import main; sys.exit(main())"]
+    return [*run, "serve", "--host", "127.0.0.1", "--port", "0", "--data-dir", str(data_dir), *args]
+
+
 @contextlib.contextmanager
 def hearts_serve(
     data_dir: Path, *args: str, nofile: int | None = None, log: Path | None = None
@@ -26,8 +32,7 @@ def hearts_serve(
     hard, if given), yield its address, stop it.  Its stderr goes to ``log``."""
     log = log or data_dir / "server.log"
     env = {k: v for k, v in os.environ.items() if k != "HEARTS_DATABASE_URL"}
-    cmd = [sys.executable, "-c", "import sys; from hearts.cli import main; sys.exit(main())"]
-    cmd += ["serve", "--host", "127.0.0.1", "--port", "0", "--data-dir", str(data_dir), *args]
+    cmd = serve_command(data_dir, *args)
 
     def limit() -> None:
         if nofile is not None:
@@ -60,12 +65,15 @@ def hearts_serve(
 
 def serve_secretly(data_dir: Path) -> tuple[subprocess.Popen[str], str]:
     """``hearts serve`` (no --seed: secret seeds) in its own process group."""
-    cmd = [sys.executable, "-c", "import sys; from hearts.cli import main; sys.exit(main())"]
-    cmd += ["serve", "--host", "127.0.0.1", "--port", "0", "--data-dir", str(data_dir)]
     env = {k: v for k, v in os.environ.items() if not k.startswith("HEARTS_")}
-    log = (data_dir / "server.log").open("a")
-    proc = subprocess.Popen(
-        cmd, stdout=subprocess.PIPE, stderr=log, text=True, env=env, start_new_session=True
-    )
+    with (data_dir / "server.log").open("a") as log:
+        proc = subprocess.Popen(
+            serve_command(data_dir),
+            stdout=subprocess.PIPE,
+            stderr=log,
+            text=True,
+            env=env,
+            start_new_session=True,
+        )
     assert proc.stdout is not None
     return proc, proc.stdout.readline().strip().rstrip("/")
