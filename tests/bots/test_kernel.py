@@ -753,44 +753,6 @@ def test_khó_suspecting_a_runner_weighs_alike_in_both_engines() -> None:
         ).weigh_play(view)
 
 
-def test_a_runner_blocked_by_the_searching_seat_alone_is_played_alike_in_both_engines() -> None:
-    # ``feeds`` (issue 38): with LONE_CHASE only the seat written beside it blocks
-    # the runner; both playouts play the same cards, and the switch changes some.
-    rng = random.Random(11)
-    moved = 0
-    for view in _suspect_views(6):
-        named = reference.suspect_bits(suspect(view, 2))
-        alone = reference.lone_bits(view.seat)
-        for _ in range(10):
-            start = rng.getstate()
-            want, got, cards = _both_playouts(view, rng, 5 | named | alone)
-            assert got == want
-            rng.setstate(start)
-            _, _, everyone = _both_playouts(view, rng, 5 | named)
-            moved += everyone != cards
-    assert moved
-
-
-def test_khó_letting_the_others_feed_a_run_weighs_alike_in_both_engines() -> None:
-    # Where a run may be on, ``feeds="always"`` changes the search alike in both
-    # engines; where none may be (no suspect, no seat alone with points) it
-    # changes nothing.
-    views = _suspect_views(3)
-    for view in views:
-        fast, slow = (HardBot(iterations=60, feeds="always", engine=e) for e in ENGINES)
-        assert fast.weigh_play(view) == slow.weigh_play(view)
-    assert any(
-        HardBot(iterations=60, feeds="always").weigh_play(v) != HardBot(iterations=60).weigh_play(v)
-        for v in views
-    )
-    quiet = [v for v in VIEWS if suspect(v, 2) < 0 and not any(v.taken()) and v.rules == Rules()]
-    assert quiet
-    for view in quiet[:3]:
-        assert HardBot(iterations=60, feeds="always").weigh_play(view) == HardBot(
-            iterations=60
-        ).weigh_play(view)
-
-
 def test_a_suspect_is_the_seat_that_won_the_last_tricks_while_no_other_has_points() -> None:
     def played(text: str) -> tuple[tuple[int, int], ...]:
         # "seat:card ...", every trick's leader first

@@ -33,7 +33,7 @@ from hearts.bots.hard.memory import unlike_share
 from hearts.bots.hard.moon import moon_sampler, penalties, scorers, suspect
 from hearts.bots.hard.options import ADAPT_DRAWS, Options, _queen_places
 from hearts.bots.hard.position import Passing, search_judge, search_position
-from hearts.bots.hard.reference import JD_CHASE, QUEEN_RUNS, lone_bits, pass_scores, suspect_bits
+from hearts.bots.hard.reference import JD_CHASE, QUEEN_RUNS, pass_scores, suspect_bits
 from hearts.bots.hard.sampling import (
     DealSampler,
     DealTables,
@@ -265,13 +265,8 @@ class HardBot:
         if "play" in places or ("habit" in places and habit):
             pos = pos._replace(voids=pos.voids | QUEEN_RUNS)
         pos = pos._replace(voids=pos.voids | self._jd_chase(view))
-        seat = suspect(view, o.suspect) if o.suspect is not None else -1
-        pos = pos._replace(voids=pos.voids | suspect_bits(seat))
-        if (o.feeds == "always" or (o.feeds == "habit" and habit)) and (
-            seat >= 0 or _other_moon_open(view)
-        ):
-            pos = pos._replace(voids=pos.voids | lone_bits(view.seat))
-            look_others = 0
+        if o.suspect is not None:
+            pos = pos._replace(voids=pos.voids | suspect_bits(suspect(view, o.suspect)))
 
         def batch(w0: int, w1: int, alive: list[int]) -> None:
             if compiled:

@@ -145,12 +145,7 @@ class Options:
     takes it when last with it on top (:data:`hearts.bots.hard.reference.JD_CHASE`);
     ``suspect``: in the play search's playouts, an other seat that won each of the
     last this many tricks while no other seat took a point runs for the moon and is
-    chased before it has points (:func:`hearts.bots.hard.moon.suspect`; None: off);
-    ``feeds``: while a run may be on (one other seat alone has points, or a
-    suspect), the play search's playouts have Khó alone block the runner and the
-    others play the policy without looks, as players of habit feed a run they have
-    not seen (:data:`hearts.bots.hard.reference.LONE_CHASE`): ``habit``, once
-    ``adapt`` judges the others players of habit; ``always``; ``never``.
+    chased before it has points (:func:`hearts.bots.hard.moon.suspect`; None: off).
     """
 
     iterations: int = DEFAULT_ITERATIONS
@@ -179,7 +174,6 @@ class Options:
     stop: float = DEFAULT_STOP
     stop_live: int | None = DEFAULT_STOP_LIVE
     jd_chase: bool = False
-    feeds: str = "never"
     suspect: int | None = DEFAULT_SUSPECT
 
     def __post_init__(self) -> None:
@@ -196,8 +190,6 @@ class Options:
             object.__setattr__(self, "block_hide", _checked_hide(self.block_hide))
         if self.stop_live is not None:
             object.__setattr__(self, "stop_live", int(self.stop_live))
-        if self.feeds not in ("never", "habit", "always"):
-            raise ValueError(f"unknown feeds {self.feeds!r}: never, habit or always")
         if self.suspect is not None:
             object.__setattr__(self, "suspect", int(self.suspect))
         if self.budget_ms is not None:

@@ -25,7 +25,7 @@ from hearts.bots.hard.kernel.jit import (
     _low,
     _pop,
 )
-from hearts.bots.hard.reference import JD_CHASE, LONE_CHASE, LONE_SHIFT, QUEEN_RUNS, SUSPECT_SHIFT
+from hearts.bots.hard.reference import JD_CHASE, QUEEN_RUNS, SUSPECT_SHIFT
 
 #: Added to the runner's seat (:func:`_runner`) while it holds Q♠ alone (13 or
 #: 14 points, with :data:`QUEEN_RUNS` in ``voids``): the others do not block it yet.
@@ -80,8 +80,6 @@ def _choose(
     chase = runner < _QUEEN_ALONE  # the others block the runner
     if not chase:
         runner -= _QUEEN_ALONE
-    elif voids & LONE_CHASE and seat != (voids >> LONE_SHIFT) & 7:
-        chase = False  # only the searching seat blocks (reference.LONE_CHASE)
     if pos == 0:
         if played == 0:
             c = lead_card

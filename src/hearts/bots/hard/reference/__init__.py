@@ -33,13 +33,10 @@ from hearts.bots.hard.reference.looks import (
 )
 from hearts.bots.hard.reference.policy import (
     JD_CHASE,
-    LONE_CHASE,
-    LONE_SHIFT,
     QUEEN_RUNS,
     SUSPECT,
     SUSPECT_SHIFT,
     SWITCHES,
-    lone_bits,
     rollout,
     runs_for_the_moon,
     suspect_bits,
@@ -48,8 +45,6 @@ from hearts.bots.hard.reference.value import conceded, score, value
 
 __all__ = [
     "JD_CHASE",
-    "LONE_CHASE",
-    "LONE_SHIFT",
     "MAX_DEALS",
     "MIX_SWAPS",
     "QUEEN_RUNS",
@@ -62,7 +57,6 @@ __all__ = [
     "hides",
     "kind",
     "likeness",
-    "lone_bits",
     "look",
     "mix",
     "pass_batch",

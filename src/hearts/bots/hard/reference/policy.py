@@ -39,13 +39,8 @@ JD_CHASE = 1 << 5
 #: (:func:`_runner`): Khó's ``suspect``, :func:`suspect_bits`.
 SUSPECT_SHIFT = 6
 SUSPECT = 7 << SUSPECT_SHIFT
-#: Bit 9: set, only the seat written in bits 10–12 (the searching seat) blocks a
-#: runner; the others play on as if no moon were under way, as players of habit
-#: feed a run they have not seen yet: Khó's ``feeds``, :func:`lone_bits`.
-LONE_CHASE = 1 << 9
-LONE_SHIFT = 10
 #: The policy's switches in the ``voids`` word (beside the voids seen).
-SWITCHES = QUEEN_RUNS | JD_CHASE | SUSPECT | LONE_CHASE | 7 << LONE_SHIFT
+SWITCHES = QUEEN_RUNS | JD_CHASE | SUSPECT
 
 _QS_BIT = 1 << _QS
 _JD_BIT = 1 << _JD
@@ -91,20 +86,19 @@ def rollout(
         h = hands[seat]
         if not h:
             return jd
-        blocks = chase and (not voids & LONE_CHASE or seat == voids >> LONE_SHIFT & 7)
         if noisy and noise.random() < eps:  # type: ignore[union-attr]
             c = _random_card(h, pos, led, played, broken, lead_card, n, noise)  # type: ignore[arg-type]
         elif pos == 0:
             c = (
                 lead_card
                 if played == 0
-                else _lead(h, alive, seat, broken, runner, blocks, qs_live, voids)
+                else _lead(h, alive, seat, broken, runner, chase, qs_live, voids)
             )
         elif h & _SUIT[led]:
-            c = _follow(h & _SUIT[led], seat, pos, led, top, win, tp, played, runner, blocks,
+            c = _follow(h & _SUIT[led], seat, pos, led, top, win, tp, played, runner, chase,
                         qs_live, voids, n)  # fmt: skip
         else:
-            c = _discard(h, alive, seat, pos, win, played, runner, blocks, qs_live, voids, n)
+            c = _discard(h, alive, seat, pos, win, played, runner, chase, qs_live, voids, n)
         bit = 1 << c
         hands[seat] = h & ~bit
         alive &= ~bit
@@ -363,16 +357,6 @@ def suspect_bits(seat: int) -> int:
     (3, 0)
     """
     return (seat + 1) << SUSPECT_SHIFT
-
-
-def lone_bits(seat: int) -> int:
-    """The ``voids`` word's switches that leave the blocking of a runner to ``seat``
-    alone (-1: every seat blocks).
-
-    >>> lone_bits(3) == LONE_CHASE | 3 << LONE_SHIFT, lone_bits(-1)
-    (True, 0)
-    """
-    return LONE_CHASE | seat << LONE_SHIFT if seat >= 0 else 0
 
 
 def _runner(pen: list[int], voids: int = 0) -> tuple[int, bool]:
