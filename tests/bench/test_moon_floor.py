@@ -60,3 +60,28 @@ def test_a_search_out_of_budget_is_undecided_and_counts_as_stopped() -> None:
     assert moon_floor.hand_floor(deal, number, 1, 50) == moon_floor.UNDECIDED
     rows = {75: [moon_floor.STOPPED, moon_floor.UNDECIDED, moon_floor.STOPPED, "stopped"]}
     assert moon_floor.per_100(rows) == 0.0
+
+
+def test_a_conceded_moon_is_put_down_to_the_card_after_which_no_line_stops_it() -> None:
+    from moon_blame import blame, stoppable
+    from strength import Seat
+
+    deal, number = deal_for(7)
+    why = blame(deal, number, 1, Seat("medium", {}), 20_000)  # Vừa in East concedes here
+    assert why[0] == "play" and why[2] in ("none", "queen", "hearts")
+    # Replayed to that trick, the search finds a stop before Vừa's card and none after.
+    state = HandState(RULES, deal, RULES.pass_direction(number))
+    vua, bot = Seat("medium", {}).bot, ShooterBot()
+    for seat in range(state.n if state.offset else 0):
+        view = state.view(seat, hand_number=number)
+        state.pass_cards(seat, (vua if seat == 1 else bot).choose_pass(view))
+    trick = int(why[1])
+    while not (state.turn == 1 and len(state.plays) // state.n + 1 == trick):
+        player = vua if state.turn == 1 else bot
+        state.play(player.choose_play(state.view(state.turn, hand_number=number)))
+    assert stoppable(state, 1, number, 20_000)
+    state.play(vua.choose_play(state.view(1, hand_number=number)))
+    assert stoppable(state, 1, number, 20_000) is False
+    # A hand the hero shot the moon in itself is not blamed.
+    four, number4 = deal_for(4)
+    assert blame(four, number4, 3, Seat("medium", {}), 20_000) == ()
