@@ -348,10 +348,7 @@ def play_sampler(view: PlayerView, o: Options) -> DealSampler | WeightedSampler 
         base = WeightedSampler(view, QUEEN_SPADES, queen_doubts(view, o.infer))
     else:
         base = DealSampler(view)
-    if not o.moon:
-        return base
-    seat = suspect(view, o.suspect) if o.suspect_sampled and o.suspect is not None else -1
-    return moon_sampler(view, base, seat)
+    return moon_sampler(view, base) if o.moon else base
 
 
 def _other_moon_open(view: PlayerView) -> bool:

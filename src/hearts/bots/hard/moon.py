@@ -89,15 +89,13 @@ def _led_a_heart(view: PlayerView, seat: int) -> bool:
 
 
 def moon_sampler(
-    view: PlayerView, base: DealSampler | WeightedSampler, suspected: int = -1
+    view: PlayerView, base: DealSampler | WeightedSampler
 ) -> DealSampler | WeightedSampler | MixtureSampler:
-    """``base``, or while a moon is live (:func:`live_moon`, else ``suspected``
-    when not -1) a mixture: ``base`` on (1 - RUNNER_SHARE) of the deals, and deals
-    in which the runner holds the highest hearts still out (as many of the
-    RUNNER_HEARTS as fit what the view allows) on the rest."""
+    """``base``, or while a moon is live (:func:`live_moon`)
+    a mixture: ``base`` on (1 - RUNNER_SHARE) of the deals, and deals in which
+    the runner holds the highest hearts still out (as many of the RUNNER_HEARTS
+    as fit what the view allows) on the rest."""
     runner = live_moon(view)
-    if runner < 0:
-        runner = suspected
     if runner < 0:
         return base
     known = view.known()
