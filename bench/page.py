@@ -31,9 +31,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests" / "browser"))
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests" / "server"))
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests" / "deploy"))
+from nginx_site import main_config, nginx, site_for_test
 from page_load import load_game, load_reference, reference_server
 from playwright.sync_api import sync_playwright
-from test_nginx import main_config, nginx, site_for_test
 
 PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True}
 
