@@ -142,10 +142,12 @@ class Tables:
         server_seed, key = self.first_deals.open(ticket)
         try:
             with self.store.write() as conn:
-                pid = self.store.insert_player(conn, token_hash(token), first_ticket=key)
+                # the server seed the page was promised deals the first match
+                pid = self.store.insert_player(
+                    conn, token_hash(token), first_ticket=key, first_seed=server_seed
+                )
                 self.store.bump_version(conn, pid, 0)
                 loaded = self.store.load(conn, pid, 0)
-                loaded.player.next_seed = server_seed  # the one the page was promised
                 self.store.new_match(conn, loaded, self._new_game(loaded, None, client_seed))
         except IntegrityError:  # the ticket's player has its row: it dealt already
             raise ApiError("ticket_used") from None

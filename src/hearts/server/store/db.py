@@ -472,9 +472,16 @@ class Store:
             assert row is not None
             return row[0]
 
-    def insert_player(self, conn: Connection, digest: str, first_ticket: str | None = None) -> int:
+    def insert_player(
+        self,
+        conn: Connection,
+        digest: str,
+        first_ticket: str | None = None,
+        first_seed: str | None = None,
+    ) -> int:
         """A new player's row in ``conn``'s transaction (IntegrityError if the token or
-        ``first_ticket`` has one already), with its first server seed."""
+        ``first_ticket`` has one already), with its first server seed: ``first_seed``
+        (the one a page was promised), or a new one."""
         now = _now()
         result = conn.execute(
             players.insert().values(
@@ -492,7 +499,7 @@ class Store:
         key = result.inserted_primary_key
         assert key is not None
         pid = int(key[0])
-        first = self.seeds.first(f"player:{pid}")  # the id: reproducible with --seed
+        first = first_seed or self.seeds.first(f"player:{pid}")  # the id: reproducible with --seed
         conn.execute(players.update().where(players.c.id == pid).values(next_seed=first))
         return pid
 
