@@ -29,7 +29,7 @@ from hearts.bots.hard import (
     search_judge,
     search_position,
 )
-from hearts.bots.hard.moon import queen_won, suspect
+from hearts.bots.hard.moon import suspect
 from hearts.bots.hard.options import DEFAULT_STOP, DEFAULT_STOP_LIVE
 from hearts.bots.hard.position import Passing
 from hearts.bots.hard.reference import rollout
@@ -771,22 +771,3 @@ def test_a_suspect_is_the_seat_that_won_the_last_tricks_while_no_other_has_point
     # Seat 1 wins the fourth, but seat 2 has a point: no suspect.
     four = three + played("2:8C 3:9C 0:TC 1:QC")
     assert suspect(dataclasses.replace(view, seat=0, plays=four), 1) == -1
-
-
-def test_a_seat_that_took_the_queen_with_the_queen_itself_is_the_one_suspected() -> None:
-    def played(text: str) -> tuple[tuple[int, int], ...]:
-        pairs = [w.split(":") for w in text.split()]
-        return tuple((int(s), parse_cards([c])[0]) for s, c in pairs)
-
-    view = next(v for v in VIEWS if v.rules == Rules())
-    start = played("0:2C 1:AC 2:3C 3:4C")
-    # Seat 1 leads 5S; seat 3 plays its own QS over it and wins: it alone has points.
-    won = start + played("1:5S 2:6S 3:QS 0:2S")
-    assert queen_won(dataclasses.replace(view, seat=0, plays=won)) == 3
-    assert queen_won(dataclasses.replace(view, seat=3, plays=won)) == -1  # never oneself
-    # Seat 2 throws QS on seat 1's club trick: handed the queen, seat 1 is not suspected.
-    handed = start + played("1:KC 2:QS 3:5C 0:6C")
-    assert queen_won(dataclasses.replace(view, seat=0, plays=handed)) == -1
-    # Once a second seat has a point, nobody is.
-    more = won + played("3:7D 0:AD 1:2H 2:8D")
-    assert queen_won(dataclasses.replace(view, seat=0, plays=more)) == -1

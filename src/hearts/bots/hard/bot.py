@@ -30,7 +30,7 @@ import numpy as np
 
 from hearts.bots.hard import kernel, reference
 from hearts.bots.hard.memory import unlike_share
-from hearts.bots.hard.moon import moon_sampler, penalties, queen_won, scorers, suspect
+from hearts.bots.hard.moon import moon_sampler, penalties, scorers, suspect
 from hearts.bots.hard.options import ADAPT_DRAWS, Options, _queen_places
 from hearts.bots.hard.position import Passing, search_judge, search_position
 from hearts.bots.hard.reference import JD_CHASE, QUEEN_RUNS, pass_scores, suspect_bits
@@ -265,10 +265,8 @@ class HardBot:
         if "play" in places or ("habit" in places and habit):
             pos = pos._replace(voids=pos.voids | QUEEN_RUNS)
         pos = pos._replace(voids=pos.voids | self._jd_chase(view))
-        seat = suspect(view, o.suspect) if o.suspect is not None else -1
-        if seat < 0 and o.suspect_won_queen:
-            seat = queen_won(view)
-        pos = pos._replace(voids=pos.voids | suspect_bits(seat))
+        if o.suspect is not None:
+            pos = pos._replace(voids=pos.voids | suspect_bits(suspect(view, o.suspect)))
 
         def batch(w0: int, w1: int, alive: list[int]) -> None:
             if compiled:

@@ -22,7 +22,7 @@ from hearts.bots.hard.sampling import (
     WeightedSampler,
     sampler_parts,
 )
-from hearts.cards import HEARTS_MASK, QUEEN_SPADES
+from hearts.cards import HEARTS_MASK
 from hearts.view import PlayerView
 
 #: The share of the deals in which a live runner holds the high hearts.
@@ -79,21 +79,6 @@ def suspect(view: PlayerView, tricks: int) -> int:
     if any(p for s, p in enumerate(penalties(view)) if s != seat):
         return -1
     return seat
-
-
-def queen_won(view: PlayerView) -> int:
-    """The other seat that alone has points and took Q♠ with Q♠ itself (-1: none):
-    a seat handed the queen on a trick does not run, one that wins its own does."""
-    taken = penalties(view)
-    seats = scorers(taken)
-    if len(seats) != 1 or seats[0] == view.seat:
-        return -1
-    n = view.n
-    winners = view.winners()
-    for i, (seat, card) in enumerate(view.plays):
-        if card == QUEEN_SPADES and i // n < len(winners) and winners[i // n] == seat:
-            return seat if seat == seats[0] else -1
-    return -1
 
 
 def _led_a_heart(view: PlayerView, seat: int) -> bool:

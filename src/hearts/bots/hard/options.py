@@ -145,9 +145,7 @@ class Options:
     takes it when last with it on top (:data:`hearts.bots.hard.reference.JD_CHASE`);
     ``suspect``: in the play search's playouts, an other seat that won each of the
     last this many tricks while no other seat took a point runs for the moon and is
-    chased before it has points (:func:`hearts.bots.hard.moon.suspect`; None: off);
-    ``suspect_won_queen``: where no seat is suspected so, the other seat alone with
-    points that took Q♠ with Q♠ itself (:func:`hearts.bots.hard.moon.queen_won`).
+    chased before it has points (:func:`hearts.bots.hard.moon.suspect`; None: off).
     """
 
     iterations: int = DEFAULT_ITERATIONS
@@ -176,7 +174,6 @@ class Options:
     stop: float = DEFAULT_STOP
     stop_live: int | None = DEFAULT_STOP_LIVE
     jd_chase: bool = False
-    suspect_won_queen: bool = False
     suspect: int | None = DEFAULT_SUSPECT
 
     def __post_init__(self) -> None:
