@@ -60,7 +60,7 @@ class Floor:
         takers = [s for s, p in enumerate(state.penalties()) if p]
         if self.hero in takers or len(takers) > 1:
             return True  # the hero or a second seat has a point: no opponent's moon
-        if state.is_terminal() or _runs_out(state, takers):
+        if state.is_terminal() or _runs_out(state, takers, self.hero):
             return False
         seat = state.turn
         if seat != self.hero:
@@ -84,13 +84,16 @@ class Floor:
         return False
 
 
-def _runs_out(state: HandState, takers: list[int]) -> bool:
-    """Whether the seat on lead, the only one with points if any, wins every trick
-    left whatever the others play: each card it holds is above every card of its
-    suit still in another hand, so it keeps the lead and takes every point."""
+def _runs_out(state: HandState, takers: list[int], hero: int) -> bool:
+    """Whether the seat on lead, an opponent of the hero's and the only one with
+    points if any, wins every trick left whatever the others play: each card it
+    holds is above every card of its suit still in another hand, so it keeps the
+    lead and takes every point."""
     if state.trick:
         return False
     seat = state.leader
+    if seat == hero:  # the hero's own moon is no moon conceded
+        return False
     if takers and takers != [seat]:
         return False
     hand = state.hands[seat]

@@ -53,6 +53,8 @@ def test_a_seat_that_holds_every_winner_and_the_lead_is_unstoppable() -> None:
     hold = next(n for n in range(1, 5) if RULES.pass_direction(n) == "none")
     for hero in (0, 1, 3):
         assert moon_floor.hand_floor(deal, hold, hero, 20_000) == moon_floor.UNSTOPPABLE
+    # North as the hero shoots the moon itself: no moon conceded.
+    assert moon_floor.hand_floor(deal, hold, 2, 20_000) == moon_floor.STOPPED
 
 
 def test_a_search_out_of_budget_is_undecided_and_counts_as_stopped() -> None:
