@@ -24,7 +24,6 @@ import collections
 import multiprocessing
 import sys
 from pathlib import Path
-from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
@@ -34,8 +33,6 @@ from shooter import ShooterBot
 from strength import RULES, Seat, deal_for
 
 from hearts.hand import HandState
-
-MOON = 26
 
 
 def stoppable(state: HandState, hero: int, number: int, nodes: int) -> bool | None:
@@ -79,15 +76,17 @@ def blame(deal: list[int], number: int, hero: int, seat: Seat, nodes: int) -> tu
     at_start = stoppable(start, hero, number, nodes)
     if not at_start:
         return ("undecided",) if at_start is None else ("pass",)
+    # The others' cards are the search's own (the shooter's rule), so a stop that
+    # exists after the hero's card still exists at its next choice: only the
+    # positions after its cards need a search.
     for card in state.plays:
         if start.turn == hero and start.legal_mask() & (start.legal_mask() - 1):
-            before = stoppable(start, hero, number, nodes)
             start.push(card)
             after = stoppable(start, hero, number, nodes)
             start.undo()
-            if before is None or after is None:
+            if after is None:
                 return ("undecided",)
-            if before and not after:
+            if not after:
                 return ("play", str(len(start.plays) // start.n + 1), _table(start))
         start.push(card)
     return ("undecided",)
@@ -119,7 +118,7 @@ def main(argv: list[str] | None = None) -> int:
     return 0
 
 
-def report(rows: dict[int, list[tuple[str, ...]]], hero: str) -> dict[str, Any]:
+def report(rows: dict[int, list[tuple[str, ...]]], hero: str) -> None:
     lost = [why for i in sorted(rows) for why in rows[i] if why]
     hands = RULES.players * len(rows)
     kinds = collections.Counter(why[0] for why in lost)
@@ -132,7 +131,6 @@ def report(rows: dict[int, list[tuple[str, ...]]], hero: str) -> dict[str, Any]:
           f"undecided: {kinds['undecided']}")  # fmt: skip
     print(f"   plays by trick: {dict(sorted(tricks.items()))}")
     print(f"   plays by what the table had taken: {dict(tables)}")
-    return {"kinds": kinds, "tricks": tricks, "tables": tables}
 
 
 if __name__ == "__main__":
