@@ -15,7 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from hearts.bots.hard import kernel, reference
-from hearts.bots.hard.bot import HardBot, candidates, pass_candidates, play_sampler
+from hearts.bots.hard.bot import HardBot, pass_candidates, play_sampler
 from hearts.bots.hard.options import Options
 from hearts.bots.hard.sampling import DealSampler, DealTables, deal_tables
 from hearts.bots.hard.search import halving_batches
@@ -68,7 +68,7 @@ def _search(bot: HardBot, view: PlayerView) -> tuple[DealTables, int] | None:
     legal = view.legal
     if legal & (legal - 1) == 0:
         return None
-    k = len(candidates(view))
+    k = len(bot.play_candidates(view))
     if k == 1:
         return None
     return deal_tables(play_sampler(view, o)), _worlds(k, bot.play_playouts(view))

@@ -30,7 +30,7 @@ import numpy as np
 
 from hearts.bots.hard import kernel, reference
 from hearts.bots.hard.memory import unlike_share
-from hearts.bots.hard.moon import moon_sampler, penalties, scorers, suspect
+from hearts.bots.hard.moon import moon_sampler, penalties, scorers, stopper, suspect
 from hearts.bots.hard.options import ADAPT_DRAWS, Options, _queen_places
 from hearts.bots.hard.position import Passing, search_judge, search_position
 from hearts.bots.hard.reference import JD_CHASE, QUEEN_RUNS, pass_scores, suspect_bits
@@ -64,10 +64,11 @@ class Weighing:
     near: bool
 
 
-def candidates(view: PlayerView) -> list[int]:
+def candidates(view: PlayerView, keep: int = -1) -> list[int]:
     """The legal cards worth telling apart: of cards of one suit with nothing
     between them but cards gone in finished tricks (or in this hand), one is kept.
-    Q♠ (and J♦ with the bonus) differ in points and are always kept."""
+    Q♠ (and J♦ with the bonus) differ in points and are always kept; ``keep``
+    (a card, or -1) is not a candidate."""
     n = view.n
     done = len(view.plays) - len(view.plays) % n
     gone = view.hand
@@ -76,7 +77,7 @@ def candidates(view: PlayerView) -> list[int]:
     special = QS_BIT | (JD_BIT if view.rules.jd_bonus else 0)
     out = []
     prev = -2
-    for c in cards_of(view.legal):
+    for c in cards_of(view.legal & ~(1 << keep if keep >= 0 else 0)):
         bit = 1 << c
         if prev >= 0 and c // 13 == prev // 13 and not bit & special and not (1 << prev) & special:
             between = ((1 << c) - 1) & ~((1 << (prev + 1)) - 1)
@@ -202,10 +203,16 @@ class HardBot:
         legal = view.legal
         if legal & (legal - 1) == 0:
             return legal.bit_length() - 1
-        cands = candidates(view)
+        cands = self.play_candidates(view)
         if len(cands) == 1:
             return cands[0]
         return search(view, cands)
+
+    def play_candidates(self, view: PlayerView) -> list[int]:
+        """The cards the play search weighs (:func:`candidates`), less the stopper
+        ``keep_stopper`` keeps (:func:`stopper`)."""
+        least = self.options.keep_stopper
+        return candidates(view, -1 if least is None else stopper(view, least))
 
     def _search(self, view: PlayerView, cands: list[int]) -> int:
         return self._rank_play(view, cands, None)[0][0]
@@ -214,7 +221,7 @@ class HardBot:
         """:meth:`choose_play` with the search's findings: every candidate (one
         card of each run of equal cards) with the seat's mean points.  The card
         chosen is the same; an only candidate is searched too, for its points."""
-        cands = candidates(view)
+        cands = self.play_candidates(view)
         tally = dict.fromkeys(cands, 0.0)
         # An only candidate needs no comparing: a quarter of the budget for its points.
         total = self.play_playouts(view) // (4 if len(cands) == 1 else 1)

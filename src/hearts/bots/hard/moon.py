@@ -22,13 +22,16 @@ from hearts.bots.hard.sampling import (
     WeightedSampler,
     sampler_parts,
 )
-from hearts.cards import HEARTS_MASK
+from hearts.bots.tactics import trick_winner
+from hearts.cards import HEARTS_MASK, SUIT_MASKS
 from hearts.view import PlayerView
 
 #: The share of the deals in which a live runner holds the high hearts.
 RUNNER_SHARE = 0.5
 #: How many of the highest hearts still out the runner is given there.
 RUNNER_HEARTS = 2
+#: A top heart is a stopper (:func:`stopper`) with at most this many higher out.
+STOPPER_RANK = 2
 
 
 def penalties(view: PlayerView) -> list[int]:
@@ -79,6 +82,35 @@ def suspect(view: PlayerView, tricks: int) -> int:
     if any(p for s, p in enumerate(penalties(view)) if s != seat):
         return -1
     return seat
+
+
+def stopper(view: PlayerView, least: int) -> int:
+    """The top heart to keep rather than throw (-1: none): discarding on a trick
+    that one other seat, alone with at least ``least`` points, wins or may still
+    take, while the top heart may win a heart trick later (at most
+    :data:`STOPPER_RANK` higher hearts out) and another legal card exists.
+
+    The playouts' defenders block a runner, so the search sees no cost in
+    feeding it a high heart; players of habit throw it theirs, and then the
+    heart kept is the one card that stops the moon (docs/kho.md).
+    """
+    trick = view.trick
+    if not trick or view.hand & SUIT_MASKS[trick[0][1] // 13]:
+        return -1  # leading or following: not a discard
+    taken = penalties(view)
+    seats = scorers(taken)
+    if len(seats) != 1 or seats[0] == view.seat or taken[seats[0]] < least:
+        return -1
+    runner = seats[0]
+    winner, _ = trick_winner(trick)
+    if winner != runner and any(s == runner for s, _ in trick):
+        return -1  # the runner has played and lost this trick: a heart here stops it
+    hearts = view.legal & HEARTS_MASK
+    top = hearts.bit_length() - 1
+    if not hearts or view.legal == 1 << top:
+        return -1
+    higher = view.unseen() & HEARTS_MASK & ~((2 << top) - 1)
+    return top if higher.bit_count() <= STOPPER_RANK else -1
 
 
 def _led_a_heart(view: PlayerView, seat: int) -> bool:

@@ -145,7 +145,10 @@ class Options:
     takes it when last with it on top (:data:`hearts.bots.hard.reference.JD_CHASE`);
     ``suspect``: in the play search's playouts, an other seat that won each of the
     last this many tricks while no other seat took a point runs for the moon and is
-    chased before it has points (:func:`hearts.bots.hard.moon.suspect`; None: off).
+    chased before it has points (:func:`hearts.bots.hard.moon.suspect`; None: off);
+    ``keep_stopper``: discarding on a trick one other seat alone with at least this
+    many points may take, the top heart is kept while it may stop the moon
+    (:func:`hearts.bots.hard.moon.stopper`; None: off).
     """
 
     iterations: int = DEFAULT_ITERATIONS
@@ -175,6 +178,7 @@ class Options:
     stop_live: int | None = DEFAULT_STOP_LIVE
     jd_chase: bool = False
     suspect: int | None = DEFAULT_SUSPECT
+    keep_stopper: int | None = None
 
     def __post_init__(self) -> None:
         if self.engine not in ("compiled", "reference"):
@@ -192,6 +196,8 @@ class Options:
             object.__setattr__(self, "stop_live", int(self.stop_live))
         if self.suspect is not None:
             object.__setattr__(self, "suspect", int(self.suspect))
+        if self.keep_stopper is not None:
+            object.__setattr__(self, "keep_stopper", int(self.keep_stopper))
         if self.budget_ms is not None:
             object.__setattr__(self, "budget_ms", float(self.budget_ms))
         _queen_places(self.queen_runs, "queen_runs")
