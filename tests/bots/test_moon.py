@@ -10,7 +10,7 @@ from positions_helper import craft
 
 from hearts.bots.base import get_bot
 from hearts.bots.hard import HardBot, kernel, reference, search_position
-from hearts.bots.hard.moon import live_moon, moon_sampler, runs_for_the_moon
+from hearts.bots.hard.moon import live_moon, moon_sampler, runs_for_the_moon, stopper
 from hearts.bots.hard.reference import QUEEN_RUNS, rollout
 from hearts.bots.hard.sampling import DealSampler, MixtureSampler, deal_tables
 from hearts.cards import parse_card
@@ -196,3 +196,42 @@ def test_the_pass_search_lets_a_queen_run_in_both_engines() -> None:
         assert max(mixed.deals.values()) < max(weigh.deals.values())  # half the deals
         mixes += mixed.value != weigh.value
     assert changed and mixes
+
+
+# West took Q♠ alone (13 points) and leads K♠; South, void in spades, discards
+# with Q♥ under only A♥ and K♥: the heart that may still stop West's moon.
+STOPPER_HANDS = {
+    "S": "2C 3D 4D 7D 8D AD 8H JH QH",
+    "W": "AC AS KS 5S",
+    "N": "4C QS 3S",
+    "E": "5C 2S 4S",
+}
+STOPPER_PLAYS = "2C AC 4C 5C  AS QS 2S 3D  KS 3S 4S"
+
+
+def _stopper_view(plays: str = STOPPER_PLAYS) -> PlayerView:
+    return craft(STOPPER_HANDS, plays, void={"S": "S"}).view(0)
+
+
+def test_the_top_heart_is_kept_from_a_discard_to_a_seat_alone_with_the_queen() -> None:
+    view = _stopper_view()
+    assert view.turn == 0 and view.points_taken()[1] == 13
+    assert stopper(view, 13) == parse_card("QH")
+    assert stopper(view, 14) == -1  # West has fewer points than asked
+    bot = HardBot(keep_stopper=13, iterations=60)
+    cands = bot.play_candidates(view)
+    assert parse_card("QH") not in cands and parse_card("JH") in cands
+    assert bot.choose_play(view) != parse_card("QH")
+    assert parse_card("QH") not in bot.weigh_play(view).options
+
+
+def test_no_stopper_is_kept_where_a_heart_would_stop_the_moon_or_no_discard() -> None:
+    # North wins West's lead with A♠: a heart thrown here goes to North.
+    hands = dict(STOPPER_HANDS, N="4C QS AS", W="AC KS 5S 6S")
+    plays = "2C AC 4C 5C  KS QS 2S 3D  5S AS 4S"
+    view = craft(hands, plays, void={"S": "S"}).view(0)
+    assert view.turn == 0 and view.points_taken()[1] == 13
+    assert stopper(view, 13) == -1
+    # Leading, South keeps nothing back.
+    lead = craft(STOPPER_HANDS, "2C AC 4C 5C  AS QS 2S 3D  KS 3S 4S 4D", void={"S": "S"})
+    assert stopper(lead.view(lead.turn), 13) == -1
