@@ -30,7 +30,7 @@ import numpy as np
 
 from hearts.bots.hard import kernel, reference
 from hearts.bots.hard.memory import unlike_share
-from hearts.bots.hard.moon import moon_sampler, penalties, scorers, stopper, suspect
+from hearts.bots.hard.moon import moon_sampler, overtakers, penalties, scorers, stopper, suspect
 from hearts.bots.hard.options import ADAPT_DRAWS, Options, _queen_places
 from hearts.bots.hard.position import Passing, search_judge, search_position
 from hearts.bots.hard.reference import JD_CHASE, QUEEN_RUNS, pass_scores, suspect_bits
@@ -64,11 +64,11 @@ class Weighing:
     near: bool
 
 
-def candidates(view: PlayerView, keep: int = -1) -> list[int]:
+def candidates(view: PlayerView, legal: int | None = None) -> list[int]:
     """The legal cards worth telling apart: of cards of one suit with nothing
     between them but cards gone in finished tricks (or in this hand), one is kept.
-    Q♠ (and J♦ with the bonus) differ in points and are always kept; ``keep``
-    (a card, or -1) is not a candidate."""
+    Q♠ (and J♦ with the bonus) differ in points and are always kept.  ``legal``:
+    the cards to choose from, if not all the legal ones."""
     n = view.n
     done = len(view.plays) - len(view.plays) % n
     gone = view.hand
@@ -77,7 +77,7 @@ def candidates(view: PlayerView, keep: int = -1) -> list[int]:
     special = QS_BIT | (JD_BIT if view.rules.jd_bonus else 0)
     out = []
     prev = -2
-    for c in cards_of(view.legal & ~(1 << keep if keep >= 0 else 0)):
+    for c in cards_of(view.legal if legal is None else legal):
         bit = 1 << c
         if prev >= 0 and c // 13 == prev // 13 and not bit & special and not (1 << prev) & special:
             between = ((1 << c) - 1) & ~((1 << (prev + 1)) - 1)
@@ -209,10 +209,17 @@ class HardBot:
         return search(view, cands)
 
     def play_candidates(self, view: PlayerView) -> list[int]:
-        """The cards the play search weighs (:func:`candidates`), less the stopper
-        ``keep_stopper`` keeps (:func:`stopper`)."""
-        least = self.options.keep_stopper
-        return candidates(view, -1 if least is None else stopper(view, least))
+        """The cards the play search weighs (:func:`candidates`): less the stopper
+        ``keep_stopper`` keeps (:func:`stopper`), only those that take a runner's
+        points with ``take_points`` (:func:`overtakers`)."""
+        o = self.options
+        legal = view.legal
+        if o.keep_stopper is not None:
+            keep = stopper(view, o.keep_stopper)
+            legal &= ~(1 << keep) if keep >= 0 else -1
+        if o.take_points is not None:
+            legal &= overtakers(view, o.take_points) or -1
+        return candidates(view, legal)
 
     def _search(self, view: PlayerView, cands: list[int]) -> int:
         return self._rank_play(view, cands, None)[0][0]

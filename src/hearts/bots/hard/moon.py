@@ -22,7 +22,7 @@ from hearts.bots.hard.sampling import (
     WeightedSampler,
     sampler_parts,
 )
-from hearts.bots.tactics import trick_winner
+from hearts.bots.tactics import above, trick_winner
 from hearts.cards import HEARTS_MASK, SUIT_MASKS
 from hearts.view import PlayerView
 
@@ -97,11 +97,9 @@ def stopper(view: PlayerView, least: int) -> int:
     trick = view.trick
     if not trick or view.hand & SUIT_MASKS[trick[0][1] // 13]:
         return -1  # leading or following: not a discard
-    taken = penalties(view)
-    seats = scorers(taken)
-    if len(seats) != 1 or seats[0] == view.seat or taken[seats[0]] < least:
+    runner = _lone_scorer(view, least)
+    if runner < 0:
         return -1
-    runner = seats[0]
     winner, _ = trick_winner(trick)
     if winner != runner and any(s == runner for s, _ in trick):
         return -1  # the runner has played and lost this trick: a heart here stops it
@@ -111,6 +109,43 @@ def stopper(view: PlayerView, least: int) -> int:
         return -1
     higher = view.unseen() & HEARTS_MASK & ~((2 << top) - 1)
     return top if higher.bit_count() <= STOPPER_RANK else -1
+
+
+def overtakers(view: PlayerView, least: int) -> int:
+    """The cards that take a trick with points in it from one other seat alone
+    with at least ``least`` points (0: none, or no such trick): following, over
+    the card on top when the runner is on top, or sure winners when the runner is
+    still to play.  The playouts' defenders would take it later; players of habit
+    do not."""
+    trick = view.trick
+    if not trick:
+        return 0
+    follow = view.legal & SUIT_MASKS[trick[0][1] // 13]
+    runner = _lone_scorer(view, least)
+    if not follow or runner < 0:
+        return 0
+    cards = 0
+    for _, c in trick:
+        cards |= 1 << c
+    if not view.rules.penalty(cards):
+        return 0
+    winner, best = trick_winner(trick)
+    over = follow & above(best)
+    if winner == runner:
+        return over
+    if any(s == runner for s, _ in trick):
+        return 0  # the runner has played and lost this trick
+    out = view.unseen()
+    return sum(1 << c for c in range(52) if over >> c & 1 and not out & above(c))
+
+
+def _lone_scorer(view: PlayerView, least: int) -> int:
+    """The other seat that alone has taken points, at least ``least`` (-1: none)."""
+    taken = penalties(view)
+    seats = scorers(taken)
+    if len(seats) != 1 or seats[0] == view.seat or taken[seats[0]] < least:
+        return -1
+    return seats[0]
 
 
 def _led_a_heart(view: PlayerView, seat: int) -> bool:

@@ -148,7 +148,10 @@ class Options:
     chased before it has points (:func:`hearts.bots.hard.moon.suspect`; None: off);
     ``keep_stopper``: discarding on a trick one other seat alone with at least this
     many points may take, the top heart is kept while it may stop the moon
-    (:func:`hearts.bots.hard.moon.stopper`; None: off).
+    (:func:`hearts.bots.hard.moon.stopper`; None: off); ``take_points``:
+    following on a trick with points that one other seat alone with at least this
+    many points is taking, Khó takes it where it can
+    (:func:`hearts.bots.hard.moon.overtakers`; None: off).
     """
 
     iterations: int = DEFAULT_ITERATIONS
@@ -179,6 +182,7 @@ class Options:
     jd_chase: bool = False
     suspect: int | None = DEFAULT_SUSPECT
     keep_stopper: int | None = None
+    take_points: int | None = None
 
     def __post_init__(self) -> None:
         if self.engine not in ("compiled", "reference"):
@@ -196,8 +200,9 @@ class Options:
             object.__setattr__(self, "stop_live", int(self.stop_live))
         if self.suspect is not None:
             object.__setattr__(self, "suspect", int(self.suspect))
-        if self.keep_stopper is not None:
-            object.__setattr__(self, "keep_stopper", int(self.keep_stopper))
+        for name in ("keep_stopper", "take_points"):
+            if getattr(self, name) is not None:
+                object.__setattr__(self, name, int(getattr(self, name)))
         if self.budget_ms is not None:
             object.__setattr__(self, "budget_ms", float(self.budget_ms))
         _queen_places(self.queen_runs, "queen_runs")
