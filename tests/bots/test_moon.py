@@ -10,7 +10,13 @@ from positions_helper import craft
 
 from hearts.bots.base import get_bot
 from hearts.bots.hard import HardBot, kernel, reference, search_position
-from hearts.bots.hard.moon import live_moon, moon_sampler, runs_for_the_moon, stopper
+from hearts.bots.hard.moon import (
+    live_moon,
+    moon_sampler,
+    overtakers,
+    runs_for_the_moon,
+    stopper,
+)
 from hearts.bots.hard.reference import QUEEN_RUNS, rollout
 from hearts.bots.hard.sampling import DealSampler, MixtureSampler, deal_tables
 from hearts.cards import parse_card
@@ -235,3 +241,33 @@ def test_no_stopper_is_kept_where_a_heart_would_stop_the_moon_or_no_discard() ->
     # Leading, South keeps nothing back.
     lead = craft(STOPPER_HANDS, "2C AC 4C 5C  AS QS 2S 3D  KS 3S 4S 4D", void={"S": "S"})
     assert stopper(lead.view(lead.turn), 13) == -1
+
+
+# West took Q♠ under its K♠ (13 points, alone); North won the diamonds and leads
+# 6♠, East (void) throws 8♥ on it, and South follows before West.
+TAKE_SOUTH = "2C 4S 4D AS 3S 5D 6D 7D 3H 4H 5H 6H 7H"
+TAKE_PLAYS = "2C AC 4C 5C  KS QS 7S 4S  2D 9D 3D 4D  6S"
+
+
+def _take_view(south: str = TAKE_SOUTH, throw: str = "8H") -> PlayerView:
+    hands = {"S": south, "W": "AC KS 2D", "N": "4C QS 9D 6S", "E": "5C 7S 3D " + throw}
+    view = craft(hands, f"{TAKE_PLAYS} {throw}", void={"E": "S"}).view(0)
+    assert view.turn == 0 and view.points_taken()[1] == 13
+    return view
+
+
+def test_take_points_takes_a_trick_with_points_from_a_seat_alone_with_the_queen() -> None:
+    view = _take_view()
+    # West is still to play: only a card no unseen spade beats takes the trick.
+    assert overtakers(view, 1) == 1 << parse_card("AS")
+    assert overtakers(view, 14) == 0  # West has fewer points than asked
+    assert HardBot(take_points=1, iterations=60).play_candidates(view) == [parse_card("AS")]
+    assert parse_card("3S") in HardBot(iterations=60).play_candidates(view)
+
+
+def test_take_points_asks_nothing_without_points_or_a_sure_winner() -> None:
+    assert overtakers(_take_view(throw="8C"), 1) == 0  # no point on the trick
+    # T♠ is over 6♠, but A♠ and J♠ are unseen and West still to play.
+    view = _take_view(south=TAKE_SOUTH.replace("AS", "TS"))
+    assert overtakers(view, 1) == 0
+    assert parse_card("3S") in HardBot(take_points=1, iterations=60).play_candidates(view)
