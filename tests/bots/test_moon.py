@@ -15,11 +15,11 @@ from hearts.bots.hard.moon import (
     moon_sampler,
     overtakers,
     runs_for_the_moon,
-    stopper,
+    stoppers,
 )
 from hearts.bots.hard.reference import QUEEN_RUNS, rollout
 from hearts.bots.hard.sampling import DealSampler, MixtureSampler, deal_tables
-from hearts.cards import parse_card
+from hearts.cards import HEARTS_MASK, parse_card
 from hearts.hand import HandState
 from hearts.rules import Rules
 from hearts.view import PlayerView
@@ -204,8 +204,8 @@ def test_the_pass_search_lets_a_queen_run_in_both_engines() -> None:
     assert changed and mixes
 
 
-# West took Q♠ alone (13 points) and leads K♠; South, void in spades, discards
-# with Q♥ under only A♥ and K♥: the heart that may still stop West's moon.
+# West took Q♠ alone (13 points) and leads K♠; South, void in spades, discards:
+# any heart it keeps may still stop West's moon.
 STOPPER_HANDS = {
     "S": "2C 3D 4D 7D 8D AD 8H JH QH",
     "W": "AC AS KS 5S",
@@ -213,22 +213,25 @@ STOPPER_HANDS = {
     "E": "5C 2S 4S",
 }
 STOPPER_PLAYS = "2C AC 4C 5C  AS QS 2S 3D  KS 3S 4S"
+SOUTH_HEARTS = (1 << parse_card("8H")) | (1 << parse_card("JH")) | (1 << parse_card("QH"))
 
 
 def _stopper_view(plays: str = STOPPER_PLAYS) -> PlayerView:
     return craft(STOPPER_HANDS, plays, void={"S": "S"}).view(0)
 
 
-def test_the_top_heart_is_kept_from_a_discard_to_a_seat_alone_with_the_queen() -> None:
+def test_hearts_are_kept_from_a_discard_to_a_seat_alone_with_the_queen() -> None:
     view = _stopper_view()
     assert view.turn == 0 and view.points_taken()[1] == 13
-    assert stopper(view, 13) == parse_card("QH")
-    assert stopper(view, 14) == -1  # West has fewer points than asked
+    hearts = view.hand & HEARTS_MASK
+    assert hearts & SOUTH_HEARTS == SOUTH_HEARTS and stoppers(view, 13) == hearts
+    assert stoppers(view, 14) == 0  # West has fewer points than asked
     bot = HardBot(keep_stopper=13, iterations=60)
     cands = bot.play_candidates(view)
-    assert parse_card("QH") not in cands and parse_card("JH") in cands
-    assert bot.choose_play(view) != parse_card("QH")
-    assert parse_card("QH") not in bot.weigh_play(view).options
+    assert cands and not any(hearts >> c & 1 for c in cands)
+    assert parse_card("8H") in HardBot(iterations=60).play_candidates(view)
+    assert not hearts >> bot.choose_play(view) & 1
+    assert not any(hearts >> c & 1 for c in bot.weigh_play(view).options)
 
 
 def test_no_stopper_is_kept_where_a_heart_would_stop_the_moon_or_no_discard() -> None:
@@ -237,10 +240,10 @@ def test_no_stopper_is_kept_where_a_heart_would_stop_the_moon_or_no_discard() ->
     plays = "2C AC 4C 5C  KS QS 2S 3D  5S AS 4S"
     view = craft(hands, plays, void={"S": "S"}).view(0)
     assert view.turn == 0 and view.points_taken()[1] == 13
-    assert stopper(view, 13) == -1
+    assert stoppers(view, 13) == 0
     # Leading, South keeps nothing back.
     lead = craft(STOPPER_HANDS, "2C AC 4C 5C  AS QS 2S 3D  KS 3S 4S 4D", void={"S": "S"})
-    assert stopper(lead.view(lead.turn), 13) == -1
+    assert stoppers(lead.view(lead.turn), 13) == 0
 
 
 # West took Q♠ under its K♠ (13 points, alone); North won the diamonds and leads

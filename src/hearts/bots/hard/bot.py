@@ -30,7 +30,7 @@ import numpy as np
 
 from hearts.bots.hard import kernel, reference
 from hearts.bots.hard.memory import unlike_share
-from hearts.bots.hard.moon import moon_sampler, overtakers, penalties, scorers, stopper, suspect
+from hearts.bots.hard.moon import moon_sampler, overtakers, penalties, scorers, stoppers, suspect
 from hearts.bots.hard.options import ADAPT_DRAWS, Options, _queen_places
 from hearts.bots.hard.position import Passing, search_judge, search_position
 from hearts.bots.hard.reference import JD_CHASE, QUEEN_RUNS, pass_scores, suspect_bits
@@ -210,13 +210,12 @@ class HardBot:
 
     def play_candidates(self, view: PlayerView) -> list[int]:
         """The cards the play search weighs (:func:`candidates`): less the stopper
-        ``keep_stopper`` keeps (:func:`stopper`), only those that take a runner's
+        ``keep_stopper`` keeps (:func:`stoppers`), only those that take a runner's
         points with ``take_points`` (:func:`overtakers`)."""
         o = self.options
         legal = view.legal
         if o.keep_stopper is not None:
-            keep = stopper(view, o.keep_stopper)
-            legal &= ~(1 << keep) if keep >= 0 else -1
+            legal &= ~stoppers(view, o.keep_stopper)
         if o.take_points is not None:
             legal &= overtakers(view, o.take_points) or -1
         return candidates(view, legal)

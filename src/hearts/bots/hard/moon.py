@@ -30,8 +30,6 @@ from hearts.view import PlayerView
 RUNNER_SHARE = 0.5
 #: How many of the highest hearts still out the runner is given there.
 RUNNER_HEARTS = 2
-#: A top heart is a stopper (:func:`stopper`) with at most this many higher out.
-STOPPER_RANK = 2
 
 
 def penalties(view: PlayerView) -> list[int]:
@@ -84,31 +82,27 @@ def suspect(view: PlayerView, tricks: int) -> int:
     return seat
 
 
-def stopper(view: PlayerView, least: int) -> int:
-    """The top heart to keep rather than throw (-1: none): discarding on a trick
-    that one other seat, alone with at least ``least`` points, wins or may still
-    take, while the top heart may win a heart trick later (at most
-    :data:`STOPPER_RANK` higher hearts out) and another legal card exists.
+def stoppers(view: PlayerView, least: int) -> int:
+    """The hearts to keep rather than throw (0: none): discarding on a trick that
+    one other seat, alone with at least ``least`` points, wins or may still take,
+    while another legal card exists, every heart is kept.
 
     The playouts' defenders block a runner, so the search sees no cost in
-    feeding it a high heart; players of habit throw it theirs, and then the
-    heart kept is the one card that stops the moon (docs/kho.md).
+    feeding it hearts; players of habit throw it theirs, and then a heart kept
+    may be the one card that stops the moon.  Keeping only the top heart (with
+    at most two higher out) stopped fewer (docs/kho.md).
     """
     trick = view.trick
     if not trick or view.hand & SUIT_MASKS[trick[0][1] // 13]:
-        return -1  # leading or following: not a discard
+        return 0  # leading or following: not a discard
     runner = _lone_scorer(view, least)
     if runner < 0:
-        return -1
+        return 0
     winner, _ = trick_winner(trick)
     if winner != runner and any(s == runner for s, _ in trick):
-        return -1  # the runner has played and lost this trick: a heart here stops it
+        return 0  # the runner has played and lost this trick: a heart here stops it
     hearts = view.legal & HEARTS_MASK
-    top = hearts.bit_length() - 1
-    if not hearts or view.legal == 1 << top:
-        return -1
-    higher = view.unseen() & HEARTS_MASK & ~((2 << top) - 1)
-    return top if higher.bit_count() <= STOPPER_RANK else -1
+    return 0 if view.legal == hearts else hearts
 
 
 def overtakers(view: PlayerView, least: int) -> int:
