@@ -16,6 +16,9 @@ Every deal of strength.py's fixed sequence is played four times, the hero in
 each seat (duplicate).  Reported per hero, with 95% bootstrap intervals over
 deals: moons the opponents shot per 100 hands (conceded), moons the hero shot,
 and the hero's and the opponents' points per hand.  Heroes play the same deals.
+With ``--memory N`` each table remembers how its opponents played the N deals
+before (the plays of four of them; :attr:`PlayerView.earlier`), as in a match:
+Khó's ``remember`` and ``guard="remember"`` read it.
 """
 
 from __future__ import annotations
@@ -60,7 +63,7 @@ SHOOTER: dict[str, Any] = {
 def opponent(opts: dict[str, Any]) -> Seat:
     """The three opponents' seat: the rule-based shooter or moon-hungry Khó."""
     if "shooter" not in opts:
-        return Seat("hard", opts)
+        return Seat("hard", {k: v for k, v in opts.items() if k != "memory"})
     seat = Seat("medium", {})  # a plain seat whose bot is replaced
     seat.kind, seat.bot = "shooter", ShooterBot()
     return seat
@@ -75,11 +78,12 @@ def _run(args: tuple[int, str, dict[str, Any], dict[str, Any]]) -> tuple[int, li
     hero = Seat(hero_kind, {**hero_opts, **parse_options(extra.split(","))})
     hungry = opponent(hungry_opts)
     n = RULES.players
+    memory = _memory(index, hungry_opts.get("memory", 0), hungry)
     conceded = shot = mine = theirs = 0.0
     for rot in range(n):
         seats = [hungry] * n
         seats[rot] = hero
-        pts = play_deal(deal, number, seats)
+        pts = play_deal(deal, number, seats, earlier=None if memory is None else memory[:])
         shooters = [s for s in range(n) if pts[s] == 0 and all(
             pts[o] == MOON for o in range(n) if o != s)]  # fmt: skip
         conceded += sum(1 for s in shooters if s != rot)
@@ -87,6 +91,19 @@ def _run(args: tuple[int, str, dict[str, Any], dict[str, Any]]) -> tuple[int, li
         mine += pts[rot]
         theirs += sum(p for s, p in enumerate(pts) if s != rot) / (n - 1)
     return index, [conceded, shot, mine, theirs]
+
+
+def _memory(index: int, count: int, them: Seat) -> list[tuple[tuple[int, int], ...]] | None:
+    """The table's memory of the match (``--memory``): the plays of the ``count``
+    deals before ``index``, each played by four of the opponents (what Khó's
+    memory reads is how the others play); None without one."""
+    if not count:
+        return None
+    earlier: list[tuple[tuple[int, int], ...]] = []
+    for k in range(max(0, index - count), index):
+        deal, number = deal_for(k)
+        play_deal(deal, number, [them] * RULES.players, earlier=earlier)
+    return earlier
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -107,6 +124,13 @@ def main(argv: list[str] | None = None) -> int:
         choices=["hungry", "shooter"],
         default="hungry",
         help="the three opponents: moon-hungry Khó, or bench/shooter.py's rule-based shooter",
+    )
+    p.add_argument(
+        "--memory",
+        type=int,
+        default=0,
+        help="each table remembers the plays of this many deals before, played by four "
+        "of the opponents (PlayerView.earlier; 0: none, as in the runs before it)",
     )
     p.add_argument("--jobs", type=int, default=1)
     p.add_argument("--out", default=None, help="write raw results as JSON")
@@ -144,6 +168,8 @@ def main(argv: list[str] | None = None) -> int:
         "iterations": args.hungry_iterations,
         **HUNGRY_PINNED,
     }  # fmt: skip
+    if args.memory:
+        hungry["memory"] = args.memory  # saved with the opponents: runs pair only alike
     hero_opts: dict[str, Any] = {}
     if args.hero_iterations is not None:
         hero_opts["iterations"] = args.hero_iterations

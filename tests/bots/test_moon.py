@@ -3,11 +3,13 @@ it needs (hearts.bots.hard.moon)."""
 
 from __future__ import annotations
 
+import dataclasses
 import random
 
 import pytest
 from positions_helper import craft
 
+from hearts.bots.arena import play_hand
 from hearts.bots.base import get_bot
 from hearts.bots.hard import HardBot, kernel, reference, search_position
 from hearts.bots.hard.moon import (
@@ -226,7 +228,7 @@ def test_hearts_are_kept_from_a_discard_to_a_seat_alone_with_the_queen() -> None
     hearts = view.hand & HEARTS_MASK
     assert hearts & SOUTH_HEARTS == SOUTH_HEARTS and stoppers(view, 13) == hearts
     assert stoppers(view, 14) == 0  # West has fewer points than asked
-    bot = HardBot(keep_stopper=13, iterations=60)
+    bot = HardBot(guard="always", iterations=60)
     cands = bot.play_candidates(view)
     assert cands and not any(hearts >> c & 1 for c in cands)
     assert parse_card("8H") in HardBot(iterations=60).play_candidates(view)
@@ -264,7 +266,7 @@ def test_take_points_takes_a_trick_with_points_from_a_seat_alone_with_the_queen(
     # West is still to play: only a card no unseen spade beats takes the trick.
     assert overtakers(view, 1) == 1 << parse_card("AS")
     assert overtakers(view, 14) == 0  # West has fewer points than asked
-    assert HardBot(take_points=1, iterations=60).play_candidates(view) == [parse_card("AS")]
+    assert HardBot(guard="always", iterations=60).play_candidates(view) == [parse_card("AS")]
     assert parse_card("3S") in HardBot(iterations=60).play_candidates(view)
 
 
@@ -273,4 +275,30 @@ def test_take_points_asks_nothing_without_points_or_a_sure_winner() -> None:
     # T♠ is over 6♠, but A♠ and J♠ are unseen and West still to play.
     view = _take_view(south=TAKE_SOUTH.replace("AS", "TS"))
     assert overtakers(view, 1) == 0
-    assert parse_card("3S") in HardBot(take_points=1, iterations=60).play_candidates(view)
+    assert parse_card("3S") in HardBot(guard="always", iterations=60).play_candidates(view)
+
+
+def _remembered(level: str) -> tuple[tuple[tuple[int, int], ...], ...]:
+    """The plays of three earlier hands of four ``level`` bots: a match's memory."""
+    hands = []
+    for k in range(1, 4):
+        state = HandState.deal(Rules(), k, random.Random(k))
+        play_hand([get_bot(level) for _ in range(4)], state, k)
+        hands.append(state.seat_plays())
+    return tuple(hands)
+
+
+def test_guard_remember_holds_only_after_players_of_habit() -> None:
+    view = _stopper_view()
+    hearts = view.hand & HEARTS_MASK
+    bot = HardBot(guard="remember", iterations=60)
+
+    def kept(earlier: tuple[tuple[tuple[int, int], ...], ...]) -> bool:
+        cands = bot.play_candidates(dataclasses.replace(view, earlier=earlier))
+        return not any(hearts >> c & 1 for c in cands)
+
+    assert kept(_remembered("medium"))
+    assert not kept(_remembered("easy"))
+    assert not kept(())  # the match's first hand: nothing remembered
+    with pytest.raises(ValueError, match="guard"):
+        HardBot(guard="sometimes")

@@ -30,7 +30,15 @@ import numpy as np
 
 from hearts.bots.hard import kernel, reference
 from hearts.bots.hard.memory import unlike_share
-from hearts.bots.hard.moon import moon_sampler, overtakers, penalties, scorers, stoppers, suspect
+from hearts.bots.hard.moon import (
+    GUARD_LEAST,
+    moon_sampler,
+    overtakers,
+    penalties,
+    scorers,
+    stoppers,
+    suspect,
+)
 from hearts.bots.hard.options import ADAPT_DRAWS, Options, _queen_places
 from hearts.bots.hard.position import Passing, search_judge, search_position
 from hearts.bots.hard.reference import JD_CHASE, QUEEN_RUNS, pass_scores, suspect_bits
@@ -209,16 +217,14 @@ class HardBot:
         return search(view, cands)
 
     def play_candidates(self, view: PlayerView) -> list[int]:
-        """The cards the play search weighs (:func:`candidates`): less the stopper
-        ``keep_stopper`` keeps (:func:`stoppers`), only those that take a runner's
-        points with ``take_points`` (:func:`overtakers`)."""
-        o = self.options
-        legal = view.legal
-        if o.keep_stopper is not None:
-            legal &= ~stoppers(view, o.keep_stopper)
-        if o.take_points is not None:
-            legal &= overtakers(view, o.take_points) or -1
-        return candidates(view, legal)
+        """The cards the play search weighs (:func:`candidates`); where ``guard``
+        holds, less the hearts kept from a runner (:func:`stoppers`) and only
+        the cards that take its points (:func:`overtakers`)."""
+        guard = self.options.guard
+        if guard == "never" or (guard == "remember" and not self._habit_remembered(view)):
+            return candidates(view)
+        legal = view.legal & ~stoppers(view, GUARD_LEAST)
+        return candidates(view, legal & (overtakers(view, GUARD_LEAST) or -1))
 
     def _search(self, view: PlayerView, cands: list[int]) -> int:
         return self._rank_play(view, cands, None)[0][0]
@@ -320,12 +326,16 @@ class HardBot:
     def _places(self, view: PlayerView) -> frozenset[str]:
         """Where the queen rule holds for this decision: ``queen_runs``, and
         ``remember`` when the match's earlier hands show players of habit."""
-        if self._remember:
-            share, made = unlike_share(view)
-            o = self.options
-            if made >= o.remember_from and share < o.remember_share:
-                return self._queen_runs | self._remember
+        if self._remember and self._habit_remembered(view):
+            return self._queen_runs | self._remember
         return self._queen_runs
+
+    def _habit_remembered(self, view: PlayerView) -> bool:
+        """Whether the match's earlier hands show the others as players of habit:
+        fewer than ``remember_share`` of their plays unlike the playout policy's,
+        over at least ``remember_from`` (:func:`unlike_share`)."""
+        share, made = unlike_share(view)
+        return made >= self.options.remember_from and share < self.options.remember_share
 
     def _plays_like_the_policy(self, view: PlayerView, tables: DealTables, seed: int) -> bool:
         """Whether the other seats, over at least ``adapt_from`` plays so far, play

@@ -30,6 +30,9 @@ from hearts.view import PlayerView
 RUNNER_SHARE = 0.5
 #: How many of the highest hearts still out the runner is given there.
 RUNNER_HEARTS = 2
+#: The points one other seat alone must have taken for Khó's ``guard``
+#: (:func:`stoppers`, :func:`overtakers`): any (13, Q♠, stopped fewer moons).
+GUARD_LEAST = 1
 
 
 def penalties(view: PlayerView) -> list[int]:

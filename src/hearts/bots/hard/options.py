@@ -68,6 +68,10 @@ DEFAULT_STOP_LIVE: int | None = None
 DEFAULT_SUSPECT: int | None = 2
 
 
+#: Where Khó guards against a moon by rule (``guard``): under measure, off.
+GUARDS = ("never", "always", "remember")
+
+
 def _queen_places(text: str, option: str) -> frozenset[str]:
     """The places of the queen rule ``text`` names (:data:`QUEEN_RUNS_PLACES`)."""
     places = set(text.split("+"))
@@ -146,12 +150,12 @@ class Options:
     ``suspect``: in the play search's playouts, an other seat that won each of the
     last this many tricks while no other seat took a point runs for the moon and is
     chased before it has points (:func:`hearts.bots.hard.moon.suspect`; None: off);
-    ``keep_stopper``: discarding on a trick one other seat alone with at least this
-    many points may take, the top heart is kept while it may stop the moon
-    (:func:`hearts.bots.hard.moon.stopper`; None: off); ``take_points``:
-    following on a trick with points that one other seat alone with at least this
-    many points is taking, Khó takes it where it can
-    (:func:`hearts.bots.hard.moon.overtakers`; None: off).
+    ``guard``: where Khó guards against a moon by rule (``never``, ``always``, or
+    ``remember``: where the match's earlier hands show players of habit, as for
+    ``remember``): discarding on a trick that one other seat alone with points may
+    take, it keeps its hearts, and following on a trick with points that seat is
+    taking, it takes it where it can (:func:`hearts.bots.hard.moon.stoppers`,
+    :func:`hearts.bots.hard.moon.overtakers`).
     """
 
     iterations: int = DEFAULT_ITERATIONS
@@ -181,8 +185,7 @@ class Options:
     stop_live: int | None = DEFAULT_STOP_LIVE
     jd_chase: bool = False
     suspect: int | None = DEFAULT_SUSPECT
-    keep_stopper: int | None = None
-    take_points: int | None = None
+    guard: str = "never"
 
     def __post_init__(self) -> None:
         if self.engine not in ("compiled", "reference"):
@@ -200,9 +203,8 @@ class Options:
             object.__setattr__(self, "stop_live", int(self.stop_live))
         if self.suspect is not None:
             object.__setattr__(self, "suspect", int(self.suspect))
-        for name in ("keep_stopper", "take_points"):
-            if getattr(self, name) is not None:
-                object.__setattr__(self, name, int(getattr(self, name)))
+        if self.guard not in GUARDS:
+            raise ValueError(f"guard must be one of {', '.join(GUARDS)}, not {self.guard!r}")
         if self.budget_ms is not None:
             object.__setattr__(self, "budget_ms", float(self.budget_ms))
         _queen_places(self.queen_runs, "queen_runs")
