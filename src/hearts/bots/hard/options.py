@@ -70,6 +70,7 @@ DEFAULT_SUSPECT: int | None = 2
 
 #: Where Khó guards against a moon by rule (``guard``): under measure, off.
 GUARDS = ("never", "always", "remember")
+DEFAULT_GUARD = "never"
 
 
 def _queen_places(text: str, option: str) -> frozenset[str]:
@@ -185,7 +186,7 @@ class Options:
     stop_live: int | None = DEFAULT_STOP_LIVE
     jd_chase: bool = False
     suspect: int | None = DEFAULT_SUSPECT
-    guard: str = "never"
+    guard: str = DEFAULT_GUARD
 
     def __post_init__(self) -> None:
         if self.engine not in ("compiled", "reference"):
