@@ -70,3 +70,20 @@ def test_saved_runs_that_disagree_on_a_deal_do_not_join(tmp_path: Path) -> None:
         moons.main(["--load", a, other])
     with pytest.raises(SystemExit, match="first deal"):
         moons.main(["--load", _saved(tmp_path / "c.json", {"A": [[0, 0, 26, 26]]}, None)])
+
+
+def test_a_memory_is_the_opponents_plays_of_the_deals_before(tmp_path: Path) -> None:
+    shooters = moons.opponent(dict(moons.SHOOTER))
+    assert moons._memory(5, 0, shooters) is None  # no --memory: no memory, as before
+    earlier = moons._memory(5, 3, shooters)
+    assert earlier is not None and len(earlier) == 3
+    # Whole hands of the deals 2, 3 and 4: every card once, four seats playing.
+    for hand in earlier:
+        assert sorted(c for _, c in hand) == list(range(52))
+        assert {s for s, _ in hand} == {0, 1, 2, 3}
+    assert len(moons._memory(1, 3, shooters) or []) == 1  # only deal 0 came before
+    # The saved opponents say the memory, so a run with one pairs only alike.
+    out = tmp_path / "moons.json"
+    argv = ["--hands", "1", "--first", "3", "--hero", "medium", "--against", "shooter"]
+    assert moons.main([*argv, "--memory", "2", "--out", str(out)]) == 0
+    assert json.loads(out.read_text())["hungry"]["memory"] == 2
