@@ -106,7 +106,7 @@ def _memory(index: int, count: int, them: Seat) -> list[tuple[tuple[int, int], .
     return earlier
 
 
-def main(argv: list[str] | None = None) -> int:
+def _parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--hands", type=int, default=50, help="deals (x4 rotations)")
     p.add_argument("--first", type=int, default=0, help="the first deal's index")
@@ -151,6 +151,11 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument(
         "--pair-with", default=None, help="the hero the others are paired with (the first's)"
     )
+    return p
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = _parser()
     args = p.parse_args(argv)
     if args.load:
         aliases = dict(a.rsplit("=", 1) for a in args.aliases)
