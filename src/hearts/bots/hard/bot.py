@@ -220,8 +220,8 @@ class HardBot:
         """The cards the play search weighs (:func:`candidates`); where ``guard``
         holds, less the hearts kept from a runner (:func:`stoppers`) and only
         the cards that take its points (:func:`overtakers`)."""
-        guard = self.options.guard
-        if guard == "never" or (guard == "remember" and not self._habit_remembered(view)):
+        guard, share = self.options.guard, self.options.guard_share
+        if guard == "never" or (guard == "remember" and not self._habit_remembered(view, share)):
             return candidates(view)
         legal = view.legal & ~stoppers(view, GUARD_LEAST)
         return candidates(view, legal & (overtakers(view, GUARD_LEAST) or -1))
@@ -330,12 +330,13 @@ class HardBot:
             return self._queen_runs | self._remember
         return self._queen_runs
 
-    def _habit_remembered(self, view: PlayerView) -> bool:
+    def _habit_remembered(self, view: PlayerView, most: float | None = None) -> bool:
         """Whether the match's earlier hands show the others as players of habit:
-        fewer than ``remember_share`` of their plays unlike the playout policy's,
-        over at least ``remember_from`` (:func:`unlike_share`)."""
+        fewer than ``most`` (``remember_share`` if None) of their plays unlike the
+        playout policy's, over at least ``remember_from`` (:func:`unlike_share`)."""
         share, made = unlike_share(view)
-        return made >= self.options.remember_from and share < self.options.remember_share
+        o = self.options
+        return made >= o.remember_from and share < (o.remember_share if most is None else most)
 
     def _plays_like_the_policy(self, view: PlayerView, tables: DealTables, seed: int) -> bool:
         """Whether the other seats, over at least ``adapt_from`` plays so far, play

@@ -98,7 +98,7 @@ def _checked_hide(hide: int) -> int:
 
 _INTS = ("iterations", "seed", "pass_iterations", "lookahead", "lookahead_others",
          "adapt_from", "remember_from")  # fmt: skip
-_FLOATS = ("infer", "shoot", "mismatch", "clear", "adapt", "remember_share", "stop")
+_FLOATS = ("infer", "shoot", "mismatch", "clear", "adapt", "remember_share", "stop", "guard_share")
 
 
 @dataclass(frozen=True, slots=True)
@@ -153,7 +153,8 @@ class Options:
     chased before it has points (:func:`hearts.bots.hard.moon.suspect`; None: off);
     ``guard``: where Khó guards against a moon by rule (``never``, ``always``, or
     ``remember``: where the match's earlier hands show players of habit, as for
-    ``remember``): discarding on a trick that one other seat alone with points may
+    ``remember`` but with fewer than ``guard_share`` of the others' plays unlike
+    the policy's): discarding on a trick that one other seat alone with points may
     take, it keeps its hearts, and following on a trick with points that seat is
     taking, it takes it where it can (:func:`hearts.bots.hard.moon.stoppers`,
     :func:`hearts.bots.hard.moon.overtakers`).
@@ -187,6 +188,7 @@ class Options:
     jd_chase: bool = False
     suspect: int | None = DEFAULT_SUSPECT
     guard: str = DEFAULT_GUARD
+    guard_share: float = DEFAULT_REMEMBER_SHARE
 
     def __post_init__(self) -> None:
         if self.engine not in ("compiled", "reference"):
