@@ -298,6 +298,10 @@ def test_guard_remember_holds_only_after_players_of_habit() -> None:
         return not any(hearts >> c & 1 for c in cands)
 
     assert kept(_remembered("medium"))
+    # guard_share is the gate's own threshold: at 0 no memory opens it.
+    shut = HardBot(guard="remember", guard_share=0.0, iterations=60)
+    cands = shut.play_candidates(dataclasses.replace(view, earlier=_remembered("medium")))
+    assert any(hearts >> c & 1 for c in cands)
     assert not kept(_remembered("easy"))
     assert not kept(())  # the match's first hand: nothing remembered
     with pytest.raises(ValueError, match="guard"):
