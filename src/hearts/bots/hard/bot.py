@@ -32,10 +32,9 @@ from hearts.bots.hard import kernel, reference
 from hearts.bots.hard.memory import unlike_share
 from hearts.bots.hard.moon import (
     GUARD_LEAST,
+    lone_scorer,
     moon_sampler,
     overtakers,
-    penalties,
-    scorers,
     stoppers,
     suspect,
 )
@@ -377,8 +376,7 @@ def play_sampler(view: PlayerView, o: Options) -> DealSampler | WeightedSampler 
 
 def _other_moon_open(view: PlayerView) -> bool:
     """Whether one other seat alone has taken points so far (its moon still open)."""
-    seats = scorers(penalties(view))
-    return len(seats) == 1 and seats[0] != view.seat
+    return lone_scorer(view, 1) >= 0
 
 
 def pass_candidates(

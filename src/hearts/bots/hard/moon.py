@@ -22,8 +22,8 @@ from hearts.bots.hard.sampling import (
     WeightedSampler,
     sampler_parts,
 )
-from hearts.bots.tactics import above, trick_winner
-from hearts.cards import HEARTS_MASK, SUIT_MASKS
+from hearts.bots.tactics import above, sure_winner, trick_winner
+from hearts.cards import HEARTS_MASK, SUIT_MASKS, cards_of
 from hearts.view import PlayerView
 
 #: The share of the deals in which a live runner holds the high hearts.
@@ -98,7 +98,7 @@ def stoppers(view: PlayerView, least: int) -> int:
     trick = view.trick
     if not trick or view.hand & SUIT_MASKS[trick[0][1] // 13]:
         return 0  # leading or following: not a discard
-    runner = _lone_scorer(view, least)
+    runner = lone_scorer(view, least)
     if runner < 0:
         return 0
     winner, _ = trick_winner(trick)
@@ -118,7 +118,7 @@ def overtakers(view: PlayerView, least: int) -> int:
     if not trick:
         return 0
     follow = view.legal & SUIT_MASKS[trick[0][1] // 13]
-    runner = _lone_scorer(view, least)
+    runner = lone_scorer(view, least)
     if not follow or runner < 0:
         return 0
     cards = 0
@@ -133,10 +133,10 @@ def overtakers(view: PlayerView, least: int) -> int:
     if any(s == runner for s, _ in trick):
         return 0  # the runner has played and lost this trick
     out = view.unseen()
-    return sum(1 << c for c in range(52) if over >> c & 1 and not out & above(c))
+    return sum(1 << c for c in cards_of(over) if sure_winner(c, out))
 
 
-def _lone_scorer(view: PlayerView, least: int) -> int:
+def lone_scorer(view: PlayerView, least: int) -> int:
     """The other seat that alone has taken points, at least ``least`` (-1: none)."""
     taken = penalties(view)
     seats = scorers(taken)
