@@ -268,6 +268,10 @@ def test_take_points_takes_a_trick_with_points_from_a_seat_alone_with_the_queen(
     assert overtakers(view, 14) == 0  # West has fewer points than asked
     assert HardBot(guard="always", iterations=60).play_candidates(view) == [parse_card("AS")]
     assert parse_card("3S") in HardBot(iterations=60).play_candidates(view)
+    # guard_take=False: the hearts kept alone, the points not asked for.
+    keep = HardBot(guard="always", guard_take=False, iterations=60)
+    assert parse_card("3S") in keep.play_candidates(view)
+    assert not any(SOUTH_HEARTS >> c & 1 for c in keep.play_candidates(_stopper_view()))
 
 
 def test_take_points_asks_nothing_without_points_or_a_sure_winner() -> None:

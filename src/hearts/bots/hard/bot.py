@@ -223,6 +223,8 @@ class HardBot:
         if guard == "never" or (guard == "remember" and not self._habit_remembered(view, share)):
             return candidates(view)
         legal = view.legal & ~stoppers(view, GUARD_LEAST)
+        if not self.options.guard_take:
+            return candidates(view, legal)
         return candidates(view, legal & (overtakers(view, GUARD_LEAST) or -1))
 
     def _search(self, view: PlayerView, cands: list[int]) -> int:
