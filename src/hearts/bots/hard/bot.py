@@ -32,9 +32,11 @@ from hearts.bots.hard import kernel, reference
 from hearts.bots.hard.memory import unlike_share
 from hearts.bots.hard.moon import (
     GUARD_LEAST,
+    GUARD_RUN,
     lone_scorer,
     moon_sampler,
     overtakers,
+    shows_a_run,
     stoppers,
     suspect,
 )
@@ -219,13 +221,21 @@ class HardBot:
         """The cards the play search weighs (:func:`candidates`); where ``guard``
         holds, less the hearts kept from a runner (:func:`stoppers`) and only
         the cards that take its points (:func:`overtakers`)."""
-        guard, share = self.options.guard, self.options.guard_share
-        if guard == "never" or (guard == "remember" and not self._habit_remembered(view, share)):
+        if not self._guarded(view):
             return candidates(view)
         legal = view.legal & ~stoppers(view, GUARD_LEAST)
         if not self.options.guard_take:
             return candidates(view, legal)
         return candidates(view, legal & (overtakers(view, GUARD_LEAST) or -1))
+
+    def _guarded(self, view: PlayerView) -> bool:
+        """Whether ``guard``'s rules hold here (:data:`GUARDS`)."""
+        guard = self.options.guard
+        if guard == "remember":
+            return self._habit_remembered(view, self.options.guard_share)
+        if guard == "run":
+            return shows_a_run(view, GUARD_LEAST, GUARD_RUN)
+        return guard == "always"
 
     def _search(self, view: PlayerView, cands: list[int]) -> int:
         return self._rank_play(view, cands, None)[0][0]

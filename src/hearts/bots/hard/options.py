@@ -69,7 +69,7 @@ DEFAULT_SUSPECT: int | None = 2
 
 
 #: Where Khó guards against a moon by rule (``guard``): under measure, off.
-GUARDS = ("never", "always", "remember")
+GUARDS = ("never", "always", "remember", "run")
 DEFAULT_GUARD = "never"
 
 
