@@ -7,6 +7,18 @@ import contextlib
 import os
 import signal
 import subprocess
+import sys
+
+
+def hearts_command(*args: str) -> list[str]:
+    """The ``hearts`` command line with ``args``, run by this interpreter (so the
+    package under test, installed or not)."""
+    return [
+        sys.executable,
+        "-c",
+        "import sys; from hearts.cli import main; sys.exit(main())",
+        *args,
+    ]
 
 
 def stop_group(proc: subprocess.Popen[str], timeout: float = 15) -> None:

@@ -5,11 +5,10 @@ from __future__ import annotations
 import os
 import queue
 import subprocess
-import sys
 import threading
 from pathlib import Path
 
-from processes import stop_group
+from processes import hearts_command, stop_group
 
 START_TIMEOUT = 60.0  # seconds for the server to print its address (a loaded machine)
 
@@ -30,9 +29,18 @@ class HeartsServer:
         """Start the server (on ``port``, 0 for a free one) and return its address."""
         assert self.proc is None, "already running"
         env = {k: v for k, v in os.environ.items() if k != "HEARTS_DATABASE_URL"}
-        cmd = [sys.executable, "-c", "import sys; from hearts.cli import main; sys.exit(main())"]
-        cmd += ["serve", "--host", "127.0.0.1", "--port", str(port), "--seed", str(self.seed)]
-        cmd += ["--data-dir", str(self.data_dir), *self.args]
+        cmd = hearts_command(
+            "serve",
+            "--host",
+            "127.0.0.1",
+            "--port",
+            str(port),
+            "--seed",
+            str(self.seed),
+            "--data-dir",
+            str(self.data_dir),
+            *self.args,
+        )
         with self.log.open("a") as log:
             # its own process group: stop() also ends the worker processes it spawns
             self.proc = subprocess.Popen(

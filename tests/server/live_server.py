@@ -8,20 +8,20 @@ import os
 import queue
 import resource
 import subprocess
-import sys
 import threading
 from collections.abc import Iterator
 from pathlib import Path
 
-from processes import stop_group
+from processes import hearts_command, stop_group
 
 START_TIMEOUT = 60.0  # seconds for the server to print its address (a loaded machine)
 
 
 def serve_command(data_dir: Path, *args: str) -> list[str]:
     """``hearts serve`` on a free loopback port with ``data_dir``, as a command line."""
-    run = [sys.executable, "-c", "import sys; from hearts.cli import main; sys.exit(main())"]
-    return [*run, "serve", "--host", "127.0.0.1", "--port", "0", "--data-dir", str(data_dir), *args]
+    return hearts_command(
+        "serve", "--host", "127.0.0.1", "--port", "0", "--data-dir", str(data_dir), *args
+    )
 
 
 @contextlib.contextmanager

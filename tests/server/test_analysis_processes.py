@@ -9,7 +9,6 @@ from __future__ import annotations
 import os
 import queue
 import subprocess
-import sys
 import threading
 import time
 from collections.abc import Iterator
@@ -18,7 +17,7 @@ from typing import Any
 
 import httpx
 import pytest
-from processes import kill_group, stop_group
+from processes import hearts_command, kill_group, stop_group
 
 from hearts.server.solo import analysis
 
@@ -33,9 +32,18 @@ STALE = "5"
 
 class Server:
     def __init__(self, database: str, log: Path, *args: str) -> None:
-        cmd = [sys.executable, "-c", "import sys; from hearts.cli import main; sys.exit(main())"]
-        cmd += ["serve", "--port", "0", "--database-url", database, "--bot-processes", "1"]
-        cmd += ["--new-player-interval", "0", *args]
+        cmd = hearts_command(
+            "serve",
+            "--port",
+            "0",
+            "--database-url",
+            database,
+            "--bot-processes",
+            "1",
+            "--new-player-interval",
+            "0",
+            *args,
+        )
         env = {k: v for k, v in os.environ.items() if not k.startswith("HEARTS_")}
         self.proc = subprocess.Popen(
             cmd,

@@ -12,6 +12,7 @@ import time
 from pathlib import Path
 
 import pytest
+from processes import hearts_command
 
 START_TIMEOUT = 120.0
 GONE_WITHIN = 5.0  # seconds
@@ -40,8 +41,7 @@ def _group_alive(group: int) -> bool:
 
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
 def test_the_bot_workers_die_with_their_server(tmp_path: Path) -> None:
-    cmd = [sys.executable, "-c", "import sys; from hearts.cli import main; sys.exit(main())"]
-    cmd += ["serve", "--port", "0", "--data-dir", str(tmp_path)]
+    cmd = hearts_command("serve", "--port", "0", "--data-dir", str(tmp_path))
     env = {k: v for k, v in os.environ.items() if k != "HEARTS_DATABASE_URL"}
     log = (tmp_path / "server.log").open("w")
     server = subprocess.Popen(

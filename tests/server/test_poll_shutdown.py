@@ -10,7 +10,6 @@ import queue
 import signal
 import socket
 import subprocess
-import sys
 import threading
 import time
 from collections.abc import Iterator
@@ -20,7 +19,7 @@ from urllib.parse import urlsplit
 
 import httpx
 import pytest
-from processes import stop_group
+from processes import hearts_command, stop_group
 
 START_TIMEOUT = 60.0  # seconds for the server to print its address (a loaded machine)
 EXIT_TIMEOUT = 10.0  # generous on a loaded machine, well under the poll's 25 s
@@ -29,8 +28,7 @@ EXIT_TIMEOUT = 10.0  # generous on a loaded machine, well under the poll's 25 s
 @pytest.fixture
 def server(tmp_path: Path) -> Iterator[tuple[subprocess.Popen[str], str]]:
     env = {k: v for k, v in os.environ.items() if not k.startswith("HEARTS_")}
-    cmd = [sys.executable, "-c", "import sys; from hearts.cli import main; sys.exit(main())"]
-    cmd += ["serve", "--host", "127.0.0.1", "--port", "0", "--data-dir", str(tmp_path)]
+    cmd = hearts_command("serve", "--host", "127.0.0.1", "--port", "0", "--data-dir", str(tmp_path))
     with (tmp_path / "server.log").open("a") as err:
         proc = subprocess.Popen(
             cmd,

@@ -21,7 +21,7 @@ import httpx
 import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-from processes import kill_group, stop_group
+from processes import hearts_command, kill_group, stop_group
 from websockets.sync.client import connect
 
 START_TIMEOUT = 60.0
@@ -29,9 +29,19 @@ LIVE = 30.0  # generous bound for "it got there" on a loaded machine
 
 
 def serve(url: str, log: Path) -> tuple[subprocess.Popen[str], str]:
-    cmd = [sys.executable, "-c", "import sys; from hearts.cli import main; sys.exit(main())"]
-    cmd += ["serve", "--port", "0", "--database-url", url, "--room-pace", "0.05"]
-    cmd += ["--new-player-interval", "0", "--bot-processes", "1"]
+    cmd = hearts_command(
+        "serve",
+        "--port",
+        "0",
+        "--database-url",
+        url,
+        "--room-pace",
+        "0.05",
+        "--new-player-interval",
+        "0",
+        "--bot-processes",
+        "1",
+    )
     env = {k: v for k, v in os.environ.items() if not k.startswith("HEARTS_")}
     err = log.open("a")
     proc = subprocess.Popen(
