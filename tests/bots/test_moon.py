@@ -17,7 +17,6 @@ from hearts.bots.hard.moon import (
     moon_sampler,
     overtakers,
     runs_for_the_moon,
-    shows_a_run,
     stoppers,
 )
 from hearts.bots.hard.reference import QUEEN_RUNS, rollout
@@ -269,10 +268,6 @@ def test_take_points_takes_a_trick_with_points_from_a_seat_alone_with_the_queen(
     assert overtakers(view, 14) == 0  # West has fewer points than asked
     assert HardBot(guard="always", iterations=60).play_candidates(view) == [parse_card("AS")]
     assert parse_card("3S") in HardBot(iterations=60).play_candidates(view)
-    # guard_take=False: the hearts kept alone, the points not asked for.
-    keep = HardBot(guard="always", guard_take=False, iterations=60)
-    assert parse_card("3S") in keep.play_candidates(view)
-    assert not any(SOUTH_HEARTS >> c & 1 for c in keep.play_candidates(_stopper_view()))
 
 
 def test_take_points_asks_nothing_without_points_or_a_sure_winner() -> None:
@@ -281,20 +276,6 @@ def test_take_points_asks_nothing_without_points_or_a_sure_winner() -> None:
     view = _take_view(south=TAKE_SOUTH.replace("AS", "TS"))
     assert overtakers(view, 1) == 0
     assert parse_card("3S") in HardBot(guard="always", iterations=60).play_candidates(view)
-
-
-def test_guard_run_holds_only_while_the_lone_scorer_keeps_the_lead() -> None:
-    # West won the first two tricks, Q♠ on the second, and leads again: a run.
-    view = _stopper_view()
-    assert shows_a_run(view, 1, 2) and not shows_a_run(view, 1, 3)
-    assert not shows_a_run(view, 14, 2)  # West has fewer points than asked
-    run = HardBot(guard="run", iterations=60)
-    assert not any(SOUTH_HEARTS >> c & 1 for c in run.play_candidates(view))
-    # West took Q♠, then North won the diamonds: West got off lead, no run shown.
-    take = _take_view()
-    assert not shows_a_run(take, 1, 2)
-    assert parse_card("3S") in run.play_candidates(take)
-    assert HardBot(guard="always", iterations=60).play_candidates(take) == [parse_card("AS")]
 
 
 def _remembered(level: str) -> tuple[tuple[tuple[int, int], ...], ...]:

@@ -32,11 +32,9 @@ from hearts.bots.hard import kernel, reference
 from hearts.bots.hard.memory import unlike_share
 from hearts.bots.hard.moon import (
     GUARD_LEAST,
-    GUARD_RUN,
     lone_scorer,
     moon_sampler,
     overtakers,
-    shows_a_run,
     stoppers,
     suspect,
 )
@@ -224,8 +222,6 @@ class HardBot:
         if not self._guarded(view):
             return candidates(view)
         legal = view.legal & ~stoppers(view, GUARD_LEAST)
-        if not self.options.guard_take:
-            return candidates(view, legal)
         return candidates(view, legal & (overtakers(view, GUARD_LEAST) or -1))
 
     def _guarded(self, view: PlayerView) -> bool:
@@ -233,8 +229,6 @@ class HardBot:
         guard = self.options.guard
         if guard == "remember":
             return self._habit_remembered(view, self.options.guard_share)
-        if guard == "run":
-            return shows_a_run(view, GUARD_LEAST, GUARD_RUN)
         return guard == "always"
 
     def _search(self, view: PlayerView, cands: list[int]) -> int:

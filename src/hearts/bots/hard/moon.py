@@ -33,8 +33,6 @@ RUNNER_HEARTS = 2
 #: The points one other seat alone must have taken for Khó's ``guard``
 #: (:func:`stoppers`, :func:`overtakers`): any (13, Q♠, stopped fewer moons).
 GUARD_LEAST = 1
-#: ``guard="run"``: the finished tricks in a row the lone scorer must have won.
-GUARD_RUN = 2
 
 
 def penalties(view: PlayerView) -> list[int]:
@@ -145,15 +143,6 @@ def lone_scorer(view: PlayerView, least: int) -> int:
     if len(seats) != 1 or seats[0] == view.seat or taken[seats[0]] < least:
         return -1
     return seats[0]
-
-
-def shows_a_run(view: PlayerView, least: int, tricks: int) -> bool:
-    """Whether one other seat, alone with at least ``least`` points, won each of
-    the last ``tricks`` finished tricks: a player stuck with points gets off lead,
-    a runner keeps it."""
-    runner = lone_scorer(view, least)
-    winners = view.winners()
-    return runner >= 0 and len(winners) >= tricks and set(winners[-tricks:]) == {runner}
 
 
 def _led_a_heart(view: PlayerView, seat: int) -> bool:

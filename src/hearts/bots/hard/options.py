@@ -69,7 +69,7 @@ DEFAULT_SUSPECT: int | None = 2
 
 
 #: Where Khó guards against a moon by rule (``guard``): under measure, off.
-GUARDS = ("never", "always", "remember", "run")
+GUARDS = ("never", "always", "remember")
 DEFAULT_GUARD = "never"
 
 
@@ -157,8 +157,7 @@ class Options:
     the policy's): discarding on a trick that one other seat alone with points may
     take, it keeps its hearts, and following on a trick with points that seat is
     taking, it takes it where it can (:func:`hearts.bots.hard.moon.stoppers`,
-    :func:`hearts.bots.hard.moon.overtakers`); ``guard_take``: the second rule
-    too (False: the hearts kept alone).
+    :func:`hearts.bots.hard.moon.overtakers`).
     """
 
     iterations: int = DEFAULT_ITERATIONS
@@ -190,7 +189,6 @@ class Options:
     suspect: int | None = DEFAULT_SUSPECT
     guard: str = DEFAULT_GUARD
     guard_share: float = DEFAULT_REMEMBER_SHARE
-    guard_take: bool = True
 
     def __post_init__(self) -> None:
         if self.engine not in ("compiled", "reference"):
