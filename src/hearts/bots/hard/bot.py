@@ -35,7 +35,6 @@ from hearts.bots.hard.moon import (
     lone_scorer,
     moon_sampler,
     overtakers,
-    queen_kept,
     stoppers,
     suspect,
 )
@@ -223,7 +222,6 @@ class HardBot:
         if not self._guarded(view):
             return candidates(view)
         legal = view.legal & ~stoppers(view, GUARD_LEAST)
-        legal = legal & ~queen_kept(view, 2) or legal
         return candidates(view, legal & (overtakers(view, GUARD_LEAST) or -1))
 
     def _guarded(self, view: PlayerView) -> bool:

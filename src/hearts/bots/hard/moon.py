@@ -23,9 +23,7 @@ from hearts.bots.hard.sampling import (
     sampler_parts,
 )
 from hearts.bots.tactics import above, sure_winner, trick_winner
-from hearts.cards import HEARTS_MASK, SUIT_MASKS, cards_of, parse_card
-
-QS = parse_card("QS")
+from hearts.cards import HEARTS_MASK, SUIT_MASKS, cards_of
 from hearts.view import PlayerView
 
 #: The share of the deals in which a live runner holds the high hearts.
@@ -136,19 +134,6 @@ def overtakers(view: PlayerView, least: int) -> int:
         return 0  # the runner has played and lost this trick
     out = view.unseen()
     return sum(1 << c for c in cards_of(over) if sure_winner(c, out))
-
-
-def queen_kept(view: PlayerView, tricks: int) -> int:
-    """Q♠ kept back (its bit; 0: not) from a trick the suspect (:func:`suspect`)
-    is winning, with another legal card: the 13 points that start its run."""
-    legal = view.legal
-    if not view.trick or not legal >> QS & 1 or legal == 1 << QS:
-        return 0
-    runner = suspect(view, tricks)
-    if runner < 0:
-        return 0
-    winner, _ = trick_winner(view.trick)
-    return 1 << QS if winner == runner else 0
 
 
 def lone_scorer(view: PlayerView, least: int) -> int:
