@@ -36,7 +36,6 @@ from hearts.bots.hard.moon import (
     low_passer,
     moon_sampler,
     overtakers,
-    penalties,
     stoppers,
     suspect,
 )
@@ -223,21 +222,8 @@ class HardBot:
         the cards that take its points (:func:`overtakers`)."""
         if not self._guarded(view):
             return candidates(view)
-        runner = self._guard_suspect(view)
-        legal = view.legal & ~stoppers(view, GUARD_LEAST, runner)
-        return candidates(view, legal & (overtakers(view, GUARD_LEAST, runner) or -1))
-
-    def _guard_suspect(self, view: PlayerView) -> int | None:
-        """The seat ``guard`` guards against before any point is taken: the seat
-        that passed Khó a moon pass (:func:`low_passer`), where ``suspect_pass``
-        holds; None: the lone scorer, as ever."""
-        o = self.options
-        if o.suspect_pass == "never" or any(penalties(view)):
-            return None
-        if not self._guarded(view, o.suspect_pass):
-            return None
-        seat = low_passer(view)
-        return seat if seat >= 0 else None
+        legal = view.legal & ~stoppers(view, GUARD_LEAST)
+        return candidates(view, legal & (overtakers(view, GUARD_LEAST) or -1))
 
     def _guarded(self, view: PlayerView, gate: str | None = None) -> bool:
         """Whether ``guard``'s rules hold here (or ``gate``'s, as :data:`GUARDS` names it)."""

@@ -101,7 +101,7 @@ def low_passer(view: PlayerView) -> int:
     return -1 if any(c % 13 > LOW_PASS_TOP for c in cards_of(received)) else seat
 
 
-def stoppers(view: PlayerView, least: int, runner: int | None = None) -> int:
+def stoppers(view: PlayerView, least: int) -> int:
     """The hearts to keep rather than throw (0: none): discarding on a trick that
     one other seat, alone with at least ``least`` points, wins or may still take,
     while another legal card exists, every heart is kept.
@@ -109,38 +109,32 @@ def stoppers(view: PlayerView, least: int, runner: int | None = None) -> int:
     The playouts' defenders block a runner, so the search sees no cost in
     feeding it hearts; players of habit throw it theirs, and then a heart kept
     may be the one card that stops the moon.  Keeping only the top heart (with
-    at most two higher out) stopped fewer (docs/kho.md).  ``runner``: that seat
-    instead, before it has a point (a suspect): then Q♠ is kept from it too.
+    at most two higher out) stopped fewer (docs/kho.md).
     """
     trick = view.trick
     if not trick or view.hand & SUIT_MASKS[trick[0][1] // 13]:
         return 0  # leading or following: not a discard
-    keep = HEARTS_MASK
-    if runner is None:
-        runner = lone_scorer(view, least)
-    else:
-        keep |= QS_BIT
+    runner = lone_scorer(view, least)
     if runner < 0:
         return 0
     winner, _ = trick_winner(trick)
     if winner != runner and any(s == runner for s, _ in trick):
         return 0  # the runner has played and lost this trick: a heart here stops it
-    kept = view.legal & keep
-    return 0 if view.legal == kept else kept
+    hearts = view.legal & HEARTS_MASK
+    return 0 if view.legal == hearts else hearts
 
 
-def overtakers(view: PlayerView, least: int, runner: int | None = None) -> int:
+def overtakers(view: PlayerView, least: int) -> int:
     """The cards that take a trick with points in it from one other seat alone
     with at least ``least`` points (0: none, or no such trick): following, over
     the card on top when the runner is on top, or sure winners when the runner is
     still to play.  The playouts' defenders would take it later; players of habit
-    do not.  ``runner``: that seat instead (a suspect)."""
+    do not."""
     trick = view.trick
     if not trick:
         return 0
     follow = view.legal & SUIT_MASKS[trick[0][1] // 13]
-    if runner is None:
-        runner = lone_scorer(view, least)
+    runner = lone_scorer(view, least)
     if not follow or runner < 0:
         return 0
     cards = 0
