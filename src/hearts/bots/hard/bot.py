@@ -33,7 +33,6 @@ from hearts.bots.hard.memory import unlike_share
 from hearts.bots.hard.moon import (
     GUARD_LEAST,
     lone_scorer,
-    low_passer,
     moon_sampler,
     overtakers,
     stoppers,
@@ -225,21 +224,12 @@ class HardBot:
         legal = view.legal & ~stoppers(view, GUARD_LEAST)
         return candidates(view, legal & (overtakers(view, GUARD_LEAST) or -1))
 
-    def _guarded(self, view: PlayerView, gate: str | None = None) -> bool:
-        """Whether ``guard``'s rules hold here (or ``gate``'s, as :data:`GUARDS` names it)."""
-        gate = self.options.guard if gate is None else gate
-        if gate == "remember":
+    def _guarded(self, view: PlayerView) -> bool:
+        """Whether ``guard``'s rules hold here (:data:`GUARDS`)."""
+        guard = self.options.guard
+        if guard == "remember":
             return self._habit_remembered(view, self.options.guard_share)
-        return gate == "always"
-
-    def _suspect(self, view: PlayerView) -> int:
-        """The seat the playouts suspect of running (-1: none): by the last tricks
-        (``suspect``), else by the pass it made to Khó (``suspect_pass``)."""
-        o = self.options
-        seat = -1 if o.suspect is None else suspect(view, o.suspect)
-        if seat < 0 and o.suspect_pass != "never" and self._guarded(view, o.suspect_pass):
-            seat = low_passer(view)
-        return seat
+        return guard == "always"
 
     def _search(self, view: PlayerView, cands: list[int]) -> int:
         return self._rank_play(view, cands, None)[0][0]
@@ -299,7 +289,8 @@ class HardBot:
         if "play" in places or ("habit" in places and habit):
             pos = pos._replace(voids=pos.voids | QUEEN_RUNS)
         pos = pos._replace(voids=pos.voids | self._jd_chase(view))
-        pos = pos._replace(voids=pos.voids | suspect_bits(self._suspect(view)))
+        if o.suspect is not None:
+            pos = pos._replace(voids=pos.voids | suspect_bits(suspect(view, o.suspect)))
 
         def batch(w0: int, w1: int, alive: list[int]) -> None:
             if compiled:

@@ -23,7 +23,7 @@ from hearts.bots.hard.sampling import (
     sampler_parts,
 )
 from hearts.bots.tactics import above, sure_winner, trick_winner
-from hearts.cards import HEARTS_MASK, QS_BIT, SUIT_MASKS, cards_of
+from hearts.cards import HEARTS_MASK, SUIT_MASKS, cards_of
 from hearts.view import PlayerView
 
 #: The share of the deals in which a live runner holds the high hearts.
@@ -33,9 +33,6 @@ RUNNER_HEARTS = 2
 #: The points one other seat alone must have taken for Khó's ``guard``
 #: (:func:`stoppers`, :func:`overtakers`): any (13, Q♠, stopped fewer moons).
 GUARD_LEAST = 1
-#: The highest rank (0: a two) of the cards of a pass that marks a moon pass
-#: (:func:`low_passer`): a nine.
-LOW_PASS_TOP = 7
 
 
 def penalties(view: PlayerView) -> list[int]:
@@ -86,19 +83,6 @@ def suspect(view: PlayerView, tricks: int) -> int:
     if any(p for s, p in enumerate(penalties(view)) if s != seat):
         return -1
     return seat
-
-
-def low_passer(view: PlayerView) -> int:
-    """The seat that passed this seat only low side cards (-1: none, or no pass
-    yet): no heart, no Q♠, nothing above a nine.  A pass sheds high cards, a moon
-    pass (Vừa's, the rule-based shooter's) keeps them and sheds the lowest: on
-    deals 0–399 Vừa's pass of a hand it does not shoot with was so low 3 times in
-    1,016, the shooter's moon pass 169 times in 184 (docs/kho.md)."""
-    seat = view.pass_from
-    received = view.received
-    if seat < 0 or seat == view.seat or not received or received & (HEARTS_MASK | QS_BIT):
-        return -1
-    return -1 if any(c % 13 > LOW_PASS_TOP for c in cards_of(received)) else seat
 
 
 def stoppers(view: PlayerView, least: int) -> int:

@@ -157,10 +157,7 @@ class Options:
     the policy's): discarding on a trick that one other seat alone with points may
     take, it keeps its hearts, and following on a trick with points that seat is
     taking, it takes it where it can (:func:`hearts.bots.hard.moon.stoppers`,
-    :func:`hearts.bots.hard.moon.overtakers`); ``suspect_pass``: where (as
-    ``guard``) the seat that passed Khó only low side cards
-    (:func:`hearts.bots.hard.moon.low_passer`) is the suspect when the last tricks
-    name none.
+    :func:`hearts.bots.hard.moon.overtakers`).
     """
 
     iterations: int = DEFAULT_ITERATIONS
@@ -192,7 +189,6 @@ class Options:
     suspect: int | None = DEFAULT_SUSPECT
     guard: str = DEFAULT_GUARD
     guard_share: float = DEFAULT_REMEMBER_SHARE
-    suspect_pass: str = DEFAULT_GUARD
 
     def __post_init__(self) -> None:
         if self.engine not in ("compiled", "reference"):
@@ -210,11 +206,8 @@ class Options:
             object.__setattr__(self, "stop_live", int(self.stop_live))
         if self.suspect is not None:
             object.__setattr__(self, "suspect", int(self.suspect))
-        for name in ("guard", "suspect_pass"):
-            if getattr(self, name) not in GUARDS:
-                raise ValueError(
-                    f"{name} must be one of {', '.join(GUARDS)}, not {getattr(self, name)!r}"
-                )
+        if self.guard not in GUARDS:
+            raise ValueError(f"guard must be one of {', '.join(GUARDS)}, not {self.guard!r}")
         if self.budget_ms is not None:
             object.__setattr__(self, "budget_ms", float(self.budget_ms))
         _queen_places(self.queen_runs, "queen_runs")
