@@ -32,7 +32,6 @@ from hearts.bots.hard import kernel, reference
 from hearts.bots.hard.memory import unlike_share
 from hearts.bots.hard.moon import (
     GUARD_LEAST,
-    keepers,
     lone_scorer,
     moon_sampler,
     overtakers,
@@ -222,13 +221,8 @@ class HardBot:
         the cards that take its points (:func:`overtakers`)."""
         if not self._guarded(view):
             return candidates(view)
-        take = overtakers(view, GUARD_LEAST)
-        if take:
-            return candidates(view, view.legal & take)
-        keep = stoppers(view, GUARD_LEAST)
-        if self.options.guard_keep:
-            keep |= keepers(view, GUARD_LEAST)
-        return candidates(view, view.legal & ~keep)
+        legal = view.legal & ~stoppers(view, GUARD_LEAST)
+        return candidates(view, legal & (overtakers(view, GUARD_LEAST) or -1))
 
     def _guarded(self, view: PlayerView) -> bool:
         """Whether ``guard``'s rules hold here (:data:`GUARDS`)."""

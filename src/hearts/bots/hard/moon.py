@@ -23,7 +23,7 @@ from hearts.bots.hard.sampling import (
     sampler_parts,
 )
 from hearts.bots.tactics import above, sure_winner, trick_winner
-from hearts.cards import HEARTS_MASK, QS_BIT, SUIT_MASKS, cards_of
+from hearts.cards import HEARTS_MASK, SUIT_MASKS, cards_of
 from hearts.view import PlayerView
 
 #: The share of the deals in which a live runner holds the high hearts.
@@ -134,24 +134,6 @@ def overtakers(view: PlayerView, least: int) -> int:
         return 0  # the runner has played and lost this trick
     out = view.unseen()
     return sum(1 << c for c in cards_of(over) if sure_winner(c, out))
-
-
-def keepers(view: PlayerView, least: int) -> int:
-    """The cards to keep rather than follow with (0: none): following under a
-    trick that one other seat, alone with at least ``least`` points, is winning,
-    the highest card of the suit led and Q♠ are kept while a lower card of the
-    suit is legal.  The search sheds high cards under a trick it cannot win (they
-    would take points later); against a runner they are what takes a trick from
-    it later (bench/moon_blame.py's positions: docs/kho.md)."""
-    trick = view.trick
-    if not trick:
-        return 0
-    follow = view.legal & SUIT_MASKS[trick[0][1] // 13]
-    runner = lone_scorer(view, least)
-    if not follow or runner < 0 or trick_winner(trick)[0] != runner:
-        return 0
-    kept = (1 << (follow.bit_length() - 1)) | (follow & QS_BIT)
-    return 0 if not follow & ~kept else kept
 
 
 def lone_scorer(view: PlayerView, least: int) -> int:
