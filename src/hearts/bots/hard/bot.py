@@ -32,8 +32,6 @@ from hearts.bots.hard import kernel, reference
 from hearts.bots.hard.memory import unlike_share
 from hearts.bots.hard.moon import (
     GUARD_LEAST,
-    INSURE_MOST,
-    insurers,
     lone_scorer,
     moon_sampler,
     overtakers,
@@ -224,10 +222,7 @@ class HardBot:
         if not self._guarded(view):
             return candidates(view)
         legal = view.legal & ~stoppers(view, GUARD_LEAST)
-        take = overtakers(view, GUARD_LEAST)
-        if not take and self.options.guard_insure:
-            take = insurers(view, INSURE_MOST)
-        return candidates(view, legal & (take or -1))
+        return candidates(view, legal & (overtakers(view, GUARD_LEAST) or -1))
 
     def _guarded(self, view: PlayerView) -> bool:
         """Whether ``guard``'s rules hold here (:data:`GUARDS`)."""

@@ -33,8 +33,6 @@ RUNNER_HEARTS = 2
 #: The points one other seat alone must have taken for Khó's ``guard``
 #: (:func:`stoppers`, :func:`overtakers`): any (13, Q♠, stopped fewer moons).
 GUARD_LEAST = 1
-#: The most points of a trick that Khó's ``guard_insure`` takes (hearts, not Q♠).
-INSURE_MOST = 4
 
 
 def penalties(view: PlayerView) -> list[int]:
@@ -134,27 +132,6 @@ def overtakers(view: PlayerView, least: int) -> int:
         return over
     if any(s == runner for s, _ in trick):
         return 0  # the runner has played and lost this trick
-    out = view.unseen()
-    return sum(1 << c for c in cards_of(over) if sure_winner(c, out))
-
-
-def insurers(view: PlayerView, most: int) -> int:
-    """The cards that take the hand's first points, a trick with at most ``most``
-    of them (0: none, or not such a trick): following, over the card on top when
-    last to play, or sure winners.  Whoever takes the first points is the one seat
-    that can still shoot; taking them oneself ends every moon."""
-    trick = view.trick
-    if not trick or any(penalties(view)):
-        return 0
-    follow = view.legal & SUIT_MASKS[trick[0][1] // 13]
-    cards = 0
-    for _, c in trick:
-        cards |= 1 << c
-    if not follow or not 0 < view.rules.penalty(cards) <= most:
-        return 0
-    over = follow & above(trick_winner(trick)[1])
-    if len(trick) == view.n - 1:
-        return over
     out = view.unseen()
     return sum(1 << c for c in cards_of(over) if sure_winner(c, out))
 

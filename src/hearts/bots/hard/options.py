@@ -157,9 +157,7 @@ class Options:
     the policy's): discarding on a trick that one other seat alone with points may
     take, it keeps its hearts, and following on a trick with points that seat is
     taking, it takes it where it can (:func:`hearts.bots.hard.moon.stoppers`,
-    :func:`hearts.bots.hard.moon.overtakers`); ``guard_insure``: with ``guard``,
-    following on a trick with the hand's first points (hearts only), Khó takes it
-    where it can (:func:`hearts.bots.hard.moon.insurers`).
+    :func:`hearts.bots.hard.moon.overtakers`).
     """
 
     iterations: int = DEFAULT_ITERATIONS
@@ -191,7 +189,6 @@ class Options:
     suspect: int | None = DEFAULT_SUSPECT
     guard: str = DEFAULT_GUARD
     guard_share: float = DEFAULT_REMEMBER_SHARE
-    guard_insure: bool = False
 
     def __post_init__(self) -> None:
         if self.engine not in ("compiled", "reference"):
