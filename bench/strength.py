@@ -662,7 +662,7 @@ def report(sections: dict[str, dict[str, Any]]) -> None:
             print(f"   {k:>14}: p50 {pct(v, 0.5):.4f}  p95 {pct(v, 0.95):.4f}  (n={len(v)})")
 
 
-def main(argv: list[str] | None = None) -> int:
+def _parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
     p.add_argument("--hands", type=int, default=200, help="deals per section (x4 rotations)")
     p.add_argument("--first", type=int, default=0, help="index of the first deal (a run's sequel)")
@@ -711,8 +711,11 @@ def main(argv: list[str] | None = None) -> int:
         default=[],
         help="saved JSON results (joined as --load's) to set each section beside, deal by deal",
     )
-    args = p.parse_args(argv)
-    deals = 12 if args.quick and args.hands == 200 else args.hands
+    return p
+
+
+def _plan(args: argparse.Namespace) -> tuple[dict[str, Any], dict[str, Any], dict[str, Rules]]:
+    """Khó's options, (hero, opponent) by section, and each variant section's rules."""
     hard_opts: dict[str, Any] = {}
     if args.iterations is not None:
         hard_opts["iterations"] = args.iterations
@@ -720,14 +723,6 @@ def main(argv: list[str] | None = None) -> int:
         hard_opts["iterations"] = 1000
     hard_opts.update(parse_options(args.hard))
     opp_opts = parse_options(args.opp_hard)
-    sections = load(args.load)
-    base = load(args.pair_with)
-    if args.only is not None:
-        want = args.only
-    elif args.load:
-        want = []  # report what was loaded; run nothing more
-    else:
-        want = ["medium-easy", "hard-medium", "oracle-medium", "hard-ismcts-sims"]
     plan = {
         "medium-easy": (("medium", {}), ("easy", {})),
         "hard-medium": (("hard", hard_opts), (args.opponent, {})),
@@ -744,6 +739,21 @@ def main(argv: list[str] | None = None) -> int:
         plan[f"medium-easy-{suffix}"] = (("medium", {}), ("easy", {}))
         plan[f"hard-medium-{suffix}"] = (("hard", hard_opts), (args.opponent, {}))
         tables[f"medium-easy-{suffix}"] = tables[f"hard-medium-{suffix}"] = table
+    return hard_opts, plan, tables
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = _parser().parse_args(argv)
+    deals = 12 if args.quick and args.hands == 200 else args.hands
+    hard_opts, plan, tables = _plan(args)
+    sections = load(args.load)
+    base = load(args.pair_with)
+    if args.only is not None:
+        want = args.only
+    elif args.load:
+        want = []  # report what was loaded; run nothing more
+    else:
+        want = ["medium-easy", "hard-medium", "oracle-medium", "hard-ismcts-sims"]
     for name in want:
         if name == "hard-ismcts":
             # Equal time: both on the same wall-clock budget per move.
