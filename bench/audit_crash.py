@@ -149,33 +149,73 @@ class Solo:
 async def crash_run(
     server: Killable, url: str, clients: int, kills: int, seed: int, shapes: ErrorShapes
 ) -> Crash:
-    rng = random.Random(seed)
-    out = Crash()
-    solos = [Solo() for _ in range(clients)]
-    rooms_seen: dict[str, int] = defaultdict(int)  # room code -> highest acknowledged version
-    stop = asyncio.Event()
+    run = _CrashRun(server, clients, kills, seed, shapes)
+    publics = max(4, clients * 2 // 3)
+    await asyncio.gather(
+        run.killer(),
+        *(run.solo(i) for i in range(clients)),
+        *(run.public(i) for i in range(publics)),
+    )
+    out = run.out
+    out.starts = server.starts
+    out.left_behind = server.left_behind
+    await final_checks(server, run.solos, run.rooms_seen, shapes, out, run.check_state)
+    server.stop()
+    stored_checks(url, run.solos, out)
+    return out
 
-    def check_state(state: Any, where: str) -> None:
+
+@dataclass
+class _Seat:
+    """A public client's seat as its page knows it (headers: its token's)."""
+
+    h: dict[str, str]
+    code: str | None = None
+    hands_here: int = 0
+    last_change: float = field(default_factory=time.monotonic)
+    last_version: int = -1
+    last_react: float = 0.0
+
+
+class _CrashRun:
+    """The clients of one crash loop and its killer, sharing what they were told."""
+
+    def __init__(
+        self, server: Killable, clients: int, kills: int, seed: int, shapes: ErrorShapes
+    ) -> None:
+        self.server = server
+        self.kills = kills
+        self.shapes = shapes
+        self.rng = random.Random(seed)
+        self.out = Crash()
+        self.solos = [Solo() for _ in range(clients)]
+        # room code -> highest acknowledged version
+        self.rooms_seen: dict[str, int] = defaultdict(int)
+        self.stop = asyncio.Event()
+
+    def check_state(self, state: Any, where: str) -> None:
         problem = fairness_of_state(state)
         if problem is not None:
-            out.unfair += 1
-            out.note(f"{where}: {problem}")
+            self.out.unfair += 1
+            self.out.note(f"{where}: {problem}")
         elif state["hand"]["phase"] == "done":
-            out.revealed += 1
+            self.out.revealed += 1
 
-    async def refresh(b: Browser, me: Solo) -> None:
+    # -- solo clients -------------------------------------------------------------------
+    async def refresh(self, b: Browser, me: Solo) -> None:
         while True:
             try:
                 b.state = await b.call("state", "GET", "/api/state")
                 me.acks.append(b.state)
                 return
             except (httpx.TransportError, RuntimeError):
-                out.transport_errors += 1
+                self.out.transport_errors += 1
                 await asyncio.sleep(0.2)
 
-    async def transfer(c: httpx.AsyncClient, b: Browser, i: int, me: Solo) -> None:
+    async def transfer(self, c: httpx.AsyncClient, b: Browser, i: int, me: Solo) -> None:
         """Chuyển sang máy khác: a code, claimed from a new address; the old token
         must be 410 moved from then on, the player's state not behind."""
+        out = self.out
         n = len(me.old_tokens) + 1
         r = await c.post("/api/transfer", headers={**b.headers, **forwarded(i, n)})
         if r.status_code != 200:
@@ -197,9 +237,9 @@ async def crash_run(
             out.moved_bad += 1
             out.note(f"old token after a transfer: {gone.status_code} {gone.text[:80]}")
 
-    async def solo(i: int) -> None:
-        me = solos[i]
-        async with shapes.client(base_url=server.base, timeout=30) as c:
+    async def solo(self, i: int) -> None:
+        me = self.solos[i]
+        async with self.shapes.client(base_url=self.server.base, timeout=30) as c:
             b = Browser(c, defaultdict(list))
             while True:  # a start cut by a kill (or a transfer's answer): a new token
                 try:
@@ -209,17 +249,18 @@ async def crash_run(
                     continue
                 me.token = b.headers["Authorization"].split()[1]
                 me.acks.append(b.state)
-                await play_solo(c, b, i, me)
+                await self.play_solo(c, b, i, me)
                 return
 
-    async def play_solo(c: httpx.AsyncClient, b: Browser, i: int, me: Solo) -> None:
+    async def play_solo(self, c: httpx.AsyncClient, b: Browser, i: int, me: Solo) -> None:
+        out = self.out
         since = 0
-        while not stop.is_set():
+        while not self.stop.is_set():
             try:
                 if since >= TRANSFER_EVERY:
                     since = 0
-                    await transfer(c, b, i, me)
-                    await refresh(b, me)
+                    await self.transfer(c, b, i, me)
+                    await self.refresh(b, me)
                     continue
                 await b.move()
                 me.acks.append(b.state)
@@ -228,17 +269,18 @@ async def crash_run(
             except httpx.TransportError:
                 out.transport_errors += 1
                 await asyncio.sleep(0.1)
-                await refresh(b, me)
+                await self.refresh(b, me)
             except RuntimeError:  # e.g. a 409: the page reloads the state
                 out.refused += 1
-                await refresh(b, me)
+                await self.refresh(b, me)
             await asyncio.sleep(0.005)
 
-    async def public(i: int) -> None:
-        async with shapes.client(base_url=server.base, timeout=30) as c:
-            await play_public(c, i, rng.random())
+    # -- public clients -----------------------------------------------------------------
+    async def public(self, i: int) -> None:
+        async with self.shapes.client(base_url=self.server.base, timeout=30) as c:
+            await self.play_public(c, i, self.rng.random())
 
-    async def new_player(c: httpx.AsyncClient, i: int) -> dict[str, str]:
+    async def new_player(self, c: httpx.AsyncClient, i: int) -> dict[str, str]:
         while True:
             try:
                 r = await c.post("/api/players", headers=forwarded(100 + i, 0))
@@ -248,95 +290,114 @@ async def crash_run(
                 pass
             await asyncio.sleep(0.2)
 
-    async def play_public(c: httpx.AsyncClient, i: int, leave_bias: float) -> None:
-        h = await new_player(c, i)
-        code: str | None = None
-        hands_here = 0
-        last_change = time.monotonic()
-        last_version = -1
-        last_react = 0.0
-        while not stop.is_set():
+    async def play_public(self, c: httpx.AsyncClient, i: int, leave_bias: float) -> None:
+        seat = _Seat(await self.new_player(c, i))
+        while not self.stop.is_set():
             try:
-                if code is None:
-                    r = await c.post("/api/public/seek", headers=h, json={"name": f"Audit {i}"})
-                    if r.status_code == 410:
-                        out.moved_bad += 1  # a seat lost to a cut claim's answer
-                        h = await new_player(c, i)
-                        continue
-                    if r.status_code != 200:
-                        out.refused += 1
-                        await asyncio.sleep(1.0)
-                        continue
-                    code, room = r.json()["code"], r.json()["room"]
-                    out.public_rooms += 1
-                    hands_here = 0
-                else:
-                    got = await c.get(f"/api/rooms/{code}", headers=h)
-                    if got.status_code == 410:
-                        out.moved_bad += 1  # a seat lost to a cut claim's answer
-                        h, code = await new_player(c, i), None
-                        continue
-                    if got.status_code != 200:
-                        out.refused += 1
-                        await asyncio.sleep(0.5)
-                        continue
-                    room = got.json()
-                rooms_seen[code] = max(rooms_seen[code], room["version"])
-                if room["version"] != last_version:
-                    last_version, last_change = room["version"], time.monotonic()
-                elif room["phase"] == "playing" and time.monotonic() - last_change > STALL_SECONDS:
-                    out.stalled += 1
-                    out.note(f"public {code[:6]}: no change for {STALL_SECONDS:g} s")
-                    last_change = time.monotonic()
-                if room["phase"] == "over":
-                    code = None
+                room = await self.room_of(c, i, seat)
+                if room is None:
                     continue
-                state = room.get("state")
-                if state is None:  # the lobby, or queued for a computer's seat
-                    await asyncio.sleep(0.2)
+                self.watch(seat, room)
+                if not await self.act(c, i, seat, room, leave_bias):
                     continue
-                check_state(state, f"public {code[:6]} v{room['version']}")
-                body, path = public_move(state)
-                if path is None and time.monotonic() - last_react > 4.0:
-                    last_react = time.monotonic()
-                    r = await c.post(
-                        f"/api/public/{code}/react", headers=h, json={"reaction": "like"}
-                    )
-                    out.reactions += r.status_code == 200
-                    continue
-                if path is None and hands_here >= 1 and rng.random() < 0.01 + leave_bias / 50:
-                    r = await c.post(f"/api/public/{code}/leave", headers=h)
-                    if r.status_code == 200:
-                        out.leaves += 1
-                        code = None
-                    continue
-                if path is None:
-                    await asyncio.sleep(0.05)
-                    continue
-                r = await c.post(f"/api/rooms/{code}/{path}", headers=h, json=body)
-                if r.status_code == 200:
-                    out.public_actions += 1
-                    if out.public_actions % PUBLIC_TRANSFER_EVERY == 0:
-                        h = await move_seat(c, h, code, 100 + i, out)
-                    if path == "next-hand":
-                        hands_here += 1
-                        out.public_hands += 1
-                    rooms_seen[code] = max(rooms_seen[code], r.json()["version"])
-                else:
-                    out.refused += 1
             except httpx.TransportError:
-                out.transport_errors += 1
+                self.out.transport_errors += 1
                 await asyncio.sleep(0.2)
             await asyncio.sleep(0.005)
 
-    async def killer() -> None:
-        for _ in range(kills):
+    async def room_of(self, c: httpx.AsyncClient, i: int, seat: _Seat) -> Any:
+        """The seat's room, seeking a table first when it has none (None: try again)."""
+        out = self.out
+        if seat.code is None:
+            r = await c.post("/api/public/seek", headers=seat.h, json={"name": f"Audit {i}"})
+            if r.status_code == 410:
+                out.moved_bad += 1  # a seat lost to a cut claim's answer
+                seat.h = await self.new_player(c, i)
+                return None
+            if r.status_code != 200:
+                out.refused += 1
+                await asyncio.sleep(1.0)
+                return None
+            seat.code, room = r.json()["code"], r.json()["room"]
+            out.public_rooms += 1
+            seat.hands_here = 0
+            return room
+        got = await c.get(f"/api/rooms/{seat.code}", headers=seat.h)
+        if got.status_code == 410:
+            out.moved_bad += 1  # a seat lost to a cut claim's answer
+            seat.h, seat.code = await self.new_player(c, i), None
+            return None
+        if got.status_code != 200:
+            out.refused += 1
+            await asyncio.sleep(0.5)
+            return None
+        return got.json()
+
+    def watch(self, seat: _Seat, room: Any) -> None:
+        """The highest version told, and a match that stopped moving (stalled)."""
+        code = seat.code
+        assert code is not None
+        self.rooms_seen[code] = max(self.rooms_seen[code], room["version"])
+        if room["version"] != seat.last_version:
+            seat.last_version, seat.last_change = room["version"], time.monotonic()
+        elif room["phase"] == "playing" and time.monotonic() - seat.last_change > STALL_SECONDS:
+            self.out.stalled += 1
+            self.out.note(f"public {code[:6]}: no change for {STALL_SECONDS:g} s")
+            seat.last_change = time.monotonic()
+
+    async def act(
+        self, c: httpx.AsyncClient, i: int, seat: _Seat, room: Any, leave_bias: float
+    ) -> bool:
+        """The seat's next step in its room: a move, or a reaction, a leave or a wait
+        (False: the client loops again at once)."""
+        out, code, h = self.out, seat.code, seat.h
+        assert code is not None
+        if room["phase"] == "over":
+            seat.code = None
+            return False
+        state = room.get("state")
+        if state is None:  # the lobby, or queued for a computer's seat
+            await asyncio.sleep(0.2)
+            return False
+        self.check_state(state, f"public {code[:6]} v{room['version']}")
+        body, path = public_move(state)
+        if path is None and time.monotonic() - seat.last_react > 4.0:
+            seat.last_react = time.monotonic()
+            r = await c.post(f"/api/public/{code}/react", headers=h, json={"reaction": "like"})
+            out.reactions += r.status_code == 200
+            return False
+        if path is None and seat.hands_here >= 1 and self.rng.random() < 0.01 + leave_bias / 50:
+            r = await c.post(f"/api/public/{code}/leave", headers=h)
+            if r.status_code == 200:
+                out.leaves += 1
+                seat.code = None
+            return False
+        if path is None:
+            await asyncio.sleep(0.05)
+            return False
+        r = await c.post(f"/api/rooms/{code}/{path}", headers=h, json=body)
+        if r.status_code == 200:
+            out.public_actions += 1
+            if out.public_actions % PUBLIC_TRANSFER_EVERY == 0:
+                seat.h = await move_seat(c, h, code, 100 + i, out)
+            if path == "next-hand":
+                seat.hands_here += 1
+                out.public_hands += 1
+            self.rooms_seen[code] = max(self.rooms_seen[code], r.json()["version"])
+        else:
+            out.refused += 1
+        return True
+
+    # -- the killer ---------------------------------------------------------------------
+    async def killer(self) -> None:
+        out, server = self.out, self.server
+        for _ in range(self.kills):
             # Under traffic: some actions since the restart, then a random moment.
             since = out.actions
             deadline = time.perf_counter() + 30
             while out.actions < since + 20 and time.perf_counter() < deadline:
                 await asyncio.sleep(0.05)
-            await asyncio.sleep(rng.uniform(0.0, 1.0))
+            await asyncio.sleep(self.rng.uniform(0.0, 1.0))
             server.kill()
             out.kills += 1
             for attempt in range(3):
@@ -349,18 +410,7 @@ async def crash_run(
                     if attempt == 2:
                         raise
         await asyncio.sleep(1.0)
-        stop.set()
-
-    publics = max(4, clients * 2 // 3)
-    await asyncio.gather(
-        killer(), *(solo(i) for i in range(clients)), *(public(i) for i in range(publics))
-    )
-    out.starts = server.starts
-    out.left_behind = server.left_behind
-    await final_checks(server, solos, rooms_seen, shapes, out, check_state)
-    server.stop()
-    stored_checks(url, solos, out)
-    return out
+        self.stop.set()
 
 
 def public_move(state: Any) -> tuple[dict[str, Any], str | None]:
