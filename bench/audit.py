@@ -516,7 +516,131 @@ def report_shapes(report: Report) -> None:
         report(f"  - {e}")
 
 
-def main() -> int:
+def report_double(report: Report, kinds: list[str], pg: str | None, work: Path, q: bool) -> None:
+    report()
+    report("## Double click / two tabs")
+    report()
+    n = 8 if q else 16
+    rounds = 12 if q else 40
+    report(
+        f"{n} identical requests at once (the page's next action, split over two"
+        " tabs' connections) at one version, round after round."
+    )
+    report()
+    report("| database | rounds | exactly one 200, rest 409, version +1 | codes |")
+    report("|---|---|---|---|")
+    for kind in kinds:
+        with database(kind, pg, work) as (serve_args, _url):
+            server = Server(serve_args, work / f"double-{kind}.log")
+            server.start()
+            try:
+                res = asyncio.run(double_click(connector(server.base), rounds, n))
+            finally:
+                server.stop()
+        codes = ", ".join(f"{k}: {v}" for k, v in sorted(res["codes"].items()))
+        report(f"| {kind} | {res['rounds']} | {res['good']} | {codes} |")
+        for e in res["bad"]:
+            report(f"  - {kind}: {e}")
+
+
+def report_hidden(report: Report, work: Path, q: bool) -> None:
+    report()
+    report("## Hidden cards in responses")
+    report()
+    players, hands = (2, 2) if q else (8, 6)
+    report(
+        f"{players} players × {hands} whole hands, every response (200s, a stale"
+        " step and a forbidden card on each of South's turns, stats) against the"
+        " stored deal: a card another seat holds, not yet played, or a hand's server"
+        " seed before that hand is over, is a leak."
+    )
+    report()
+    with database("sqlite", None, work) as (serve_args, url):
+        server = Server(serve_args, work / "hidden.log")
+        server.start()
+        try:
+            res = asyncio.run(hidden_scan(connector(server.base), url, players, hands))
+        finally:
+            server.stop()
+    report(f"responses scanned: {res['responses']}, with a hidden card: {res['leaks']}")
+    for e in res["examples"]:
+        report(f"  - {e}")
+
+
+def report_slowloris(report: Report, work: Path, q: bool) -> None:
+    report()
+    report("## Slowloris")
+    report()
+    res = slowloris(work, 1100, 5.0 if q else 25.0)
+    report(
+        f"Server under RLIMIT_NOFILE 1024; {res['held']} connections each holding a"
+        f" half-sent request ({res['connect_failed']} could not connect), held"
+        f" {res['hold']:.0f} s (the requests below included)."
+    )
+    report()
+    report(f"- a static GET before: {res['before']}")
+    report(f"- during (after 1 s): {res['during']}")
+    report(f"- during (at the end): {res['during_late']}")
+    report(f"- after the connections close: {res['after']}")
+    report(f"- half-sent connections the server closed itself: {res['closed_by_server']}")
+    report(
+        f"- server log: {res['log_bytes']:,} bytes, {res['log_lines']:,} lines,"
+        f" {res['tracebacks']:,} tracebacks, {res['emfile']:,} 'Too many open files'"
+    )
+
+
+def report_load(report: Report, kinds: list[str], pg: str | None, work: Path, q: bool) -> None:
+    report()
+    report("## Load")
+    report()
+    seconds = 5.0 if q else 15.0
+    workers_ok = has_workers_option()
+    report(
+        f"8 clients, no think time, Dễ/Vừa, {seconds:.0f} s each; the static GET"
+        " (`/static/js/api.js`) measured right after, same server. The machine's"
+        " load average is printed: compare rows of one run, not runs of a busy"
+        " machine with a quiet one."
+    )
+    report()
+    report(
+        "| database | processes | req/s | p50 | p95 | play p50 | play p95 | plays"
+        " | errors | static GET p50 | static p95 | load average |"
+    )
+    report("|---|---|---|---|---|---|---|---|---|---|---|---|")
+    for kind in kinds:
+        for workers in (1, 2):
+            label = f"--workers {workers}" if workers_ok else "(no --workers)"
+            if not workers_ok and workers == 2:
+                report(f"| {kind} | --workers 2 | not available: no `--workers` option |")
+                continue
+            with database(kind, pg, work) as (serve_args, _url):
+                res = load(
+                    serve_args,
+                    work / f"load-{kind}-{workers}.log",
+                    seconds,
+                    workers if workers_ok else None,
+                )
+            report(
+                f"| {kind} | {label} | {res['rate']:.0f} | {res['p50']:.1f} ms"
+                f" | {res['p95']:.1f} ms | {res['play_p50']:.1f} ms"
+                f" | {res['play_p95']:.1f} ms | {res['plays']} | {res['errors']}"
+                f" | {res['static_p50']:.1f} ms | {res['static_p95']:.1f} ms"
+                f" | {os.getloadavg()[0]:.1f} |"
+            )
+
+
+def report_analysis_flood(report: Report, work: Path, q: bool) -> None:
+    report("\n## Analysis flood (live Khó beside 15 analyses)\n")
+    server = Server(["--data-dir", str(work / "flood")], work / "flood.log")
+    server.start()
+    try:
+        report_flood(report, server, 20.0 if q else 60.0)
+    finally:
+        server.stop()
+
+
+def arguments() -> tuple[argparse.Namespace, list[str]]:
+    """The command line, and the parts it asks for (all known)."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--quick", action="store_true", help="fewer kills, rounds and seconds")
     parser.add_argument("--only", default=",".join(PARTS), help=f"some of {','.join(PARTS)}")
@@ -530,18 +654,15 @@ def main() -> int:
         "--out", default=str(HERE / "results" / f"audit-{dt.date.today():%Y-%m-%d}.md")
     )
     args = parser.parse_args()
-    # Every client of the audit comes from 127.0.0.1: the per-address limit on new
-    # tokens (config.md) would refuse most of them; it is tested on its own.
-    os.environ.setdefault("HEARTS_NEW_PLAYER_INTERVAL", "0")
-    # Public tables' computers at once, so that the crash loop's tables keep moving.
-    os.environ.setdefault("HEARTS_ROOM_PACE", "0")
     only = [p for p in args.only.split(",") if p]
     unknown = set(only) - set(PARTS)
     if unknown:
         parser.error(f"unknown parts: {', '.join(sorted(unknown))}")
-    q = args.quick
-    kinds = ["sqlite"] + (["postgres"] if args.pg else [])
-    report = Report()
+    return args, only
+
+
+def report_header(report: Report, args: argparse.Namespace, only: list[str]) -> None:
+    """The command, the time, the commit measured and the machine."""
     git = ["git", "-C", str(HERE.parent)]
     commit = subprocess.run([*git, "rev-parse", "--short", "HEAD"], capture_output=True, text=True)
     changed = subprocess.run(  # the code measured, not this report
@@ -553,133 +674,38 @@ def main() -> int:
     report("# Server audit")
     report()
     report(
-        f"`python3 bench/audit.py{' --quick' if q else ''} --only {','.join(only)}`,"
+        f"`python3 bench/audit.py{' --quick' if args.quick else ''} --only {','.join(only)}`,"
         f" {dt.datetime.now(dt.UTC):%Y-%m-%d %H:%M} UTC, commit {commit_id or '?'},"
         f" {os.cpu_count()} CPUs, load average {os.getloadavg()[0]:.1f}"
         f"{'' if args.pg else ', no PostgreSQL (--pg)'}."
     )
+
+
+def main() -> int:
+    args, only = arguments()
+    # Every client of the audit comes from 127.0.0.1: the per-address limit on new
+    # tokens (config.md) would refuse most of them; it is tested on its own.
+    os.environ.setdefault("HEARTS_NEW_PLAYER_INTERVAL", "0")
+    # Public tables' computers at once, so that the crash loop's tables keep moving.
+    os.environ.setdefault("HEARTS_ROOM_PACE", "0")
+    q = args.quick
+    kinds = ["sqlite"] + (["postgres"] if args.pg else [])
+    report = Report()
+    report_header(report, args, only)
     with tempfile.TemporaryDirectory(prefix="hearts-audit-") as tmp:
         work = Path(tmp)
-
         if "crash" in only:
             report_crash(report, kinds, args.pg, work, q, args.seed)
-
         if "double" in only:
-            report()
-            report("## Double click / two tabs")
-            report()
-            n = 8 if q else 16
-            rounds = 12 if q else 40
-            report(
-                f"{n} identical requests at once (the page's next action, split over two"
-                " tabs' connections) at one version, round after round."
-            )
-            report()
-            report("| database | rounds | exactly one 200, rest 409, version +1 | codes |")
-            report("|---|---|---|---|")
-            for kind in kinds:
-                with database(kind, args.pg, work) as (serve_args, _url):
-                    server = Server(serve_args, work / f"double-{kind}.log")
-                    server.start()
-                    try:
-                        res = asyncio.run(double_click(connector(server.base), rounds, n))
-                    finally:
-                        server.stop()
-                codes = ", ".join(f"{k}: {v}" for k, v in sorted(res["codes"].items()))
-                report(f"| {kind} | {res['rounds']} | {res['good']} | {codes} |")
-                for e in res["bad"]:
-                    report(f"  - {kind}: {e}")
-
+            report_double(report, kinds, args.pg, work, q)
         if "hidden" in only:
-            report()
-            report("## Hidden cards in responses")
-            report()
-            players, hands = (2, 2) if q else (8, 6)
-            report(
-                f"{players} players × {hands} whole hands, every response (200s, a stale"
-                " step and a forbidden card on each of South's turns, stats) against the"
-                " stored deal: a card another seat holds, not yet played, or a hand's server"
-                " seed before that hand is over, is a leak."
-            )
-            report()
-            with database("sqlite", None, work) as (serve_args, url):
-                server = Server(serve_args, work / "hidden.log")
-                server.start()
-                try:
-                    res = asyncio.run(hidden_scan(connector(server.base), url, players, hands))
-                finally:
-                    server.stop()
-            report(f"responses scanned: {res['responses']}, with a hidden card: {res['leaks']}")
-            for e in res["examples"]:
-                report(f"  - {e}")
-
+            report_hidden(report, work, q)
         if "slowloris" in only:
-            report()
-            report("## Slowloris")
-            report()
-            res = slowloris(work, 1100, 5.0 if q else 25.0)
-            report(
-                f"Server under RLIMIT_NOFILE 1024; {res['held']} connections each holding a"
-                f" half-sent request ({res['connect_failed']} could not connect), held"
-                f" {res['hold']:.0f} s (the requests below included)."
-            )
-            report()
-            report(f"- a static GET before: {res['before']}")
-            report(f"- during (after 1 s): {res['during']}")
-            report(f"- during (at the end): {res['during_late']}")
-            report(f"- after the connections close: {res['after']}")
-            report(f"- half-sent connections the server closed itself: {res['closed_by_server']}")
-            report(
-                f"- server log: {res['log_bytes']:,} bytes, {res['log_lines']:,} lines,"
-                f" {res['tracebacks']:,} tracebacks, {res['emfile']:,} 'Too many open files'"
-            )
-
+            report_slowloris(report, work, q)
         if "load" in only:
-            report()
-            report("## Load")
-            report()
-            seconds = 5.0 if q else 15.0
-            workers_ok = has_workers_option()
-            report(
-                f"8 clients, no think time, Dễ/Vừa, {seconds:.0f} s each; the static GET"
-                " (`/static/js/api.js`) measured right after, same server. The machine's"
-                " load average is printed: compare rows of one run, not runs of a busy"
-                " machine with a quiet one."
-            )
-            report()
-            report(
-                "| database | processes | req/s | p50 | p95 | play p50 | play p95 | plays"
-                " | errors | static GET p50 | static p95 | load average |"
-            )
-            report("|---|---|---|---|---|---|---|---|---|---|---|---|")
-            for kind in kinds:
-                for workers in (1, 2):
-                    label = f"--workers {workers}" if workers_ok else "(no --workers)"
-                    if not workers_ok and workers == 2:
-                        report(f"| {kind} | --workers 2 | not available: no `--workers` option |")
-                        continue
-                    with database(kind, args.pg, work) as (serve_args, _url):
-                        res = load(
-                            serve_args,
-                            work / f"load-{kind}-{workers}.log",
-                            seconds,
-                            workers if workers_ok else None,
-                        )
-                    report(
-                        f"| {kind} | {label} | {res['rate']:.0f} | {res['p50']:.1f} ms"
-                        f" | {res['p95']:.1f} ms | {res['play_p50']:.1f} ms"
-                        f" | {res['play_p95']:.1f} ms | {res['plays']} | {res['errors']}"
-                        f" | {res['static_p50']:.1f} ms | {res['static_p95']:.1f} ms"
-                        f" | {os.getloadavg()[0]:.1f} |"
-                    )
+            report_load(report, kinds, args.pg, work, q)
         if "flood" in only:
-            report("\n## Analysis flood (live Khó beside 15 analyses)\n")
-            server = Server(["--data-dir", str(work / "flood")], work / "flood.log")
-            server.start()
-            try:
-                report_flood(report, server, 20.0 if q else 60.0)
-            finally:
-                server.stop()
+            report_analysis_flood(report, work, q)
     if {"crash", "double", "hidden"} & set(only):
         report_shapes(report)
     Path(args.out).write_text("\n".join(report.lines) + "\n", encoding="utf-8")
