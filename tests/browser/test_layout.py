@@ -50,6 +50,7 @@ SIZES = [
     (1440, 900),
     (1920, 1080),
 ]
+SizeList = list[tuple[int, int]]  # (width, height) each
 
 
 def options(width: int, height: int) -> dict[str, Any]:
@@ -384,18 +385,11 @@ def resized(page: Page, sizes: list[tuple[int, int]], players: int) -> Iterator[
         yield height, f"layout-{players}p-{width}x{height}"
 
 
-@pytest.mark.slow
-@pytest.mark.parametrize(("players", "phone"), FIT_CASES)
-def test_table_and_hand_fit(players: int, phone: bool, make_context: Any, artifacts: Path) -> None:
-    sizes = fit_sizes(players, phone)
-    opts = options(*sizes[0])
-    page = make_context(**opts).new_page()
-    open_table(page)
-    if players != 4:
-        new_match_by_api(page, {"players": players})
-
+def fit_at_pass(
+    page: Page, players: int, sizes: SizeList, phone: bool, touch: bool, artifacts: Path
+) -> None:
     # the pass: the whole hand, three cards chosen, one focused
-    raise_cards(page, opts["has_touch"])
+    raise_cards(page, touch)
     for _, name in resized(page, sizes, players):
         page.screenshot(path=artifacts / f"{name}-pass.jpg")
         check_fit(page, f"{name} pass")
@@ -413,9 +407,9 @@ def test_table_and_hand_fit(players: int, phone: bool, make_context: Any, artifa
     wait_ready(page)
     check_hint(page, players, every, artifacts)
 
-    # a trick on the table, South to play (at 3, 5 or 6 seats a deal may never have
-    # South play third or later: one card before South's is enough, the trick is filled)
-    least = 2 if players in (4, 7) else 1
+
+def fit_with_trick(page: Page, players: int, sizes: SizeList, least: int, artifacts: Path) -> None:
+    """A trick of at least ``least`` cards on the table, South to play, then a full one."""
     play_on(
         page,
         lambda s: (
@@ -449,6 +443,8 @@ def test_table_and_hand_fit(players: int, phone: bool, make_context: Any, artifa
             f"{name}: a card of a full trick, or a name, over a plate"
         )
 
+
+def fit_in_english(page: Page, players: int, sizes: SizeList, least: int, artifacts: Path) -> None:
     # the same in English (longer words), then the hand's result in both languages
     set_language(page, "en")
     for _, name in resized(page, sizes, players):
@@ -470,6 +466,10 @@ def test_table_and_hand_fit(players: int, phone: bool, make_context: Any, artifa
                 f"{name}, the widest plates: a card or a name over one"
             )
 
+
+def reach_later_trick(page: Page, least: int) -> bool:
+    """Play on to a later trick, South to play; False when the deal has none."""
+
     # later in the hand, with "Take back" beside "Hint" (the action bar must keep one line)
     def later_trick(s: dict[str, Any]) -> bool:
         return bool(
@@ -481,41 +481,47 @@ def test_table_and_hand_fit(players: int, phone: bool, make_context: Any, artifa
 
     try:
         play_on(page, later_trick)
-        later = True
+        return True
     except AssertionError:
         # at 3, 5 or 6 seats South may lead every trick after the first (the deal's
         # doing, not the layout's): on to the hand's result; at 4 or 7 the hand may
         # end first (its points settled early, the rest played by the server): the next
         if least == 1:
-            later = False
-        else:
-            next_hand_by_api(page)
-            play_on(page, later_trick)
-            later = True
-    if later:
-        page.reload()
-        wait_ready(page)
+            return False
+        next_hand_by_api(page)
+        play_on(page, later_trick)
+        return True
+
+
+def fit_with_take_back(
+    page: Page, players: int, sizes: SizeList, least: int, artifacts: Path
+) -> None:
+    page.reload()
+    wait_ready(page)
+    for _, name in resized(page, sizes, players):
+        expect(page.locator("#take-back-button")).to_be_visible()
+        check_fit(page, f"{name} take back, English")
+        check_hand(page, f"{name} take back, English")
+    assert page.evaluate(FILL_TRICK_JS) == players
+    for _, name in resized(page, sizes, players):
+        page.screenshot(path=artifacts / f"{name}-take-back-en.jpg")
+        assert page.evaluate(COVER_JS) == [], (
+            f"{name}, English, later: a card or a name over a plate"
+        )
+    if least == 2:  # whatever the deal: the widest plates (a full trick, "Last trick")
+        assert page.evaluate(WORST_PLATES_JS) == players
         for _, name in resized(page, sizes, players):
-            expect(page.locator("#take-back-button")).to_be_visible()
-            check_fit(page, f"{name} take back, English")
-            check_hand(page, f"{name} take back, English")
-        assert page.evaluate(FILL_TRICK_JS) == players
-        for _, name in resized(page, sizes, players):
-            page.screenshot(path=artifacts / f"{name}-take-back-en.jpg")
+            view = page.viewport_size
+            assert view is not None
+            if players == 4 or view["width"] >= 640:  # the marks found a place off the plates
+                expect(page.locator(".marks")).not_to_have_attribute("data-cramped", "true")
+            page.screenshot(path=artifacts / f"{name}-widest-plates-en.jpg")
             assert page.evaluate(COVER_JS) == [], (
-                f"{name}, English, later: a card or a name over a plate"
+                f"{name}, the widest plates: a card, name or button over one"
             )
-        if least == 2:  # whatever the deal: the widest plates (a full trick, "Last trick")
-            assert page.evaluate(WORST_PLATES_JS) == players
-            for _, name in resized(page, sizes, players):
-                view = page.viewport_size
-                assert view is not None
-                if players == 4 or view["width"] >= 640:  # the marks found a place off the plates
-                    expect(page.locator(".marks")).not_to_have_attribute("data-cramped", "true")
-                page.screenshot(path=artifacts / f"{name}-widest-plates-en.jpg")
-                assert page.evaluate(COVER_JS) == [], (
-                    f"{name}, the widest plates: a card, name or button over one"
-                )
+
+
+def fit_with_result(page: Page, players: int, sizes: SizeList, artifacts: Path) -> None:
     play_on(page, lambda s: s["hand"]["phase"] == "done")
     page.reload()
     wait_ready(page)
@@ -528,6 +534,26 @@ def test_table_and_hand_fit(players: int, phone: bool, make_context: Any, artifa
         expect(page.locator("#result")).to_be_in_viewport(ratio=1)
         page.screenshot(path=artifacts / f"{name}-result.jpg")
         check_fit(page, f"{name} result")
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("players", "phone"), FIT_CASES)
+def test_table_and_hand_fit(players: int, phone: bool, make_context: Any, artifacts: Path) -> None:
+    sizes = fit_sizes(players, phone)
+    opts = options(*sizes[0])
+    page = make_context(**opts).new_page()
+    open_table(page)
+    if players != 4:
+        new_match_by_api(page, {"players": players})
+    fit_at_pass(page, players, sizes, phone, opts["has_touch"], artifacts)
+    # a trick on the table, South to play (at 3, 5 or 6 seats a deal may never have
+    # South play third or later: one card before South's is enough, the trick is filled)
+    least = 2 if players in (4, 7) else 1
+    fit_with_trick(page, players, sizes, least, artifacts)
+    fit_in_english(page, players, sizes, least, artifacts)
+    if reach_later_trick(page, least):
+        fit_with_take_back(page, players, sizes, least, artifacts)
+    fit_with_result(page, players, sizes, artifacts)
 
 
 COVERED_JS = """() => {
