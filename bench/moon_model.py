@@ -14,7 +14,10 @@ it sees (``--sight``):
 - ``view``: ``--draws`` deals drawn uniformly from its own view (Khó's
   :class:`DealSampler`), one rollout a card in each;
 - ``who``: as ``view``, but each deal gives every other seat a hand the shooter
-  runs with exactly when its real hand is one: the hero knows who is running.
+  runs with exactly when its real hand is one: the hero knows who is running;
+- ``runner``: as ``view``, with the real cards of the seats whose hands the
+  shooter runs with (the runners') in every deal; ``defenders``: with the real
+  cards of the other seats instead.
 
 So the question ``moon_floor.py`` leaves (is ≤ 6 moons per 100 hands a matter of
 the model of the others or of what a seat can see?) is asked by parts.  The JSON
@@ -42,6 +45,7 @@ from strength import RULES, deal_for
 from hearts.bots.base import Bot, get_bot
 from hearts.bots.hard.bot import candidates
 from hearts.bots.hard.sampling import DealSampler
+from hearts.cards import cards_of
 from hearts.hand import HandState
 
 #: Tries to draw a deal that names the runners rightly (``who``) before taking one that does not.
@@ -70,7 +74,7 @@ class Hero:
         cands = candidates(view)
         if len(cands) == 1:
             return cands[0]
-        worlds = [state] if self.sight == "face-up" else self._worlds(view)
+        worlds = [state] if self.sight == "face-up" else self._worlds(view, state)
         sums = [0.0] * len(cands)
         for world in worlds:
             for i, card in enumerate(cands):
@@ -79,9 +83,13 @@ class Hero:
                 sums[i] += self.rollout(after)
         return cands[min(range(len(cands)), key=lambda i: sums[i])]
 
-    def _worlds(self, view: Any) -> list[HandState]:
+    def _worlds(self, view: Any, state: HandState) -> list[HandState]:
         """``draws`` deals from the view, each as a hand replayed to this point."""
-        sampler = DealSampler(view)
+        shown = [
+            s for s in range(state.n) if s != self.seat
+            and (self.sight, self.runners[s]) in (("runner", True), ("defenders", False))
+        ]  # fmt: skip
+        sampler = DealSampler(view, place=[(s, c) for s in shown for c in cards_of(state.hands[s])])
         rng = random.Random(view.seed())
         worlds = []
         for _ in range(self.draws):
@@ -145,7 +153,9 @@ def _run(task: tuple[int, str, str, int]) -> tuple[int, list[float]]:
 
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    p.add_argument("--sight", choices=["face-up", "view", "who"], default="face-up")
+    p.add_argument(
+        "--sight", choices=["face-up", "view", "who", "runner", "defenders"], default="face-up"
+    )
     p.add_argument("--model", choices=["shooter", "medium"], default="shooter")
     p.add_argument("--draws", type=int, default=20, help="deals drawn a decision (view, who)")
     p.add_argument("--hands", type=int, default=100, help="deals (x4 rotations)")
