@@ -16,8 +16,8 @@ it sees (``--sight``):
 - ``who``: as ``view``, but each deal gives every other seat a hand the shooter
   runs with exactly when its real hand is one: the hero knows who is running;
 - ``runner``: as ``view``, with the real cards of the seats whose hands the
-  shooter runs with (the runners') in every deal; ``defenders``: with the real
-  cards of the other seats instead.
+  shooter runs with (the runners') in every deal.  (The other seats' real cards
+  instead would be every card: at four seats they and the hero's leave the runner's.)
 
 So the question ``moon_floor.py`` leaves (is ≤ 6 moons per 100 hands a matter of
 the model of the others or of what a seat can see?) is asked by parts.  The JSON
@@ -86,9 +86,10 @@ class Hero:
     def _worlds(self, view: Any, state: HandState) -> list[HandState]:
         """``draws`` deals from the view, each as a hand replayed to this point."""
         shown = [
-            s for s in range(state.n) if s != self.seat
-            and (self.sight, self.runners[s]) in (("runner", True), ("defenders", False))
-        ]  # fmt: skip
+            s
+            for s in range(state.n)
+            if s != self.seat and self.sight == "runner" and self.runners[s]
+        ]
         sampler = DealSampler(view, place=[(s, c) for s in shown for c in cards_of(state.hands[s])])
         rng = random.Random(view.seed())
         worlds = []
@@ -153,9 +154,7 @@ def _run(task: tuple[int, str, str, int]) -> tuple[int, list[float]]:
 
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    p.add_argument(
-        "--sight", choices=["face-up", "view", "who", "runner", "defenders"], default="face-up"
-    )
+    p.add_argument("--sight", choices=["face-up", "view", "who", "runner"], default="face-up")
     p.add_argument("--model", choices=["shooter", "medium"], default="shooter")
     p.add_argument("--draws", type=int, default=20, help="deals drawn a decision (view, who)")
     p.add_argument("--hands", type=int, default=100, help="deals (x4 rotations)")
