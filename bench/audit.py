@@ -111,6 +111,14 @@ class Server:
         self.starts = 0
         self.left_behind = 0  # kills after which a process of the server's stayed
 
+    def __enter__(self) -> Server:
+        """Started; stopped when the ``with`` block is left, whatever happened in it."""
+        self.start()
+        return self
+
+    def __exit__(self, *_: object) -> None:
+        self.stop()
+
     def _limit(self) -> None:
         if self.nofile is not None:
             resource.setrlimit(resource.RLIMIT_NOFILE, (self.nofile, self.nofile))
@@ -399,13 +407,9 @@ def has_workers_option() -> bool:
 
 
 def load(args: list[str], log: Path, seconds: float, workers: int | None) -> dict[str, Any]:
-    server = Server([*args, *(["--workers", str(workers)] if workers else [])], log)
-    server.start()
-    try:
+    with Server([*args, *(["--workers", str(workers)] if workers else [])], log) as server:
         assert server.proc is not None
         res = asyncio.run(concurrent(server.base, 8, seconds, 0.0, server.proc.pid))
-    finally:
-        server.stop()
     return {
         "rate": res["rate"],
         "p50": pct(res["all"], 50) * 1000,
@@ -530,13 +534,11 @@ def report_double(report: Report, kinds: list[str], pg: str | None, work: Path, 
     report("| database | rounds | exactly one 200, rest 409, version +1 | codes |")
     report("|---|---|---|---|")
     for kind in kinds:
-        with database(kind, pg, work) as (serve_args, _url):
-            server = Server(serve_args, work / f"double-{kind}.log")
-            server.start()
-            try:
-                res = asyncio.run(double_click(connector(server.base), rounds, n))
-            finally:
-                server.stop()
+        with (
+            database(kind, pg, work) as (serve_args, _url),
+            Server(serve_args, work / f"double-{kind}.log") as server,
+        ):
+            res = asyncio.run(double_click(connector(server.base), rounds, n))
         codes = ", ".join(f"{k}: {v}" for k, v in sorted(res["codes"].items()))
         report(f"| {kind} | {res['rounds']} | {res['good']} | {codes} |")
         for e in res["bad"]:
@@ -555,13 +557,11 @@ def report_hidden(report: Report, work: Path, q: bool) -> None:
         " seed before that hand is over, is a leak."
     )
     report()
-    with database("sqlite", None, work) as (serve_args, url):
-        server = Server(serve_args, work / "hidden.log")
-        server.start()
-        try:
-            res = asyncio.run(hidden_scan(connector(server.base), url, players, hands))
-        finally:
-            server.stop()
+    with (
+        database("sqlite", None, work) as (serve_args, url),
+        Server(serve_args, work / "hidden.log") as server,
+    ):
+        res = asyncio.run(hidden_scan(connector(server.base), url, players, hands))
     report(f"responses scanned: {res['responses']}, with a hidden card: {res['leaks']}")
     for e in res["examples"]:
         report(f"  - {e}")
@@ -631,12 +631,8 @@ def report_load(report: Report, kinds: list[str], pg: str | None, work: Path, q:
 
 def report_analysis_flood(report: Report, work: Path, q: bool) -> None:
     report("\n## Analysis flood (live Khó beside 15 analyses)\n")
-    server = Server(["--data-dir", str(work / "flood")], work / "flood.log")
-    server.start()
-    try:
+    with Server(["--data-dir", str(work / "flood")], work / "flood.log") as server:
         report_flood(report, server, 20.0 if q else 60.0)
-    finally:
-        server.stop()
 
 
 def arguments() -> tuple[argparse.Namespace, list[str]]:

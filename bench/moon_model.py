@@ -38,7 +38,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from moons import MOON, SHOOTER
+from moons import SHOOTER, deal_row
 from shooter import ShooterBot, shooter_hand
 from strength import RULES, deal_for
 
@@ -139,17 +139,7 @@ def _run(task: tuple[int, str, str, int]) -> tuple[int, list[float]]:
     """Deal ``index`` in four rotations, as moons.py's row: (conceded moons, hero
     moons, hero points, opponents' mean points), each summed over the rotations."""
     index, sight, model, draws = task
-    n = RULES.players
-    conceded = shot = mine = theirs = 0.0
-    for rot in range(n):
-        pts = play(index, rot, sight, model, draws)
-        shooters = [s for s in range(n) if pts[s] == 0 and all(
-            pts[o] == MOON for o in range(n) if o != s)]  # fmt: skip
-        conceded += sum(1 for s in shooters if s != rot)
-        shot += sum(1 for s in shooters if s == rot)
-        mine += pts[rot]
-        theirs += sum(p for s, p in enumerate(pts) if s != rot) / (n - 1)
-    return index, [conceded, shot, mine, theirs]
+    return index, deal_row([play(index, rot, sight, model, draws) for rot in range(RULES.players)])
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -79,18 +79,27 @@ def _run(args: tuple[int, str, dict[str, Any], dict[str, Any]]) -> tuple[int, li
     hungry = opponent(hungry_opts)
     n = RULES.players
     memory = _memory(index, hungry_opts.get("memory", 0), hungry)
-    conceded = shot = mine = theirs = 0.0
+    hands = []
     for rot in range(n):
         seats = [hungry] * n
         seats[rot] = hero
-        pts = play_deal(deal, number, seats, earlier=None if memory is None else memory[:])
+        hands.append(play_deal(deal, number, seats, earlier=None if memory is None else memory[:]))
+    return index, deal_row(hands)
+
+
+def deal_row(hands: list[list[int]]) -> list[float]:
+    """A deal's row from its hands' points, the hero in seat k in the k-th: (conceded
+    moons, hero moons, hero points, opponents' mean points), each summed over them."""
+    conceded = shot = mine = theirs = 0.0
+    for rot, pts in enumerate(hands):
+        n = len(pts)
         shooters = [s for s in range(n) if pts[s] == 0 and all(
             pts[o] == MOON for o in range(n) if o != s)]  # fmt: skip
         conceded += sum(1 for s in shooters if s != rot)
         shot += sum(1 for s in shooters if s == rot)
         mine += pts[rot]
         theirs += sum(p for s, p in enumerate(pts) if s != rot) / (n - 1)
-    return index, [conceded, shot, mine, theirs]
+    return [conceded, shot, mine, theirs]
 
 
 def _memory(index: int, count: int, them: Seat) -> list[tuple[tuple[int, int], ...]] | None:

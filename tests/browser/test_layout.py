@@ -385,6 +385,14 @@ def resized(page: Page, sizes: list[tuple[int, int]], players: int) -> Iterator[
         yield height, f"layout-{players}p-{width}x{height}"
 
 
+def uncovered(page: Page, sizes: SizeList, players: int, shot: Path, what: str) -> None:
+    """At each size a screenshot (``shot``'s folder, the size's name, then its name)
+    and no card, name or button over a plate; ``what``: the failure, after the size."""
+    for _, name in resized(page, sizes, players):
+        page.screenshot(path=shot.parent / f"{name}-{shot.name}.jpg")
+        assert page.evaluate(COVER_JS) == [], f"{name}{what}"
+
+
 def fit_at_pass(
     page: Page, players: int, sizes: SizeList, phone: bool, touch: bool, artifacts: Path
 ) -> None:
@@ -453,18 +461,12 @@ def fit_in_english(page: Page, players: int, sizes: SizeList, least: int, artifa
         check_hand(page, f"{name} play, English")
     # English plates are wider ("7 cards"): the full trick again
     assert page.evaluate(FILL_TRICK_JS) == players
-    for _, name in resized(page, sizes, players):
-        page.screenshot(path=artifacts / f"{name}-full-trick-en.jpg")
-        assert page.evaluate(COVER_JS) == [], (
-            f"{name}, English: a card of a full trick, or a name, over a plate"
-        )
+    uncovered(page, sizes, players, artifacts / "full-trick-en",
+              ", English: a card of a full trick, or a name, over a plate")  # fmt: skip
     if least == 1:  # a later trick may never come: the widest plates now
         assert page.evaluate(WORST_PLATES_JS) == players
-        for _, name in resized(page, sizes, players):
-            page.screenshot(path=artifacts / f"{name}-widest-plates-en.jpg")
-            assert page.evaluate(COVER_JS) == [], (
-                f"{name}, the widest plates: a card or a name over one"
-            )
+        uncovered(page, sizes, players, artifacts / "widest-plates-en",
+                  ", the widest plates: a card or a name over one")  # fmt: skip
 
 
 def reach_later_trick(page: Page, least: int) -> bool:
@@ -503,11 +505,8 @@ def fit_with_take_back(
         check_fit(page, f"{name} take back, English")
         check_hand(page, f"{name} take back, English")
     assert page.evaluate(FILL_TRICK_JS) == players
-    for _, name in resized(page, sizes, players):
-        page.screenshot(path=artifacts / f"{name}-take-back-en.jpg")
-        assert page.evaluate(COVER_JS) == [], (
-            f"{name}, English, later: a card or a name over a plate"
-        )
+    uncovered(page, sizes, players, artifacts / "take-back-en",
+              ", English, later: a card or a name over a plate")  # fmt: skip
     if least == 2:  # whatever the deal: the widest plates (a full trick, "Last trick")
         assert page.evaluate(WORST_PLATES_JS) == players
         for _, name in resized(page, sizes, players):
