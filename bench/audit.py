@@ -433,12 +433,17 @@ class Report:
         self.lines.append(line)
 
 
+def heading(report: Report, title: str) -> None:
+    """A part's heading, a blank line either side."""
+    report()
+    report(f"## {title}")
+    report()
+
+
 def report_crash(
     report: Report, kinds: list[str], pg: str | None, work: Path, q: bool, seed: int
 ) -> None:
-    report()
-    report("## Crash consistency (kill -9 under traffic)")
-    report()
+    heading(report, "Crash consistency (kill -9 under traffic)")
     kill_counts = {"sqlite": 6 if q else 35, "postgres": 4 if q else 12}
     clients = 4 if q else 6
     report(
@@ -505,9 +510,7 @@ def report_crash(
 
 
 def report_shapes(report: Report) -> None:
-    report()
-    report("## Refusals and their shape")
-    report()
+    heading(report, "Refusals and their shape")
     report(
         "Every answer of 400 or more that the crash, double-click and hidden-card clients"
         ' met, against the one error shape `{"error": {"code", "message"[, "reason"]}}`'
@@ -521,9 +524,7 @@ def report_shapes(report: Report) -> None:
 
 
 def report_double(report: Report, kinds: list[str], pg: str | None, work: Path, q: bool) -> None:
-    report()
-    report("## Double click / two tabs")
-    report()
+    heading(report, "Double click / two tabs")
     n = 8 if q else 16
     rounds = 12 if q else 40
     report(
@@ -546,9 +547,7 @@ def report_double(report: Report, kinds: list[str], pg: str | None, work: Path, 
 
 
 def report_hidden(report: Report, work: Path, q: bool) -> None:
-    report()
-    report("## Hidden cards in responses")
-    report()
+    heading(report, "Hidden cards in responses")
     players, hands = (2, 2) if q else (8, 6)
     report(
         f"{players} players × {hands} whole hands, every response (200s, a stale"
@@ -568,9 +567,7 @@ def report_hidden(report: Report, work: Path, q: bool) -> None:
 
 
 def report_slowloris(report: Report, work: Path, q: bool) -> None:
-    report()
-    report("## Slowloris")
-    report()
+    heading(report, "Slowloris")
     res = slowloris(work, 1100, 5.0 if q else 25.0)
     report(
         f"Server under RLIMIT_NOFILE 1024; {res['held']} connections each holding a"
@@ -590,9 +587,7 @@ def report_slowloris(report: Report, work: Path, q: bool) -> None:
 
 
 def report_load(report: Report, kinds: list[str], pg: str | None, work: Path, q: bool) -> None:
-    report()
-    report("## Load")
-    report()
+    heading(report, "Load")
     seconds = 5.0 if q else 15.0
     workers_ok = has_workers_option()
     report(
