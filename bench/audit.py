@@ -468,15 +468,13 @@ def report_crash(
     )
     report("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
     for kind in kinds:
-        with database(kind, pg, work) as (serve_args, url):
-            server = Server(
+        with (
+            database(kind, pg, work) as (serve_args, url),
+            Server(
                 [*serve_args, "--trusted-proxy", "127.0.0.1"], work / f"crash-{kind}.log"
-            )
-            server.start()
-            try:
-                res = asyncio.run(crash_run(server, url, clients, kill_counts[kind], seed, SHAPES))
-            finally:
-                server.stop()
+            ) as server,
+        ):
+            res = asyncio.run(crash_run(server, url, clients, kill_counts[kind], seed, SHAPES))
         report(
             f"| {kind} | {res.kills} | {res.actions} (+{res.acknowledged - res.actions})"
             f" | {res.public_actions} | {res.behind} | {res.lost} | {res.hands}"
@@ -625,7 +623,7 @@ def report_load(report: Report, kinds: list[str], pg: str | None, work: Path, q:
 
 
 def report_analysis_flood(report: Report, work: Path, q: bool) -> None:
-    report("\n## Analysis flood (live Khó beside 15 analyses)\n")
+    heading(report, "Analysis flood (live Khó beside 15 analyses)")
     with Server(["--data-dir", str(work / "flood")], work / "flood.log") as server:
         report_flood(report, server, 20.0 if q else 60.0)
 

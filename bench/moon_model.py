@@ -34,7 +34,6 @@ import random
 import statistics
 import sys
 from pathlib import Path
-from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
@@ -47,6 +46,7 @@ from hearts.bots.hard.bot import candidates
 from hearts.bots.hard.sampling import DealSampler
 from hearts.cards import cards_of
 from hearts.hand import HandState
+from hearts.view import PlayerView
 
 #: Tries to draw a deal that names the runners rightly (``who``) before taking one that does not.
 WHO_TRIES = 300
@@ -83,13 +83,10 @@ class Hero:
                 sums[i] += self.rollout(after)
         return cands[min(range(len(cands)), key=lambda i: sums[i])]
 
-    def _worlds(self, view: Any, state: HandState) -> list[HandState]:
+    def _worlds(self, view: PlayerView, state: HandState) -> list[HandState]:
         """``draws`` deals from the view, each as a hand replayed to this point."""
-        shown = [
-            s
-            for s in range(state.n)
-            if s != self.seat and self.sight == "runner" and self.runners[s]
-        ]
+        runner = self.sight == "runner"
+        shown = [s for s in range(state.n) if runner and s != self.seat and self.runners[s]]
         sampler = DealSampler(view, place=[(s, c) for s in shown for c in cards_of(state.hands[s])])
         rng = random.Random(view.seed())
         worlds = []
