@@ -76,135 +76,160 @@ def _choose(
     who ``win``s it, ``tp`` points in it), ``played`` cards played in the hand, the
     seat ``runner`` running for the moon (-1; plus :data:`_QUEEN_ALONE`: not
     blocked yet)."""
-    c = -1
     chase = runner < _QUEEN_ALONE  # the others block the runner
     if not chase:
         runner -= _QUEEN_ALONE
     if pos == 0:
         if played == 0:
-            c = lead_card
+            return lead_card
+        return _lead(h, alive, seat, broken, runner, chase, qs_live, voids)
+    follow = h & (0x1FFF << (13 * led))
+    if follow:
+        return _follow(
+            follow, seat, pos, led, top, win, tp, played, runner, chase, qs_live, voids, n
+        )
+    return _discard(h, alive, seat, pos, win, played, runner, chase, qs_live, voids, n)
+
+
+@_jit_inline
+def _lead(
+    h: int, alive: int, seat: int, broken: bool, runner: int, chase: bool, qs_live: bool,
+    voids: int,
+) -> int:  # fmt: skip
+    """The policy's lead, not the hand's first (:func:`hearts.bots.hard.reference.policy._lead`)."""
+    legal = h
+    if not broken and h & _NOT_HEARTS:
+        legal = h & _NOT_HEARTS
+    others = alive & ~h
+    if runner == seat:
+        side = legal & _NOT_HEARTS
+        return _bitlen(side if side else legal) - 1
+    if (
+        runner >= 0
+        and chase
+        and legal & _HEARTS
+        and not others & _HEARTS & ~((2 << (_bitlen(legal) - 1)) - 1)
+    ):
+        return _bitlen(legal) - 1
+    c = -1
+    best = 999
+    for s in range(4):
+        m = (legal >> (13 * s)) & 0x1FFF
+        if not m:
+            continue
+        r = _low(m)
+        om = (others >> (13 * s)) & 0x1FFF
+        if not om:
+            v = 60 + r
         else:
-            legal = h
-            if not broken and h & _NOT_HEARTS:
-                legal = h & _NOT_HEARTS
-            others = alive & ~h
-            if runner == seat:
-                side = legal & _NOT_HEARTS
-                c = _bitlen(side if side else legal) - 1
-            elif (
-                runner >= 0
-                and chase
-                and legal & _HEARTS
-                and not others & _HEARTS & ~((2 << (_bitlen(legal) - 1)) - 1)
-            ):
-                c = _bitlen(legal) - 1
+            lower = _pop(om & ((1 << r) - 1))
+            if lower:
+                higher = _pop(om >> r)
+                v = 10 * lower // (lower + higher) + (8 if not higher else 2)
+                if (voids >> s) & 1 and alive & _POINTS:
+                    v += _VOID_RISK
             else:
-                best = 999
-                for s in range(4):
-                    m = (legal >> (13 * s)) & 0x1FFF
-                    if not m:
-                        continue
-                    r = _low(m)
-                    om = (others >> (13 * s)) & 0x1FFF
-                    if not om:
-                        v = 60 + r
-                    else:
-                        lower = _pop(om & ((1 << r) - 1))
-                        if lower:
-                            higher = _pop(om >> r)
-                            v = 10 * lower // (lower + higher) + (8 if not higher else 2)
-                            if (voids >> s) & 1 and alive & _POINTS:
-                                v += _VOID_RISK
-                        else:
-                            v = 0
-                        if s == 3:
-                            v += 2 if lower else -1
-                        elif s == 2 and qs_live:
-                            if r == 10:
-                                v += 40
-                            elif r > 10:
-                                v += 30
-                            elif not h & (_QS_BIT | _HIGH_SPADES):
-                                v -= _FLUSH
-                    if v < best:
-                        best = v
-                        c = 13 * s + r
-    else:
-        follow = h & (0x1FFF << (13 * led))
-        if follow:
-            if runner >= 0 and chase and runner != seat and (tp or led == 3):
-                ahead = (seat - runner) % n
-                t = _bitlen(follow) - 1
-                if t > top and (win == runner or ahead > pos):
-                    c = t
-                else:
-                    below = follow & ((1 << top) - 1)
-                    c = _bitlen(below if below else follow) - 1
-            elif runner == seat:
-                c = _bitlen(follow) - 1
-            elif voids & JD_CHASE and pos == n - 1 and follow & _JD_BIT and top < _JD and tp < 10:
-                c = _JD
-            elif played < n or (pos == n - 1 and tp == 0):
-                c = _bitlen(follow) - 1
-                if c == _QS and follow != _QS_BIT:
-                    c = _bitlen(follow ^ _QS_BIT) - 1
-            else:
-                below = follow & ((1 << top) - 1)
-                if below:
-                    c = _bitlen(below) - 1
-                elif pos == n - 1:
-                    c = _bitlen(follow) - 1
-                    if c == _QS and follow != _QS_BIT:
-                        c = _bitlen(follow ^ _QS_BIT) - 1
-                elif tp == 0 and led != 2 and not (voids >> led) & 1:
-                    c = _bitlen(follow) - 1
-                else:
-                    rest = follow & ~_QS_BIT
-                    if led == 2 and qs_live:
-                        rest &= ~_HIGH_SPADES
-                    if not rest:
-                        rest = follow
-                    c = _low(rest)
+                v = 0
+            if s == 3:
+                v += 2 if lower else -1
+            elif s == 2 and qs_live:
+                if r == 10:
+                    v += 40
+                elif r > 10:
+                    v += 30
+                elif not h & (_QS_BIT | _HIGH_SPADES):
+                    v -= _FLUSH
+        if v < best:
+            best = v
+            c = 13 * s + r
+    return c
+
+
+@_jit_inline
+def _follow(
+    follow: int, seat: int, pos: int, led: int, top: int, win: int, tp: int, played: int,
+    runner: int, chase: bool, qs_live: bool, voids: int, n: int,
+) -> int:  # fmt: skip
+    """The policy's card of the suit led, ``follow`` the seat's cards of it
+    (:func:`hearts.bots.hard.reference.policy._follow`)."""
+    if runner >= 0 and chase and runner != seat and (tp or led == 3):
+        ahead = (seat - runner) % n
+        t = _bitlen(follow) - 1
+        if t > top and (win == runner or ahead > pos):
+            return t
+        below = follow & ((1 << top) - 1)
+        return _bitlen(below if below else follow) - 1
+    if runner == seat:
+        return _bitlen(follow) - 1
+    if voids & JD_CHASE and pos == n - 1 and follow & _JD_BIT and top < _JD and tp < 10:
+        return _JD
+    if played < n or (pos == n - 1 and tp == 0):
+        c = _bitlen(follow) - 1
+        if c == _QS and follow != _QS_BIT:
+            c = _bitlen(follow ^ _QS_BIT) - 1
+        return c
+    below = follow & ((1 << top) - 1)
+    if below:
+        return _bitlen(below) - 1
+    if pos == n - 1:
+        c = _bitlen(follow) - 1
+        if c == _QS and follow != _QS_BIT:
+            c = _bitlen(follow ^ _QS_BIT) - 1
+        return c
+    if tp == 0 and led != 2 and not (voids >> led) & 1:
+        return _bitlen(follow) - 1
+    rest = follow & ~_QS_BIT
+    if led == 2 and qs_live:
+        rest &= ~_HIGH_SPADES
+    if not rest:
+        rest = follow
+    return _low(rest)
+
+
+@_jit_inline
+def _discard(
+    h: int, alive: int, seat: int, pos: int, win: int, played: int, runner: int,
+    chase: bool, qs_live: bool, voids: int, n: int,
+) -> int:  # fmt: skip
+    """The policy's card when the seat cannot follow suit
+    (:func:`hearts.bots.hard.reference.policy._discard`)."""
+    legal = h
+    if played < n and h & _NO_POINTS:
+        legal = h & _NO_POINTS
+    safe = legal & _NO_POINTS
+    if (
+        runner >= 0
+        and safe
+        and (runner == seat or (chase and (win == runner or ((runner - seat) % n < n - pos))))
+    ):
+        legal = safe
+    if voids & JD_CHASE and legal & _JD_BIT and legal != _JD_BIT:
+        legal &= ~_JD_BIT
+    if legal & _QS_BIT:
+        return _QS
+    if qs_live and legal & _HIGH_SPADES and _pop(h & _LOW_SPADES) < 3:
+        return _bitlen(legal & _HIGH_SPADES) - 1
+    others = alive & ~h
+    c = -1
+    best = -999
+    for s in range(4):
+        m = (legal >> (13 * s)) & 0x1FFF
+        if not m:
+            continue
+        r = _bitlen(m) - 1
+        om = (others >> (13 * s)) & 0x1FFF
+        if om:
+            lower = _pop(om & ((1 << r) - 1))
+            higher = _pop(om >> r)
+            v = r + 2 * lower - 3 * higher + (8 if lower and not higher else 0)
         else:
-            legal = h
-            if played < n and h & _NO_POINTS:
-                legal = h & _NO_POINTS
-            safe = legal & _NO_POINTS
-            if (
-                runner >= 0
-                and safe
-                and (
-                    runner == seat or (chase and (win == runner or ((runner - seat) % n < n - pos)))
-                )
-            ):
-                legal = safe
-            if voids & JD_CHASE and legal & _JD_BIT and legal != _JD_BIT:
-                legal &= ~_JD_BIT
-            if legal & _QS_BIT:
-                c = _QS
-            elif qs_live and legal & _HIGH_SPADES and _pop(h & _LOW_SPADES) < 3:
-                c = _bitlen(legal & _HIGH_SPADES) - 1
-            else:
-                others = alive & ~h
-                best = -999
-                for s in range(4):
-                    m = (legal >> (13 * s)) & 0x1FFF
-                    if not m:
-                        continue
-                    r = _bitlen(m) - 1
-                    om = (others >> (13 * s)) & 0x1FFF
-                    if om:
-                        lower = _pop(om & ((1 << r) - 1))
-                        higher = _pop(om >> r)
-                        v = r + 2 * lower - 3 * higher + (8 if lower and not higher else 0)
-                    else:
-                        v = r - 8
-                    if s == 3:
-                        v += _HEART_DUMP
-                    v -= 2 * _pop(((h >> (13 * s)) & 0x1FFF) & ((1 << r) - 1))
-                    if v > best:
-                        best = v
-                        c = 13 * s + r
+            v = r - 8
+        if s == 3:
+            v += _HEART_DUMP
+        v -= 2 * _pop(((h >> (13 * s)) & 0x1FFF) & ((1 << r) - 1))
+        if v > best:
+            best = v
+            c = 13 * s + r
     return c
 
 
