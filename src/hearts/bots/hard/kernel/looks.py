@@ -128,41 +128,153 @@ def _look_scratch(n: int) -> Any:
     )
 
 
+@_jit_inline
+def _legal(h: int, pos: int, led: int, played: int, broken: bool, n: int) -> int:
+    """The cards of ``h`` legal to play to the trick (not the hand's first lead)."""
+    if pos == 0:
+        if not broken and h & _NOT_HEARTS:
+            return h & _NOT_HEARTS
+        return h
+    legal = h & (0x1FFF << (13 * led))
+    if not legal:
+        legal = h
+        if played < n and h & _NO_POINTS:
+            legal = h & _NO_POINTS
+    return legal
+
+
+@_jit_inline
+def _split(hands: Any, seat: int, trick: Any, pos: int) -> int:
+    """Cards that tell two of the seat's cards apart: the others' and the trick's."""
+    alive = 0
+    for s in range(hands.shape[0]):
+        alive |= hands[s]
+    split: int = alive & ~hands[seat]
+    for i in range(pos):
+        split |= 1 << trick[i]
+    return split
+
+
+@_jit_inline
+def _look_deals(
+    hands: Any, seat: int, hide: int, rs: Any, h3: Any, cb: Any, sv: Any, ow: Any
+) -> int:
+    """How many deals a hiding look plays its cards out in, dealt into ``h3``."""
+    n = hands.shape[0]
+    deals = hide // 10 + 1
+    for r in range(deals):
+        seen = h3[r * n : (r + 1) * n]
+        for s in range(n):
+            seen[s] = hands[s]
+        if hide % 10 == 4:
+            rs[0] = _mix(seen, seat, sv, rs[0], cb, ow)
+        else:
+            rs[0] = _hide(seen, seat, rs[0], cb)
+    return deals
+
+
+@_jit_inline
+def _weighed(policy: int, rest: int, prev: int, split: int, stop: int) -> tuple[int, int, int]:
+    """The next card of ``rest`` a look weighs (-1: none left), then ``rest`` and ``prev``."""
+    while rest:
+        c = _low(rest)
+        rest &= rest - 1
+        if (
+            prev >= 0
+            and c // 13 == prev // 13
+            and c != _QS
+            and prev != _QS
+            and c != _JD
+            and prev != _JD
+            and not split & ((1 << c) - (2 << prev))
+        ):
+            prev = c
+            continue
+        prev = c
+        # the policy's card stands for its run of equal cards
+        lo = c
+        hi = c
+        while lo % 13 and not (stop >> (lo - 1)) & 1:
+            lo -= 1
+        while hi % 13 < 12 and not (stop >> (hi + 1)) & 1:
+            hi += 1
+        if policy != _QS and policy != _JD and c != _QS and c != _JD and lo <= policy <= hi:
+            continue
+        return c, rest, prev
+    return -1, rest, prev
+
+
+# 30 arguments at most: CPython passes more as *args, which numba does not inline
+@_jit_inline
+def _look_best(
+    hands: Any, trick: Any, seat: int, pos: int, led: int, played: int, broken: bool, pen: Any,
+    jd: int, qs_breaks: bool, lead_card: int, voids: int, policy: int, shoot: float, near: bool,
+    totals: Any, target: int, moon: int, jd_bonus: bool, h2: Any, p2: Any, t2: Any, pts: Any,
+    after: Any, hide: int, h3: Any, kn: Any, deals: int, legal: int, split: int,
+) -> int:  # fmt: skip
+    """The best for ``seat`` of the ``legal`` cards a look weighs (:func:`_weighed`)."""
+    n = hands.shape[0]
+    h = hands[seat]
+    # the policy's play on (kn) holds for face-up looks only
+    keep = hide == 0
+    known = keep and kn[0] == 1
+    stop = split | ~h | _QS_BIT | (1 << _JD)
+    leader = (seat - pos) % n
+    best = -1e300
+    pick = policy
+    prev = -2
+    rest = legal
+    c = policy
+    first = True
+    while c >= 0:
+        v = 0.0
+        jd2 = -1
+        if first and known:
+            # the policy's card, then the policy: already played out (kn)
+            jd2 = kn[1]
+            for s in range(n):
+                p2[s] = kn[2 + s]
+            v, _ = _value(p2, jd2, seat, near, totals, target, moon, jd_bonus, shoot, pts, after)
+        else:
+            # played out here, not in an inlined part: each array passed costs a refcount
+            v2 = voids | (1 << led) if pos and c // 13 != led else voids
+            now_broken = broken or c >= 39 or (qs_breaks and c == _QS)
+            for r in range(deals):
+                seen = h3[r * n : (r + 1) * n] if hide else hands
+                for s in range(n):
+                    h2[s] = seen[s]
+                    p2[s] = pen[s]
+                for i in range(pos):
+                    t2[i] = trick[i]
+                h2[seat] = h & ~(1 << c)
+                t2[pos] = c
+                jd2 = rollout(
+                    h2, t2, pos + 1, leader, played + 1, now_broken, p2, jd, qs_breaks, lead_card,
+                    v2,
+                )  # fmt: skip
+                vr, _ = _value(
+                    p2, jd2, seat, near, totals, target, moon, jd_bonus, shoot, pts, after
+                )
+                v += vr
+        if first or v > best:
+            best = v
+            pick = c
+            if keep:
+                kn[n + 3] = jd2
+                for s in range(n):
+                    kn[n + 4 + s] = p2[s]
+        first = False
+        c, rest, prev = _weighed(policy, rest, prev, split, stop)
+    return pick
+
+
 @_jit
 def _look(
-    hands: Any,
-    trick: Any,
-    seat: int,
-    pos: int,
-    led: int,
-    top: int,
-    played: int,
-    broken: bool,
-    pen: Any,
-    jd: int,
-    qs_breaks: bool,
-    lead_card: int,
-    voids: int,
-    policy: int,
-    shoot: float,
-    near: bool,
-    totals: Any,
-    target: int,
-    moon: int,
-    jd_bonus: bool,
-    h2: Any,
-    p2: Any,
-    t2: Any,
-    pts: Any,
-    after: Any,
-    hide: int,
-    rs: Any,
-    h3: Any,
-    cb: Any,
-    sv: Any,
-    ow: Any,
-    kn: Any,
-) -> int:
+    hands: Any, trick: Any, seat: int, pos: int, led: int, top: int, played: int, broken: bool,
+    pen: Any, jd: int, qs_breaks: bool, lead_card: int, voids: int, policy: int, shoot: float,
+    near: bool, totals: Any, target: int, moon: int, jd_bonus: bool, h2: Any, p2: Any, t2: Any,
+    pts: Any, after: Any, hide: int, rs: Any, h3: Any, cb: Any, sv: Any, ow: Any, kn: Any,
+) -> int:  # fmt: skip
     """The card ``seat`` plays in a playout with a look ahead: each of its legal
     cards (one of each run of equal cards) played out by the plain policy from this
     position (the playout's deal, face up), the best for the seat by the search's
@@ -182,125 +294,19 @@ def _look(
     same value, one playout fewer a look.  A hidden look clears it."""
     n = hands.shape[0]
     h = hands[seat]
-    if pos == 0:
-        if played == 0:
-            return policy
-        legal = h
-        if not broken and h & _NOT_HEARTS:
-            legal = h & _NOT_HEARTS
-    else:
-        legal = h & (0x1FFF << (13 * led))
-        if not legal:
-            legal = h
-            if played < n and h & _NO_POINTS:
-                legal = h & _NO_POINTS
+    if pos == 0 and played == 0:
+        return policy
+    legal = _legal(h, pos, led, played, broken, n)
     if legal & (legal - 1) == 0:
         return policy
-    # the policy's play on (kn) holds for face-up looks only
-    keep = hide == 0
-    known = keep and kn[0] == 1
     # face up: the playout's own deal, not copied; hiding: ``deals`` deals in h3
-    deals = 1
-    if hide:
-        deals = hide // 10 + 1
-        for r in range(deals):
-            seen = h3[r * n : (r + 1) * n]
-            for s in range(n):
-                seen[s] = hands[s]
-            if hide % 10 == 4:
-                rs[0] = _mix(seen, seat, sv, rs[0], cb, ow)
-            else:
-                rs[0] = _hide(seen, seat, rs[0], cb)
-    alive = 0
-    for s in range(n):
-        alive |= hands[s]
-    # Cards that tell two of the seat's cards apart: the others' and the trick's.
-    split = alive & ~h
-    for i in range(pos):
-        split |= 1 << trick[i]
-    leader = (seat - pos) % n
-    best = -1e300
-    pick = policy
-    prev = -2
-    rest = legal
-    first = True
-    while True:
-        if first:
-            c = policy
-        else:
-            if not rest:
-                break
-            c = _low(rest)
-            rest &= rest - 1
-            if (
-                prev >= 0
-                and c // 13 == prev // 13
-                and c != _QS
-                and prev != _QS
-                and c != _JD
-                and prev != _JD
-                and not split & ((1 << c) - (2 << prev))
-            ):
-                prev = c
-                continue
-            prev = c
-            # the policy's card stands for its run of equal cards
-            lo = c
-            hi = c
-            stop = split | ~h | _QS_BIT | (1 << _JD)
-            while lo % 13 and not (stop >> (lo - 1)) & 1:
-                lo -= 1
-            while hi % 13 < 12 and not (stop >> (hi + 1)) & 1:
-                hi += 1
-            if policy != _QS and policy != _JD and c != _QS and c != _JD and lo <= policy <= hi:
-                continue
-        v = 0.0
-        jd2 = -1
-        if first and known:
-            # the policy's card, then the policy: already played out (kn)
-            jd2 = kn[1]
-            for s in range(n):
-                p2[s] = kn[2 + s]
-            v, _ = _value(p2, jd2, seat, near, totals, target, moon, jd_bonus, shoot, pts, after)
-        else:
-            for r in range(deals):
-                seen = h3[r * n : (r + 1) * n] if hide else hands
-                for s in range(n):
-                    h2[s] = seen[s]
-                    p2[s] = pen[s]
-                for i in range(pos):
-                    t2[i] = trick[i]
-                bit = 1 << c
-                h2[seat] = h & ~bit
-                t2[pos] = c
-                v2 = voids
-                if pos and c // 13 != led:
-                    v2 |= 1 << led
-                jd2 = rollout(
-                    h2,
-                    t2,
-                    pos + 1,
-                    leader,
-                    played + 1,
-                    broken or c >= 39 or (qs_breaks and c == _QS),
-                    p2,
-                    jd,
-                    qs_breaks,
-                    lead_card,
-                    v2,
-                )
-                vr, _ = _value(
-                    p2, jd2, seat, near, totals, target, moon, jd_bonus, shoot, pts, after
-                )
-                v += vr
-        if first or v > best:
-            best = v
-            pick = c
-            if keep:
-                kn[n + 3] = jd2
-                for s in range(n):
-                    kn[n + 4 + s] = p2[s]
-        first = False
+    deals = _look_deals(hands, seat, hide, rs, h3, cb, sv, ow) if hide else 1
+    pick = _look_best(
+        hands, trick, seat, pos, led, played, broken, pen, jd, qs_breaks, lead_card, voids,
+        policy, shoot, near, totals, target, moon, jd_bonus, h2, p2, t2, pts, after, hide, h3,
+        kn, deals, legal, _split(hands, seat, trick, pos),
+    )  # fmt: skip
+    keep = hide == 0
     kn[0] = 1 if keep else 0
     if keep:
         for s in range(1, n + 2):
