@@ -314,47 +314,12 @@ def _look(
     return pick
 
 
-@_jit
-def rollout_look(
-    hands: Any,
-    trick: Any,
-    tlen: int,
-    leader: int,
-    played: int,
-    broken: bool,
-    pen: Any,
-    jd: int,
-    qs_breaks: bool,
-    lead_card: int,
-    voids: int,
-    me: int,
-    looks: Any,
-    shoot: float,
-    near: bool,
-    totals: Any,
-    target: int,
-    moon: int,
-    jd_bonus: bool,
-    h2: Any,
-    p2: Any,
-    t2: Any,
-    pts: Any,
-    after: Any,
-    hide: int,
-    rs: Any,
-    h3: Any,
-    cb: Any,
-    sv: Any,
-    ow: Any,
-    kn: Any,
-) -> int:
-    """:func:`rollout` where a seat with ``looks[seat]`` left picks its card by
-    :func:`_look` instead of the policy (one fewer look each time); ``looks``
-    changes in place (and ``rs[0]``, the generator of ``hide``, and ``sv``, the
-    suits each seat has shown it lacks).  ``kn``: scratch of
-    :func:`_look` (the policy's play on, known from the first face-up look)."""
+@_jit_inline
+def _playout_start(
+    hands: Any, trick: Any, tlen: int, leader: int, pen: Any, jd: int, voids: int
+) -> tuple[int, int, int, bool, int, int, int, int, int, int]:
+    """A playout's first seat and trick (a full one taken), cards alive, J♦'s taker, runner."""
     n = hands.shape[0]
-    kn[0] = 0
     pos = tlen
     alive = 0
     for s in range(n):
@@ -370,6 +335,26 @@ def rollout_look(
         pos = 0
         seat = win
     runner = _runner(pen, voids)
+    return seat, pos, alive, qs_live, led, top, win, tp, jd, runner
+
+
+@_jit
+def rollout_look(
+    hands: Any, trick: Any, tlen: int, leader: int, played: int, broken: bool, pen: Any, jd: int,
+    qs_breaks: bool, lead_card: int, voids: int, me: int, looks: Any, shoot: float, near: bool,
+    totals: Any, target: int, moon: int, jd_bonus: bool, h2: Any, p2: Any, t2: Any, pts: Any,
+    after: Any, hide: int, rs: Any, h3: Any, cb: Any, sv: Any, ow: Any, kn: Any,
+) -> int:  # fmt: skip
+    """:func:`rollout` where a seat with ``looks[seat]`` left picks its card by
+    :func:`_look` instead of the policy (one fewer look each time); ``looks``
+    changes in place (and ``rs[0]``, the generator of ``hide``, and ``sv``, the
+    suits each seat has shown it lacks).  ``kn``: scratch of
+    :func:`_look` (the policy's play on, known from the first face-up look)."""
+    n = hands.shape[0]
+    kn[0] = 0
+    seat, pos, alive, qs_live, led, top, win, tp, jd, runner = _playout_start(
+        hands, trick, tlen, leader, pen, jd, voids
+    )
     while True:
         h = hands[seat]
         if not h:
