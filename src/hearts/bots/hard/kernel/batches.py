@@ -138,42 +138,32 @@ def _unlike(
     return total / (w1 - w0)
 
 
+@_jit_inline
+def _start_looks(
+    looks: Any, look_me: int, look_others: int, me: int, hide: int, rs: Any, seed: int, w: int,
+    sv: Any, sv0: Any, trick0: Any, card: int,
+) -> None:  # fmt: skip
+    """Each seat's looks for a playout of ``card``, and with ``hide`` the generator and voids."""
+    n = looks.shape[0]
+    for s in range(n):
+        looks[s] = look_me if s == me else look_others
+    if hide:
+        rs[0] = _world_state(seed ^ _HIDE_SALT, w)
+        for s in range(n):
+            sv[s] = sv0[s]
+        if trick0.shape[0] and card // 13 != trick0[0] // 13:
+            sv[me] |= 1 << (trick0[0] // 13)
+
+
 @_jit
 def _play_batch(
-    t: Any,
-    seed: int,
-    w0: int,
-    w1: int,
-    cands: Any,
-    alive: Any,
-    me: int,
-    trick0: Any,
-    leader: int,
-    played: int,
-    broken: bool,
-    pen0: Any,
-    jd0: int,
-    qs_breaks: bool,
-    lead_card: int,
-    voids: int,
-    near: bool,
-    totals: Any,
-    target: int,
-    moon: int,
-    jd_bonus: bool,
-    shoot: float,
-    stop: float,
-    hist_seat: Any,
-    hist_card: Any,
-    mismatch: float,
-    look_me: int,
-    look_others: int,
-    hide: int,
-    sv0: Any,
-    sums: Any,
-    points: Any,
-    mass: Any,
-) -> None:
+    t: Any, seed: int, w0: int, w1: int, cands: Any, alive: Any, me: int, trick0: Any,
+    leader: int, played: int, broken: bool, pen0: Any, jd0: int, qs_breaks: bool, lead_card: int,
+    voids: int, near: bool, totals: Any, target: int, moon: int, jd_bonus: bool, shoot: float,
+    stop: float, hist_seat: Any, hist_card: Any, mismatch: float, look_me: int, look_others: int,
+    hide: int, sv0: Any, sums: Any, points: Any, mass: Any,
+) -> None:  # fmt: skip
+    """:func:`hearts.bots.hard.reference.play_batch`, compiled (on arrays)."""
     n = pen0.shape[0]
     looks = np.zeros(n, np.int64)
     h2, p2, t2, pts, after, rs, h3, cb, sv, ow, kn = _look_scratch(n)
@@ -190,6 +180,7 @@ def _play_batch(
         for a in range(alive.shape[0]):
             i = alive[a]
             card = cands[i]
+            # the deal set here, not in an inlined part: each array passed costs a refcount
             for s in range(n):
                 hands[s] = world[s]
                 pen[s] = pen0[s]
@@ -199,14 +190,9 @@ def _play_batch(
             trick[tlen] = card
             now_broken = broken or card >= 39 or (qs_breaks and card == _QS)
             if look_me or look_others:
-                for s in range(n):
-                    looks[s] = look_me if s == me else look_others
-                if hide:
-                    rs[0] = _world_state(seed ^ _HIDE_SALT, w)
-                    for s in range(n):
-                        sv[s] = sv0[s]
-                    if tlen and card // 13 != trick0[0] // 13:
-                        sv[me] |= 1 << (trick0[0] // 13)
+                _start_looks(
+                    looks, look_me, look_others, me, hide, rs, seed, w, sv, sv0, trick0, card
+                )
                 jd = rollout_look(
                     hands, trick, tlen + 1, leader, played + 1, now_broken, pen, jd0, qs_breaks,
                     lead_card, voids, me, looks, shoot, near, totals, target, moon, jd_bonus,
@@ -214,18 +200,9 @@ def _play_batch(
                 )  # fmt: skip
             else:
                 jd = rollout(
-                    hands,
-                    trick,
-                    tlen + 1,
-                    leader,
-                    played + 1,
-                    now_broken,
-                    pen,
-                    jd0,
-                    qs_breaks,
-                    lead_card,
-                    voids,
-                )
+                    hands, trick, tlen + 1, leader, played + 1, now_broken, pen, jd0, qs_breaks,
+                    lead_card, voids,
+                )  # fmt: skip
             v, mine = _value(pen, jd, me, near, totals, target, moon, jd_bonus, shoot, pts, after)
             v -= _conceded(pen, me, near, stop)
             sums[i] += wt * v
