@@ -120,9 +120,7 @@ class HardBot:
         )
         if self.options.passing != "search":
             return base
-        cands = pass_candidates(
-            view.hand, rules.pass_count, base, self.options.pass_keep, jd=rules.jd_bonus
-        )
+        cands = pass_candidates(view.hand, rules.pass_count, base, jd=rules.jd_bonus)
         return cands[self._search_pass(view, cands, offset)]
 
     def _search_pass(self, view: PlayerView, cands: list[int], offset: int) -> int:
@@ -136,9 +134,7 @@ class HardBot:
         base = medium_pass(
             view.hand, rules.pass_count, offset, view.n, True, rules.jd_bonus, rules.deck
         )
-        cands = pass_candidates(
-            view.hand, rules.pass_count, base, self.options.pass_keep, jd=rules.jd_bonus
-        )
+        cands = pass_candidates(view.hand, rules.pass_count, base, jd=rules.jd_bonus)
         tally = [0.0] * len(cands)
         order, sums, counts = self._rank_pass(view, cands, offset, tally)
         choice = cands[order[0]] if self.options.passing == "search" else base

@@ -97,7 +97,7 @@ def _checked_hide(hide: int) -> int:
 
 
 _INTS = ("iterations", "seed", "pass_iterations", "lookahead", "lookahead_others",
-         "adapt_from", "remember_from", "pass_keep")  # fmt: skip
+         "adapt_from", "remember_from")  # fmt: skip
 _FLOATS = ("infer", "shoot", "mismatch", "clear", "adapt", "remember_share", "stop", "guard_share")
 
 
@@ -165,7 +165,6 @@ class Options:
     seed: int = 0
     passing: str = "search"
     pass_iterations: int = DEFAULT_PASS_ITERATIONS
-    pass_keep: int = 10
     infer: float = 0.1
     spread: bool = True
     engine: str = "compiled"
