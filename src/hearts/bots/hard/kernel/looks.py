@@ -22,7 +22,7 @@ from hearts.bots.hard.kernel.jit import (
     _pop,
     _shuffle,
 )
-from hearts.bots.hard.kernel.policy import _after_card, _choose, _runner, _trick_now, rollout
+from hearts.bots.hard.kernel.policy import _after_card, _choose, _playout_start, _runner, rollout
 from hearts.bots.hard.kernel.value import _value
 from hearts.bots.hard.reference import MAX_DEALS, MIX_SWAPS
 
@@ -312,30 +312,6 @@ def _look(
         for s in range(1, n + 2):
             kn[s] = kn[n + 2 + s]
     return pick
-
-
-@_jit_inline
-def _playout_start(
-    hands: Any, trick: Any, tlen: int, leader: int, pen: Any, jd: int, voids: int
-) -> tuple[int, int, int, bool, int, int, int, int, int, int]:
-    """A playout's first seat and trick (a full one taken), cards alive, J♦'s taker, runner."""
-    n = hands.shape[0]
-    pos = tlen
-    alive = 0
-    for s in range(n):
-        alive |= hands[s]
-    qs_live = (alive & _QS_BIT) != 0
-    led, top, win, tp = _trick_now(trick, pos, leader, n)
-    seat = (leader + pos) % n
-    if pos == n:
-        pen[win] += tp
-        for i in range(n):
-            if trick[i] == _JD:
-                jd = win
-        pos = 0
-        seat = win
-    runner = _runner(pen, voids)
-    return seat, pos, alive, qs_live, led, top, win, tp, jd, runner
 
 
 @_jit

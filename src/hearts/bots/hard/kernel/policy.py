@@ -294,6 +294,30 @@ def _after_card(
     return led, top, win, tp, voids, broken, qs_live
 
 
+@_jit_inline
+def _playout_start(
+    hands: Any, trick: Any, tlen: int, leader: int, pen: Any, jd: int, voids: int
+) -> tuple[int, int, int, bool, int, int, int, int, int, int]:
+    """A playout's first seat and trick (a full one taken), cards alive, J♦'s taker, runner."""
+    n = hands.shape[0]
+    pos = tlen
+    alive = 0
+    for s in range(n):
+        alive |= hands[s]
+    qs_live = (alive & _QS_BIT) != 0
+    led, top, win, tp = _trick_now(trick, pos, leader, n)
+    seat = (leader + pos) % n
+    if pos == n:
+        pen[win] += tp
+        for i in range(n):
+            if trick[i] == _JD:
+                jd = win
+        pos = 0
+        seat = win
+    runner = _runner(pen, voids)
+    return seat, pos, alive, qs_live, led, top, win, tp, jd, runner
+
+
 @_jit
 def rollout(
     hands: Any,
@@ -311,21 +335,9 @@ def rollout(
     """:func:`hearts.bots.hard.reference.rollout` without noise; ``trick[:tlen]`` is the
     trick in progress (a buffer of n cards); ``hands`` and ``pen`` change in place."""
     n = hands.shape[0]
-    pos = tlen
-    alive = 0
-    for s in range(n):
-        alive |= hands[s]
-    qs_live = (alive & _QS_BIT) != 0
-    led, top, win, tp = _trick_now(trick, pos, leader, n)
-    seat = (leader + pos) % n
-    if pos == n:
-        pen[win] += tp
-        for i in range(n):
-            if trick[i] == _JD:
-                jd = win
-        pos = 0
-        seat = win
-    runner = _runner(pen, voids)
+    seat, pos, alive, qs_live, led, top, win, tp, jd, runner = _playout_start(
+        hands, trick, tlen, leader, pen, jd, voids
+    )
     while True:
         h = hands[seat]
         if not h:
