@@ -437,6 +437,7 @@ class HandState:
             totals=tuple(totals) if totals is not None else (0,) * self.n,
             target=self.rules.target,
             earlier=tuple(earlier),
+            broken_at=self.broken_at,
         )
 
     def __repr__(self) -> str:

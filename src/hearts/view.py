@@ -39,6 +39,10 @@ class PlayerView:
     #: in :meth:`key`: a bot's randomness is the same with or without it, so what a
     #: memory changes is only what the bot makes of it.
     earlier: tuple[tuple[tuple[int, int], ...], ...] = ()
+    #: The index in :attr:`plays` of the card that broke hearts (-1: not broken): a
+    #: public fact, so a page showing the cards one by one need not know the rule.
+    #: Not in :meth:`key` (:attr:`broken` is).
+    broken_at: int = -1
 
     # -- derived knowledge --------------------------------------------------------
     @property

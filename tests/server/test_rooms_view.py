@@ -1,6 +1,8 @@
-"""A room's table from each seat: the hand turned so that the viewer sits at 0 is the
-same hand as the one a hearts-hand/1 record with its seats renamed gives (the
-straightforward way), at every step of hands of 3 to 7 seats."""
+"""A room's table from each seat: the State the match gives from that seat
+(:meth:`Game.state`'s ``seat``) is the State of the same match rebuilt with that
+seat at 0, as a hearts-hand/1 record with its seats renamed gives it (the
+straightforward way), at every step of hands of 3 to 7 seats, the moon's choice
+and a match's earlier hands included."""
 
 from __future__ import annotations
 
@@ -9,18 +11,16 @@ import random
 
 import pytest
 
-from hearts.cards import cards_of
+from hearts.cards import card_name, cards_of
 from hearts.fairness import HandSeeds, derived_seed
 from hearts.hand import HandState
+from hearts.match import HandResult, Match
 from hearts.record import read_record, write_record
 from hearts.rules import Rules
 from hearts.server.i18n.lang import using
 from hearts.server.rooms.store import Room, Seat, now
-from hearts.server.rooms.view import room_text, room_view, turned_hand
+from hearts.server.rooms.view import room_text, room_view
 from hearts.server.table.game import Game
-
-FIELDS = ("passes", "hands", "phase", "plays", "trick", "leader", "turn", "taken", "winners")
-MORE = ("broken", "first_leader", "broken_at", "direction")
 
 
 def by_record(hand: HandState, viewer: int, number: int) -> HandState:
@@ -48,22 +48,71 @@ def random_step(hand: HandState, rng: random.Random) -> bool:
     return True
 
 
+def turned(game: Game, viewer: int) -> Game:
+    """``game`` rebuilt with seat ``viewer`` at 0 and the others after it in play
+    order: the hand from its record with the seats renamed, the match's lists turned."""
+    n = game.rules.players
+
+    def turn(values: list[int] | tuple[int, ...]) -> list[int]:
+        return [values[(r + viewer) % n] for r in range(n)]
+
+    results = [
+        HandResult(tuple(turn(r.points)), (r.shooter - viewer) % n if r.shooter >= 0 else -1)
+        for r in game.results
+    ]
+    hand = by_record(game.hand, viewer, game.hand_no)
+    match = Match(
+        game.rules, results, totals=turn(game.totals), hand=hand, hand_number=game.hand_no
+    )
+    return Game(match=match, match_no=1, seeds=game.seeds, deal_seat=(game.deal_seat + viewer) % n)
+
+
+def expected_state(game: Game, viewer: int) -> dict[str, object]:
+    """The State from ``viewer`` the straightforward way: seat 0 of the turned game,
+    where only the shooter chooses how a moon counts (the others wait)."""
+    state = turned(game, viewer).state(3, "easy", False, take_back=False)
+    if game.moon_pending and game.hand.shooter() != viewer:
+        state["hand"]["phase"] = "done"
+        state["hand"]["moon_choice"] = None
+    return state
+
+
 @pytest.mark.parametrize("players", [3, 4, 5, 6, 7])
-def test_a_turned_hand_is_the_hand_seen_from_that_seat(players: int) -> None:
+def test_the_state_from_a_seat_is_the_state_of_the_turned_match(players: int) -> None:
     rng = random.Random(players)
-    rules = Rules(players=players)
-    number = players % 3 + 1  # left, right or across (or none at 4)
-    hand = HandState.deal(rules, number, rng)
-    while True:
+    rules = Rules(players=players, moon="shooter_chooses", target=30)
+    game = Game.new(rules, 1, HandSeeds(derived_seed(players, "turn")), 1)
+    game.choosers = frozenset(range(players))
+    steps = 0
+    while not game.over and steps < 400:
+        steps += 1
         for viewer in range(players):
-            mine, theirs = turned_hand(hand, viewer), by_record(hand, viewer, number)
-            assert tuple(mine.deal_masks) == tuple(theirs.deal_masks)
-            for name in FIELDS + MORE:
-                assert getattr(mine, name) == getattr(theirs, name), name
-            assert mine.view(0) == theirs.view(0)
-            assert mine.view(0).hand == hand.hands[viewer]
-        if not random_step(hand, rng):
-            return
+            got = game.state(3, "easy", False, take_back=False, seat=viewer)
+            assert got == expected_state(game, viewer)
+        if game.moon_pending:
+            game.seat_moon(game.hand.shooter(), rng.choice(["add_to_others", "subtract_from_self"]))
+        elif game.hand_done:
+            game.next_hand(HandSeeds(derived_seed(steps, "turn")))
+        else:
+            random_step(game.hand, rng)
+            if game.hand_done:
+                game._finish()
+    assert game.results, "the match played at least one hand"
+
+
+def test_a_state_from_a_seat_holds_its_own_cards_and_no_other() -> None:
+    """Each seat's State shows that seat's cards, and never a card held by another seat."""
+    rules = Rules(players=5)
+    game = Game.new(rules, 1, HandSeeds(derived_seed(2, "turn")), 1)
+    for viewer in range(5):
+        hand = game.state(1, "easy", False, seat=viewer)["hand"]
+        mine = {card_name(c) for c in cards_of(game.hand.hands[viewer])}
+        assert set(hand["cards"]) == mine
+        shown = json.dumps(hand)
+        for other in range(5):
+            if other != viewer:
+                for c in cards_of(game.hand.hands[other]):
+                    assert f'"{card_name(c)}"' not in shown
 
 
 def test_a_room_sent_as_text_is_the_room_view_and_its_table_is_built_once() -> None:

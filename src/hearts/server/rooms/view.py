@@ -2,9 +2,8 @@
 
 Seat letters are viewer-relative: the viewer's seat is "S" and the others follow
 in play order, so the single-player table renderer works unchanged.  The table
-itself is the single-player State of a copy of the match with the seats turned
-so that the viewer sits at seat 0 (South): it is built from that seat's view
-alone, so it holds no card of another hand.
+itself is the match's State from the viewer's seat (:meth:`Game.state`): built
+from that seat's view alone, so it holds no card of another hand.
 """
 
 from __future__ import annotations
@@ -14,65 +13,13 @@ from typing import Any
 from pydantic_core import to_json
 
 from hearts.fairness import commitment
-from hearts.hand import HandState
-from hearts.match import HandResult, Match
 from hearts.server.i18n import lang, messages_en
 from hearts.server.rooms.store import Room, now
-from hearts.server.table.game import Game
 
 #: A seat is shown connected this long after its last socket refresh or call.
 CONNECTED_SECONDS = 30.0
 #: A public table's reaction is sent this long after it was made (the page shows it 2 s).
 REACTION_SECONDS = 2.0
-
-
-def turned_hand(hand: HandState, viewer: int) -> HandState:
-    """``hand`` with seat ``viewer`` at 0: every per-seat list turned and every seat
-    number moved (the cards, the phase and the order of play stay as they are)."""
-    n = hand.n
-    new = hand.copy()
-
-    def turn(values: list[int]) -> list[int]:
-        return [values[(r + viewer) % n] for r in range(n)]
-
-    def seat(s: int) -> int:
-        return (s - viewer) % n
-
-    new.deal_masks = tuple(turn(list(hand.deal_masks)))
-    new.passes = turn(hand.passes)
-    new.hands = turn(hand.hands)
-    new.taken = turn(hand.taken)
-    new.winners = [seat(w) for w in hand.winners]
-    if hand.phase != "pass":  # in the pass they are placeholders (0)
-        new.leader = seat(hand.leader)
-        new.turn = seat(hand.turn)
-        new.first_leader = seat(hand.first_leader)
-    return new
-
-
-def turned(game: Game, viewer: int) -> Game:
-    """``game`` with seat ``viewer`` at 0 and the others after it in play order."""
-    rules = game.rules
-    n = rules.players
-
-    def turn(values: list[int] | tuple[int, ...]) -> list[int]:
-        return [values[(r + viewer) % n] for r in range(n)]
-
-    results = [
-        HandResult(tuple(turn(r.points)), (r.shooter - viewer) % n if r.shooter >= 0 else -1)
-        for r in game.results
-    ]
-    hand = turned_hand(game.hand, viewer)
-    match = Match(rules, results, totals=turn(game.totals), hand=hand, hand_number=game.hand_no)
-    return Game(
-        match=match,
-        match_no=game.match_no,
-        auto_finished=game.auto_finished,
-        deal_key=game.deal_key,
-        choosers=frozenset((s - viewer) % n for s in game.choosers),
-        seeds=game.seeds,
-        deal_seat=(game.deal_seat + viewer) % n,
-    )
 
 
 def presence(room: Room, t: float) -> tuple[bool, ...]:
@@ -234,16 +181,10 @@ def table_state(room: Room, viewer: int, seats: list[dict[str, Any]]) -> dict[st
     """The single-player State of the match from seat ``viewer``."""
     game = room.game
     assert game is not None
-    shooter = game.hand.shooter() if game.moon_pending else -1
-    state = turned(game, viewer).state(room.version, room.level, False, take_back=False)
+    state = game.state(room.version, room.level, False, take_back=False, seat=viewer)
     state["fairness"] = fairness(room)
     state["names"] = {s["seat"]: s["name"] or "" for s in seats}
     state["names"][room.rules.seats[0]] = "You" if lang.english() else "Bạn"
-    hand = state["hand"]
-    if game.moon_pending and shooter != viewer:
-        # Another human chooses how their moon counts: this seat just waits.
-        hand["phase"] = "done"
-        hand["moon_choice"] = None
     return state
 
 

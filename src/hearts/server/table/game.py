@@ -455,7 +455,7 @@ class Game:
                 return False
         return True
 
-    # -- what South sees ----------------------------------------------------------
+    # -- what a seat sees ---------------------------------------------------------
     def south_view(self) -> PlayerView:
         """The hand on the table as South sees it: all the server tells South of it."""
         return self.match.view(SOUTH)
@@ -467,56 +467,59 @@ class Game:
         quick: bool,
         take_back: bool = True,
         next_commitment: str | None = None,
+        seat: int = SOUTH,
     ) -> dict[str, Any]:
-        """The State of docs/api.md (its one schema: :class:`schema.State`):
-        everything South may know, nothing more.  Plain dicts, as the schema's
-        ``model_dump`` gives them (tests/server/test_state_dict.py): a room builds
-        one per seat after every action, and models cost ten times more.
+        """The State of docs/api.md (its one schema: :class:`schema.State`) from
+        ``seat``: everything that seat may know, nothing more.  Plain dicts, as the
+        schema's ``model_dump`` gives them (tests/server/test_state_dict.py): a room
+        builds one per seat after every action, and models cost ten times more.
 
-        The hand comes from South's view only; the rest is the match's public record
-        (rules, totals, finished hands' scores, whether the table played a hand out).
-        ``next_commitment``: that of the server seed of the next deal (docs/fairness.md).
+        Seat letters are relative to ``seat``: it is "S" (the first letter) and the
+        others follow in play order, so one renderer draws every table.  The hand
+        comes from that seat's :class:`~hearts.view.PlayerView` only; the rest is
+        the match's public record (rules, totals, finished hands' scores, whether
+        the table played a hand out).  ``next_commitment``: that of the server seed
+        of the next deal (docs/fairness.md).
         """
         rules = self.rules
+        at = _Seats(rules.seats, seat)
         return {
             "version": version,
             "settings": {"level": level, "quick": quick, "take_back": take_back},
             "rules": rules_json(rules),
             "seats": list(rules.seats),
             "names": seat_names(rules),
-            "match": self._match_json(),
-            "hand": self._hand_json(self.south_view(), take_back),
+            "match": self._match_json(at),
+            "hand": self._hand_json(self.match.view(seat), at, take_back),
             "unlocked": [],
             "fairness": {"next_commitment": next_commitment},
         }
 
-    def _match_json(self) -> dict[str, Any]:
-        seats = self.rules.seats
-        winner = self.winner
+    def _match_json(self, at: _Seats) -> dict[str, Any]:
         return {
             "hand_number": self.hand_no,
             "target": self.rules.target,
-            "totals": _by_seat(seats, self.totals),
+            "totals": at.by_seat(self.totals),
             "hands": [
                 {
-                    "points": _by_seat(seats, r.points),
-                    "moon": _seat_or_none(seats, r.shooter),
+                    "points": at.by_seat(r.points),
+                    "moon": at.letter_or_none(r.shooter),
                     "moon_scoring": r.moon,
                 }
                 for r in self.results
             ],
-            "over": winner >= 0,
-            "winner": _seat_or_none(seats, winner),
+            "over": self.winner >= 0,
+            "winner": at.letter_or_none(self.winner),
             "hints": self.hints,
             "take_backs": self.take_backs,
         }
 
-    def _hand_json(self, view: PlayerView, take_back: bool) -> dict[str, Any]:
+    def _hand_json(self, view: PlayerView, at: _Seats, take_back: bool) -> dict[str, Any]:
         rules = self.rules
-        seats = rules.seats
-        phase = "moon_choice" if self.moon_pending else view.phase
-        turn, reasons = _turn(view, phase, seats)
-        trick = [{"seat": seats[s], "card": card_name(c)} for s, c in view.trick]
+        # Only the shooter chooses how a moon counts: the others wait, as after a hand.
+        choosing = self.moon_pending and self.hand.shooter() == view.seat
+        phase = "moon_choice" if choosing else "done" if self.moon_pending else view.phase
+        turn, reasons = _turn(view, phase, at)
         # The score of a finished hand (a moon scored as the shooter chose) is the
         # match's public record, not part of the hand.
         result = self.match.result
@@ -525,8 +528,8 @@ class Game:
             "phase": phase,
             "pass_direction": view.direction,
             "pass_count": rules.pass_count,
-            "pass_to": _seat_or_none(seats, view.pass_to),
-            "pass_from": _seat_or_none(seats, view.pass_from),
+            "pass_to": at.letter_or_none(view.pass_to),
+            "pass_from": at.letter_or_none(view.pass_from),
             "passed": _names_sorted(view.passed) if view.passed else None,
             "received": _names_sorted(view.received) if view.received else None,
             "mark_received": view.pass_to >= 0 and phase == PLAY and len(view.plays) < view.n,
@@ -534,72 +537,88 @@ class Game:
             "legal": _names_sorted(view.legal),
             "illegal_reasons": reasons,
             "turn": turn,
-            "trick": trick,
-            "tricks": _tricks_json(view, rules),
-            "counts": _by_seat(seats, view.counts),
-            "taken": _by_seat(seats, view.points_taken()),
+            "trick": [at.play(s, c) for s, c in view.trick],
+            "tricks": _tricks_json(view, at),
+            "counts": at.by_seat(view.counts),
+            "taken": at.by_seat(view.points_taken()),
             "hearts_broken": view.broken,
-            "points": _by_seat(seats, result.points) if result else None,
-            "moon": _seat_or_none(seats, result.shooter) if result else None,
+            "broken_at": view.broken_at if view.broken_at >= 0 else None,
+            "points": at.by_seat(result.points) if result else None,
+            "moon": at.letter_or_none(result.shooter) if result else None,
             "moon_scoring": result.moon if result else None,
-            "moon_choice": self._moon_choice(),
+            "moon_choice": self._moon_choice(at) if choosing else None,
             # Whether the table played the last tricks out itself: a public fact of
             # the match (every seat saw the cards go), kept by the game, not the hand.
             "auto_finished": self.auto_finished,
             "can_take_back": take_back and self.take_back_from() is not None,
-            "fairness": self._fairness_json(),
+            "fairness": self._fairness_json(at),
         }
 
-    def _fairness_json(self) -> dict[str, Any] | None:
+    def _fairness_json(self, at: _Seats) -> dict[str, Any] | None:
         """The hand's seeds (docs/fairness.md): the server's, and the whole deal by
         seat, once the hand is over (the seeds then tell the deal to anyone)."""
         if self.seeds is None:
             return None
         done = self.hand_done
-        seats = self.rules.seats
         deal = None
         if done:
-            deal = {seats[s]: names(m) for s, m in enumerate(self.hand.deal_masks)}
+            deal = {at.letter(s): names(m) for s, m in enumerate(self.hand.deal_masks)}
         return self.seeds.to_json(reveal=done) | {
             "client_seats": self.seeds.client_seats,
-            "deal_seat": self.deal_seat,
+            "deal_seat": (self.deal_seat + at.viewer) % self.rules.players,
             "deal": deal,
         }
 
-    def _moon_choice(self) -> dict[str, Any] | None:
+    def _moon_choice(self, at: _Seats) -> dict[str, Any]:
         """The shooter's two ways to score the moon (the points and the totals after
-        each), while South chooses."""
-        if not self.moon_pending:
-            return None
-        rules, seats, hand = self.rules, self.rules.seats, self.hand
+        each), while the shooter chooses."""
+        rules, hand = self.rules, self.hand
         pen, jd = hand.penalties(), hand.jd_taker()
         choice = {}
         for how in MOON_SCORINGS:
             points = rules.score(pen, jd, how)
             after = [t + p for t, p in zip(self.totals, points, strict=True)]
-            choice[how] = {"points": _by_seat(seats, points), "totals": _by_seat(seats, after)}
+            choice[how] = {"points": at.by_seat(points), "totals": at.by_seat(after)}
         return choice
 
 
-def _by_seat(seats: tuple[str, ...], values: list[int] | tuple[int, ...]) -> dict[str, int]:
-    return dict(zip(seats, values, strict=True))
+@dataclass(frozen=True, slots=True)
+class _Seats:
+    """The seat letters as ``viewer`` sees them: ``viewer`` is the first letter, the
+    others follow in play order.
+
+    >>> at = _Seats(("S", "W", "N", "E"), 1)
+    >>> at.letter(1), at.letter(0), at.by_seat([5, 6, 7, 8])
+    ('S', 'E', {'S': 6, 'W': 7, 'N': 8, 'E': 5})
+    """
+
+    letters: tuple[str, ...]
+    viewer: int
+
+    def letter(self, seat: int) -> str:
+        return self.letters[(seat - self.viewer) % len(self.letters)]
+
+    def letter_or_none(self, seat: int) -> str | None:
+        return self.letter(seat) if seat >= 0 else None
+
+    def by_seat(self, values: list[int] | tuple[int, ...]) -> dict[str, int]:
+        n = len(self.letters)
+        assert len(values) == n
+        return {self.letters[r]: values[(r + self.viewer) % n] for r in range(n)}
+
+    def play(self, seat: int, card: int) -> dict[str, str]:
+        return {"seat": self.letter(seat), "card": card_name(card)}
 
 
-def _seat_or_none(seats: tuple[str, ...], seat: int) -> str | None:
-    return seats[seat] if seat >= 0 else None
-
-
-def _turn(
-    view: PlayerView, phase: str, seats: tuple[str, ...]
-) -> tuple[str | None, dict[str, str]]:
-    """Whose turn it is, and why each of South's cards may not be played now."""
+def _turn(view: PlayerView, phase: str, at: _Seats) -> tuple[str | None, dict[str, str]]:
+    """Whose turn it is, and why each of the viewer's cards may not be played now."""
     reasons: dict[str, str] = {}
     turn: str | None = None
     if phase == PASS:
-        turn = None if view.passed else seats[SOUTH]
+        turn = None if view.passed else at.letter(view.seat)
     elif phase == PLAY:
-        turn = seats[view.turn]
-        if view.turn == SOUTH:
+        turn = at.letter(view.turn)
+        if view.turn == view.seat:
             for c in display_order(view.hand & ~view.legal):
                 why = illegal_reason(view, c)
                 if why is not None:
@@ -607,17 +626,24 @@ def _turn(
     return turn, reasons
 
 
-def _tricks_json(view: PlayerView, rules: Rules) -> list[dict[str, Any]]:
-    seats = rules.seats
-    return [
-        {
-            "leader": seats[cards[0][0]],
-            "winner": seats[won_by],
-            "points": rules.card_points(sum(1 << c for _, c in cards)),
-            "cards": [{"seat": seats[s], "card": card_name(c)} for s, c in cards],
-        }
-        for cards, won_by in zip(view.tricks, view.winners(), strict=True)
-    ]
+def _tricks_json(view: PlayerView, at: _Seats) -> list[dict[str, Any]]:
+    """The finished tricks, each with the points every seat has taken after it."""
+    rules = view.rules
+    taken = [0] * view.n
+    out = []
+    for cards, won_by in zip(view.tricks, view.winners(), strict=True):
+        points = rules.card_points(sum(1 << c for _, c in cards))
+        taken[won_by] += points
+        out.append(
+            {
+                "leader": at.letter(cards[0][0]),
+                "winner": at.letter(won_by),
+                "points": points,
+                "taken": at.by_seat(taken),
+                "cards": [at.play(s, c) for s, c in cards],
+            }
+        )
+    return out
 
 
 def _parse(text: str) -> int:

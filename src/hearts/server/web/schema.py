@@ -176,6 +176,9 @@ class Trick(BaseModel):
     leader: str
     winner: str
     points: int
+    taken: dict[str, int] = Field(
+        description="the points each seat has taken in this hand once this trick is won"
+    )
     cards: list[Play]
 
 
@@ -231,6 +234,10 @@ class HandInfo(BaseModel):
     counts: dict[str, int]
     taken: dict[str, int]
     hearts_broken: bool
+    broken_at: int | None = Field(
+        description="the index, among the hand's cards played (tricks, then the trick), "
+        "of the card that broke hearts (null: not broken)"
+    )
     points: dict[str, int] | None
     moon: str | None
     moon_scoring: MoonScoring | None
