@@ -22,6 +22,7 @@ from hearts.server.rooms.live import Live, Watcher
 from hearts.server.rooms.service import RoomError, Rooms
 from hearts.server.solo.tables import Tables
 from hearts.server.store import outage
+from hearts.server.table import actions
 from hearts.server.table.game import GameError, client_seed_from_api, rules_from_api
 from hearts.server.web.errors import ApiError, bearer_token
 from hearts.server.web.middleware import BODY_LIMIT
@@ -121,18 +122,21 @@ class SocketAction:
 
 SEAT_ACTIONS: dict[str, SeatAction] = {
     "pass": SeatAction(
-        PassBody, lambda rooms, code, pid, b: rooms.pass_cards(code, pid, b.version, b.cards)
+        PassBody,
+        lambda rooms, code, pid, b: rooms.human(code, pid, b.version, actions.Pass(b.cards)),
     ),
     "play": SeatAction(
-        PlayBody, lambda rooms, code, pid, b: rooms.play(code, pid, b.version, b.card)
+        PlayBody,
+        lambda rooms, code, pid, b: rooms.human(code, pid, b.version, actions.Play(b.card)),
     ),
     "moon": SeatAction(
-        MoonBody, lambda rooms, code, pid, b: rooms.moon(code, pid, b.version, b.choice)
+        MoonBody,
+        lambda rooms, code, pid, b: rooms.human(code, pid, b.version, actions.Moon(b.choice)),
     ),
     "next-hand": SeatAction(
         RoomDealBody,
-        lambda rooms, code, pid, b: rooms.next_hand(
-            code, pid, b.version, client_seed_from_api(b.client_seed)
+        lambda rooms, code, pid, b: rooms.human(
+            code, pid, b.version, actions.NextHand(client_seed_from_api(b.client_seed))
         ),
     ),
     "seed": SeatAction(SeedBody, _seed),

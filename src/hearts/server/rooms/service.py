@@ -42,8 +42,10 @@ from hearts.server.rooms.store import Room, RoomStore, Seat, now
 from hearts.server.rooms.view import CONNECTED_SECONDS, fairness, room_text, room_view
 from hearts.server.store import outage
 from hearts.server.store.db import Stale, Store
+from hearts.server.table import actions
 from hearts.server.table.computers import Choices, Computers, Heavy, decide, decide_here
 from hearts.server.table.game import Game, Job
+from hearts.server.table.pacing import Pace
 from hearts.server.web.errors import ApiError
 
 log = logging.getLogger("hearts.server")
@@ -127,7 +129,7 @@ class Rooms:
         self.store = store
         self.computers = computers
         self.db = RoomStore(self.store)
-        self.pace = pace
+        self.pace = Pace(pace)  # the server keeps a shared table's time
         #: called after every committed change (live.py pushes the new Room)
         self.on_change = on_change
         #: called inside each change's transaction (live.py: PostgreSQL NOTIFY)
@@ -387,12 +389,8 @@ class Rooms:
         hand = game.hand
         humans = set(room.humans)
         wait = float(room.turn_seconds) if room.turn_seconds is not None else None
-        if hand.phase == PASS:
-            if any(not hand.passes[s] for s in range(hand.n) if s not in humans):
-                return t + self.pace
-        elif hand.phase == PLAY and hand.turn not in humans:
-            trick_done = bool(hand.plays) and len(hand.plays) % hand.n == 0
-            return t + self.pace * (3 if trick_done else 1)
+        if game.computers_to_move(humans):
+            return t + self.pace.before_computers(hand)
         return t + wait if wait is not None else None
 
     # -- the calls -----------------------------------------------------------------
@@ -580,45 +578,30 @@ class Rooms:
 
         return await self._commit(code, version, player_id, leave)
 
-    def _human_act(self, fn: Callable[[Game, int], None]) -> Action:
+    async def human(
+        self, code: str, player_id: int, version: int, action: actions.HumanAction
+    ) -> str:
+        """The caller's ``action`` at its own seat (:mod:`hearts.server.table.actions`)
+        on the room's ``version``; a next hand is dealt from the room's seeds, with the
+        caller's ``client_seed`` among them."""
+        deal = isinstance(action, actions.NextHand)
+
         def act(room: Room, seat: int | None) -> None:
             seat = self._member(room, seat)
             if room.phase == "over":
                 raise ApiError("match_over")
-            if room.phase != "playing" or room.game is None:
+            if room.game is None or (room.phase != "playing" and not deal):
                 raise ApiError("wrong_phase")
-            fn(room.game, seat)
-            room.seats[seat].auto = False  # the player is back
+            if isinstance(action, actions.NextHand):
+                self._seed_of(room, seat, action.client_seed)
+            actions.apply(room.game, seat, action, lambda: self.deal_seeds(room))
+            if deal:
+                room.auto_plays = []
+                self.on_deal(room)
+            else:
+                room.seats[seat].auto = False  # the player is back
 
-        return act
-
-    async def pass_cards(self, code: str, player_id: int, version: int, cards: list[str]) -> str:
-        act = self._human_act(lambda game, seat: game.seat_pass(seat, cards))
         return await self._commit(code, version, player_id, act)
-
-    async def play(self, code: str, player_id: int, version: int, card: str) -> str:
-        act = self._human_act(lambda game, seat: game.seat_play(seat, card))
-        return await self._commit(code, version, player_id, act)
-
-    async def moon(self, code: str, player_id: int, version: int, choice: str) -> str:
-        act = self._human_act(lambda game, seat: game.seat_moon(seat, choice))
-        return await self._commit(code, version, player_id, act)
-
-    async def next_hand(
-        self, code: str, player_id: int, version: int, client_seed: str | None = None
-    ) -> str:
-        def deal(room: Room, seat: int | None) -> None:
-            seat = self._member(room, seat)
-            if room.phase == "over":
-                raise ApiError("match_over")
-            if room.game is None:
-                raise ApiError("wrong_phase")
-            self._seed_of(room, seat, client_seed)
-            room.game.next_hand(self.deal_seeds(room))
-            room.auto_plays = []
-            self.on_deal(room)
-
-        return await self._commit(code, version, player_id, deal)
 
     # -- the server's moves --------------------------------------------------------
     def _move(self, room: Room, choices: Choices) -> None:
@@ -628,12 +611,11 @@ class Rooms:
         assert game is not None
         hand = game.hand
         humans = set(room.humans)
+        computers = game.computers_job(frozenset(humans))
+        if computers is not None:
+            self._decide(room, computers, choices)
+            return
         if hand.phase == PASS:
-            computers = [s for s in range(hand.n) if s not in humans and not hand.passes[s]]
-            if computers:
-                views = tuple(game.match.view(s) for s in computers)
-                self._decide(room, Job("pass", views), choices)
-                return
             waiting = [s for s in sorted(humans) if not hand.passes[s]]
             job = Job("pass", tuple(game.match.view(s) for s in waiting))
             game.apply_computer(job, decide(AUTO_LEVEL, job))
@@ -644,9 +626,6 @@ class Rooms:
         if hand.phase == PLAY:
             seat = hand.turn
             job = Job("play", (game.match.view(seat),))
-            if seat not in humans:
-                self._decide(room, job, choices)
-                return
             before = len(hand.plays)
             game.apply_computer(job, decide(AUTO_LEVEL, job))
             room.seats[seat].auto = True

@@ -191,13 +191,9 @@ def table_state(room: Room, viewer: int, seats: list[dict[str, Any]]) -> dict[st
 def computer_to_move(room: Room) -> bool:
     """Whether the server is about to move for a computer (its pass or its card)."""
     game = room.game
-    if game is None or room.phase != "playing" or game.over or not room.humans:
+    if game is None or room.phase != "playing" or not room.humans:
         return False
-    hand = game.hand
-    humans = set(room.humans)
-    if hand.phase == "pass":
-        return any(not hand.passes[s] for s in range(hand.n) if s not in humans)
-    return hand.phase == "play" and hand.turn not in humans
+    return game.computers_to_move(set(room.humans))
 
 
 def waiting_humans(room: Room) -> list[int]:

@@ -4,7 +4,6 @@ the take-back, the records, Phân tích, the settings and the statistics."""
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable
 from typing import Annotated, Any
 
 import anyio.to_thread
@@ -13,8 +12,8 @@ from fastapi.responses import Response
 
 from hearts.server.solo import achievements, history, review
 from hearts.server.solo.tables import Tables
-from hearts.server.store.db import Loaded
-from hearts.server.table.game import Game, client_seed_from_api, rules_from_api
+from hearts.server.table import actions
+from hearts.server.table.game import client_seed_from_api, rules_from_api
 from hearts.server.web.errors import ApiError, bearer_token
 from hearts.server.web.ratelimit import (
     RATE_LIMITED_RESPONSE,
@@ -77,17 +76,12 @@ def answer(state: dict[str, Any], response: Response) -> dict[str, Any]:
     return state
 
 
-async def _act(
-    tables: Tables, pid: int, version: int, fn: Callable[[Game], object], response: Response
+async def _human(
+    tables: Tables, pid: int, version: int, action: actions.HumanAction, response: Response
 ) -> dict[str, Any]:
-    """Apply ``fn`` to the game of ``version`` (committed, or nothing changes);
+    """South's ``action`` on the game of ``version`` (committed, or nothing changes);
     the State after it."""
-
-    def on_game(loaded: Loaded) -> None:
-        assert loaded.game is not None
-        fn(loaded.game)
-
-    state = await tables.run(pid, functools.partial(tables.act, pid, version, on_game))
+    state = await tables.run(pid, functools.partial(tables.human, pid, version, action))
     return answer(state, response)
 
 
@@ -135,16 +129,12 @@ def _deal_routes(app: FastAPI, tables: Tables) -> None:
     @app.post("/api/pass", response_model=State, responses=ERROR_RESPONSES, tags=["api"])
     async def pass_cards(body: PassBody, pid: PlayerId, response: Response) -> dict[str, Any]:
         """South passes hand.pass_count cards; the computers pass on the next step."""
-        return await _act(
-            tables, pid, body.version, lambda game: game.south_pass(body.cards), response
-        )
+        return await _human(tables, pid, body.version, actions.Pass(body.cards), response)
 
     @app.post("/api/play", response_model=State, responses=ERROR_RESPONSES, tags=["api"])
     async def play_card(body: PlayBody, pid: PlayerId, response: Response) -> dict[str, Any]:
         """South plays a card."""
-        return await _act(
-            tables, pid, body.version, lambda game: game.south_play(body.card), response
-        )
+        return await _human(tables, pid, body.version, actions.Play(body.card), response)
 
     @app.post("/api/step", response_model=State, responses=ERROR_RESPONSES, tags=["api"])
     async def step(body: VersionBody, pid: PlayerId, response: Response) -> dict[str, Any]:
@@ -172,8 +162,7 @@ def _match_routes(app: FastAPI, tables: Tables) -> None:
         committed seed and ``client_seed``."""
         seed = client_seed_from_api(body.client_seed)
         await tables.drop_analysis(pid)  # the player moves on: its analysis stops
-        deal = functools.partial(tables.next_hand, pid, body.version, seed)
-        return answer(await tables.run(pid, deal), response)
+        return await _human(tables, pid, body.version, actions.NextHand(seed), response)
 
     @app.post("/api/new-match", response_model=State, responses=ERROR_RESPONSES, tags=["api"])
     async def new_match(body: NewMatchBody, pid: PlayerId, response: Response) -> dict[str, Any]:
@@ -188,9 +177,7 @@ def _match_routes(app: FastAPI, tables: Tables) -> None:
     @app.post("/api/moon", response_model=State, responses=ERROR_RESPONSES, tags=["api"])
     async def moon(body: MoonBody, pid: PlayerId, response: Response) -> dict[str, Any]:
         """South shot the moon and chooses how it is scored ("shooter_chooses")."""
-        return await _act(
-            tables, pid, body.version, lambda game: game.south_moon(body.choice), response
-        )
+        return await _human(tables, pid, body.version, actions.Moon(body.choice), response)
 
 
 def _record_routes(app: FastAPI, tables: Tables) -> None:

@@ -26,8 +26,9 @@ from hearts.server.solo.first_deal import FirstDeals
 from hearts.server.store import outage
 from hearts.server.store.db import Loaded, Moved, PlayerGone, Stale, Store, token_hash
 from hearts.server.store.tokens import Tokens
+from hearts.server.table import actions
 from hearts.server.table.computers import Choices, Computers, Heavy, decide_here
-from hearts.server.table.game import Game, GameError, Job
+from hearts.server.table.game import SOUTH, Game, GameError, Job
 from hearts.server.web.errors import ApiError
 from hearts.server.web.ratelimit import RateLimited
 
@@ -673,15 +674,18 @@ class Tables:
                 raise ApiError("internal") from None
         return knew.report(hand, level, steps, beliefs)
 
-    def next_hand(self, player_id: int, version: int, client_seed: str | None) -> dict[str, Any]:
-        """The next hand, dealt from the player's next server seed and ``client_seed``."""
+    def human(self, player_id: int, version: int, action: actions.HumanAction) -> dict[str, Any]:
+        """South's ``action`` at ``version`` (:mod:`hearts.server.table.actions`),
+        committed, or nothing changes; a next hand is dealt from the player's next
+        server seed and the seed the page sent."""
 
-        def deal(loaded: Loaded) -> None:
+        def on_game(loaded: Loaded) -> None:
             game = loaded.game
             assert game is not None
-            game.next_hand(self._seeds(loaded, client_seed))
+            sent = action.client_seed if isinstance(action, actions.NextHand) else None
+            actions.apply(game, SOUTH, action, lambda: self._seeds(loaded, sent))
 
-        return self.act(player_id, version, deal)
+        return self.act(player_id, version, on_game)
 
     def new_match(
         self,

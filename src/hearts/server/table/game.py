@@ -376,24 +376,45 @@ class Game:
 
     # -- the computers' turns -----------------------------------------------------
     def computer_job(self) -> Job:
-        """The next computer decision, as views only (raises when it is South's move)."""
+        """The computers' next decision at a solo table, as views only: they pass once
+        South has, and a :class:`GameError` says why when it is South's move."""
         hand = self.hand
         if self.over or hand.phase == DONE:
             raise GameError("wrong_phase", "Ván này đã xong")
-        if hand.phase == PASS:
-            if not hand.passes[SOUTH]:
-                count = self.rules.pass_count
-                raise GameError(
-                    "not_computer_turn",
-                    f"Choose {count} cards to pass"
-                    if lang.english()
-                    else f"Hãy chọn {count} lá để chuyền",
-                )
-            seats = [s for s in range(1, hand.n) if not hand.passes[s]]
-            return Job("pass", tuple(self.match.view(s) for s in seats))
-        if hand.turn == SOUTH:
+        if hand.phase == PASS and not hand.passes[SOUTH]:
+            count = self.rules.pass_count
+            raise GameError(
+                "not_computer_turn",
+                f"Choose {count} cards to pass"
+                if lang.english()
+                else f"Hãy chọn {count} lá để chuyền",
+            )
+        job = self.computers_job(frozenset((SOUTH,)))
+        if job is None:
             raise GameError("not_computer_turn")
+        return job
+
+    def computers_job(self, humans: frozenset[int] | set[int]) -> Job | None:
+        """The next decision of the computers at a table where ``humans`` sit (every
+        mode's one rule): the pass of each computer yet to pass, or the card of the
+        computer to play; None when no computer is to move (a human's turn, or the
+        hand is over)."""
+        if not self.computers_to_move(humans):
+            return None
+        hand = self.hand
+        if hand.phase == PASS:
+            seats = [s for s in range(hand.n) if s not in humans and not hand.passes[s]]
+            return Job("pass", tuple(self.match.view(s) for s in seats))
         return Job("play", (self.match.view(hand.turn),))
+
+    def computers_to_move(self, humans: frozenset[int] | set[int]) -> bool:
+        """Whether :meth:`computers_job` has a decision to make (cheap: no view made)."""
+        hand = self.hand
+        if self.over or hand.phase == DONE:
+            return False
+        if hand.phase == PASS:
+            return any(not hand.passes[s] for s in range(hand.n) if s not in humans)
+        return hand.turn not in humans
 
     def apply_computer(self, job: Job, choices: list[int] | None) -> None:
         """Apply the decisions made for ``job`` (computed on this very state).
