@@ -246,6 +246,23 @@ def test_a_binary_frame_is_a_bad_message_and_the_socket_stays(client) -> None:
         assert s.receive() == {"type": "websocket.close", "code": 4400, "reason": ""}
 
 
+def test_a_deeply_nested_frame_is_a_bad_message_and_the_socket_stays(client) -> None:
+    """JSON nested deeper than the parser goes (RecursionError, not ValueError) is a bad
+    message like any other: after the hello an error and the socket open; as the
+    hello, the bad first message's refusal (close 4400)."""
+    code, creator, _guest, _room = started(client)
+    bad = {"code": "bad_request", "message": ERRORS["bad_request"][1]}
+    deep = "[" * 5000 + "]" * 5000
+    with connect(client, code) as s:
+        screen = Screen(s, creator)
+        assert screen.send(deep) == {"type": "error", "error": bad}
+        assert screen.send({"type": "ping"}) == {"type": "pong"}  # still open
+    with connect(client, code) as s:
+        s.send_text(deep)
+        assert s.receive_json() == {"type": "error", "error": bad}
+        assert s.receive() == {"type": "websocket.close", "code": 4400, "reason": ""}
+
+
 def test_sockets_over_a_cap_are_refused_with_4429(client) -> None:
     """Sockets per token, per room and per address are capped (docs/api.md): the one
     over a cap gets too_many_sockets and close 4429; a closed socket frees its place."""

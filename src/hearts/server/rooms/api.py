@@ -311,7 +311,8 @@ async def _hello(
     except ApiError as refused:
         await _refuse(websocket, refused.code, refused.message)
         return None
-    except (TimeoutError, ValueError, WebSocketDisconnect):
+    except (TimeoutError, ValueError, RecursionError, WebSocketDisconnect):
+        # RecursionError: JSON nested deeper than the parser goes, bad JSON too
         await _refuse(websocket, "bad_request", None)
         return None
     return pid
@@ -340,7 +341,7 @@ async def _on_message(
     size = len(text) if text is not None else 0
     try:
         message = json.loads(text) if text is not None and size <= MESSAGE_LIMIT else None
-    except ValueError:
+    except (ValueError, RecursionError):  # not JSON, or nested deeper than the parser goes
         message = None
     if not isinstance(message, dict):
         what = "too_large" if size > MESSAGE_LIMIT else "bad_request"
