@@ -171,6 +171,32 @@ def test_the_long_poll_answers_when_the_room_changes(client) -> None:
     assert creator.call("GET", f"/api/rooms/{code}/events?after={v}")["version"] == v + 1
 
 
+def test_long_polls_keep_nothing_once_answered(client) -> None:
+    """A long poll's wake-up lives only while it waits: polls of codes of no room (404)
+    and a poll answered by a change leave nothing behind (issue 57: 20,000 polls of
+    unknown codes grew the server by 175 MB)."""
+    live = client.app.state.live
+    creator, guest = Guest(client), Guest(client)
+    for i in range(200):
+        code = f"{i:016d}".translate(str.maketrans("0123456789", "ABCDEFGHIJ"))
+        missing = creator.call("GET", f"/api/rooms/{code}/events?after=0", status=404)
+        assert missing["error"]["code"] == "room_not_found"
+    assert live.kept_wakeups == 0
+    code = new_room(creator)["code"]
+    v = creator.room(code)["version"]
+    answers: list[Any] = []
+    waiter = threading.Thread(
+        target=lambda: answers.append(creator.call("GET", f"/api/rooms/{code}/events?after={v}"))
+    )
+    waiter.start()
+    time.sleep(0.3)
+    assert live.kept_wakeups == 1  # kept while it waits
+    guest.act(code, "join", {"name": "Minh"})
+    waiter.join(10)
+    assert answers and answers[0]["version"] == v + 1
+    assert live.kept_wakeups == 0
+
+
 def test_hard_computers_think_in_the_bot_pool(client) -> None:
     """At Khó the computers' passes and cards are decided in the workers, outside the
     room's transaction, and applied at the version they were made for."""

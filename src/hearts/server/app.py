@@ -108,6 +108,7 @@ def create_app(
     )
     app.state.tables = tables
     app.state.rooms = rooms
+    app.state.live = live
     app.state.seating = seating
     _add_middleware(app, body_limit)
     install_error_handlers(app)

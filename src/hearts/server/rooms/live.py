@@ -15,6 +15,7 @@ player's last socket in this process closes.
 from __future__ import annotations
 
 import asyncio
+import collections
 import contextlib
 import logging
 import secrets
@@ -62,7 +63,10 @@ class Live:
         self.origin = secrets.token_hex(6)  # this process, in its own NOTIFYs
         self.postgres = self.store.engine.dialect.name == "postgresql"
         self.watchers: dict[str, set[Watcher]] = {}
+        #: the long polls' wake-up per room, kept while one waits on it (none is made
+        #: for long: a poll of a code of no room would otherwise keep its Event forever)
         self._events: dict[str, asyncio.Event] = {}
+        self._waiting: collections.Counter[str] = collections.Counter()
         self._again: set[str] = set()
         self._publishing: set[str] = set()
         self._tasks: list[asyncio.Task[None]] = []
@@ -194,14 +198,26 @@ class Live:
         then the answer goes nowhere."""
         loop = asyncio.get_running_loop()
         until = loop.time() + timeout
-        while True:
-            # The event first: a change between the read and the wait still wakes it.
-            event = self._events.setdefault(code, asyncio.Event())
-            version, text = await self.rooms.seen(code, player_id)
-            left = until - loop.time()
-            if version > after or left <= 0 or self._stopping.is_set() or gone.done():
-                return text
-            await _first(left, event.wait(), self._stopping.wait(), gone)
+        self._waiting[code] += 1
+        try:
+            while True:
+                # The event first: a change between the read and the wait still wakes it.
+                event = self._events.setdefault(code, asyncio.Event())
+                version, text = await self.rooms.seen(code, player_id)
+                left = until - loop.time()
+                if version > after or left <= 0 or self._stopping.is_set() or gone.done():
+                    return text
+                await _first(left, event.wait(), self._stopping.wait(), gone)
+        finally:
+            self._waiting[code] -= 1
+            if not self._waiting[code]:
+                del self._waiting[code]
+                self._events.pop(code, None)
+
+    @property
+    def kept_wakeups(self) -> int:
+        """How many rooms' long-poll wake-ups this process keeps (one per room polled now)."""
+        return len(self._events)
 
     def stopping(self) -> None:
         """The server is asked to stop: every long poll answers now rather than hold
