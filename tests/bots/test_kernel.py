@@ -30,7 +30,6 @@ from hearts.bots.hard import (
     search_position,
 )
 from hearts.bots.hard.moon import suspect
-from hearts.bots.hard.options import DEFAULT_STOP, DEFAULT_STOP_LIVE
 from hearts.bots.hard.position import Passing
 from hearts.bots.hard.reference import rollout
 from hearts.bots.hard.sampling import DealSampler, WeightedSampler, deal_tables
@@ -569,80 +568,6 @@ def test_the_warm_up_readies_every_kernel_a_decision_calls() -> None:
         check=True,
     )
     assert out.stdout.strip() == ""
-
-
-def _moon_views(count: int) -> list[PlayerView]:
-    """Positions with a choice where one other seat alone has taken 8 points or
-    more, from hands played by Vừa at the default table."""
-    medium = get_bot("medium")
-    out = []
-    i = 0
-    while len(out) < count:
-        state = HandState.deal(Rules(), 4, random.Random(i))
-        i += 1
-        while not state.is_terminal():
-            view = state.view(state.turn, hand_number=4)
-            taken = [view.rules.penalty(m) for m in view.taken()]
-            seats = [s for s, p in enumerate(taken) if p]
-            runs = len(seats) == 1 and seats[0] != view.seat and taken[seats[0]] >= 8
-            if runs and view.legal & (view.legal - 1):
-                out.append(view)
-                break
-            state.play(medium.choose_play(view))
-    return out
-
-
-def test_a_moon_conceded_costs_alike_in_both_engines() -> None:
-    # ``stop`` takes points off a hand another seat shot the moon in, in the play
-    # search of both engines alike, and changes the sums where a moon is open.
-    moved = 0
-    for view in _moon_views(8):
-        tables = deal_tables(DealSampler(view))
-        cands = candidates(view)
-        alive = list(range(len(cands)))
-        judge = search_judge(view, stop=1.0)
-        assert judge.stop == 26.0 * 2 / 3
-        args = (tables, view.seed(), 0, 40, cands, alive, search_position(view), judge)
-        want = [0.0] * len(cands), [0.0] * len(cands), [0.0] * len(cands)
-        reference.play_batch(*args, *want, 1, 2, 4)
-        got = np.zeros(len(cands)), np.zeros(len(cands)), np.zeros(len(cands))
-        kernel.play_batch(*args, *got, 1, 2, 4)
-        assert [g.tolist() for g in got] == list(want)
-        free = np.zeros(len(cands)), np.zeros(len(cands)), np.zeros(len(cands))
-        kernel.play_batch(*args[:7], judge._replace(stop=0.0), *free, 1, 2, 4)
-        moved += free[0].tolist() != got[0].tolist()
-    assert moved
-
-
-def test_a_live_run_stop_charges_only_once_a_run_shows_in_both_engines() -> None:
-    # ``stop_live``: the charge of ``stop`` only while one other seat alone has
-    # taken at least that many points; both engines read it from the judge alike,
-    # and where no run is live the search is the default's, sums and all.
-    for view in _moon_views(4):
-        live = search_judge(view, stop=1.0, stop_live=8)
-        assert live == search_judge(view, stop=1.0)
-        assert search_judge(view, stop=1.0, stop_live=27).stop == 0.0
-        bots = [
-            HardBot(iterations=60, stop=1.0, stop_live=8, engine=engine)
-            for engine in ("compiled", "reference")
-        ]
-        assert bots[0].weigh_play(view) == bots[1].weigh_play(view)
-    quiet = [v for v in _views(12) if not any(v.rules.penalty(m) for m in v.taken())]
-    assert quiet
-    for view in quiet[:3]:
-        assert search_judge(view, stop=1.0, stop_live=1).stop == 0.0
-        charged = HardBot(iterations=60, stop=1.0, stop_live=1)
-        assert charged.weigh_play(view) == HardBot(iterations=60).weigh_play(view)
-
-
-def test_khós_default_moon_charge_is_the_one_its_constants_name() -> None:
-    # Khó's default play search charges a moon conceded as DEFAULT_STOP and
-    # DEFAULT_STOP_LIVE say (docs/kho.md: making it the default is changing them);
-    # where a run is live the charge moves the sums, so a field that ignored them
-    # would show here.
-    for view in _moon_views(3):
-        named = HardBot(iterations=60, stop=DEFAULT_STOP, stop_live=DEFAULT_STOP_LIVE)
-        assert HardBot(iterations=60).weigh_play(view) == named.weigh_play(view)
 
 
 def test_a_playout_that_chases_the_jack_is_the_same_in_both_engines() -> None:

@@ -273,7 +273,7 @@ class HardBot:
         tables = deal_tables(sampler)
         seed = view.seed(o.seed)
         pos = search_position(view, o.mismatch)
-        judge = search_judge(view, o.shoot, o.stop, o.stop_live)
+        judge = search_judge(view, o.shoot)
         compiled = o.engine == "compiled"
         sums_a: Any = np.zeros(len(cands)) if compiled else [0.0] * len(cands)
         points_a: Any = np.zeros(len(cands)) if compiled else [0.0] * len(cands)

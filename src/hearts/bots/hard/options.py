@@ -55,12 +55,6 @@ DEFAULT_PASS_ITERATIONS = 1500
 #: spends its own point to stop the runner sooner.  None: ``hide`` throughout.
 DEFAULT_BLOCK_HIDE: int | None = 4
 
-#: In the play search, the share of the other defenders' 26s that a moon another
-#: seat shoots is charged (``stop``), and the least points one other seat must have
-#: taken alone before it is (``stop_live``; None: always): off, under measure.
-DEFAULT_STOP = 0.0
-DEFAULT_STOP_LIVE: int | None = None
-
 #: ``suspect``: an other seat that won each of the last two tricks while no other
 #: seat took a point is chased in the play search's playouts before it has points
 #: (fewer moons conceded to a shooter that runs from its first trick, the same play
@@ -98,7 +92,7 @@ def _checked_hide(hide: int) -> int:
 
 _INTS = ("iterations", "seed", "pass_iterations", "lookahead", "lookahead_others",
          "adapt_from", "remember_from")  # fmt: skip
-_FLOATS = ("infer", "shoot", "mismatch", "clear", "adapt", "remember_share", "stop", "guard_share")
+_FLOATS = ("infer", "shoot", "mismatch", "clear", "adapt", "remember_share", "guard_share")
 
 
 @dataclass(frozen=True, slots=True)
@@ -140,12 +134,6 @@ class Options:
     at least ``remember_from`` (:func:`hearts.bots.hard.memory.unlike_share`);
     ``block_hide``: the ``hide`` of a play while one other seat alone has taken
     points and the others are not judged players of habit (None: ``hide``);
-    ``stop``: in the play search, a hand another seat shot the moon in loses this
-    share of the other defenders' 26s that the value counts as a gain (1.0: a moon
-    conceded costs the full 26, as it does against the shooter;
-    :func:`hearts.bots.hard.position.search_judge`; 0: none); ``stop_live``: that
-    charge only while a run is live, one other seat alone having taken at least
-    this many points (:func:`hearts.bots.hard.position.run_points`; None: always);
     ``jd_chase``: where J♦ counts, the playout policy keeps it from the others and
     takes it when last with it on top (:data:`hearts.bots.hard.reference.JD_CHASE`);
     ``suspect``: in the play search's playouts, an other seat that won each of the
@@ -183,8 +171,6 @@ class Options:
     remember_share: float = DEFAULT_REMEMBER_SHARE
     remember_from: int = DEFAULT_REMEMBER_FROM
     block_hide: int | None = DEFAULT_BLOCK_HIDE
-    stop: float = DEFAULT_STOP
-    stop_live: int | None = DEFAULT_STOP_LIVE
     jd_chase: bool = False
     suspect: int | None = DEFAULT_SUSPECT
     guard: str = DEFAULT_GUARD
@@ -202,8 +188,6 @@ class Options:
         object.__setattr__(self, "adapt_hide", _checked_hide(self.adapt_hide))
         if self.block_hide is not None:
             object.__setattr__(self, "block_hide", _checked_hide(self.block_hide))
-        if self.stop_live is not None:
-            object.__setattr__(self, "stop_live", int(self.stop_live))
         if self.suspect is not None:
             object.__setattr__(self, "suspect", int(self.suspect))
         if self.guard not in GUARDS:

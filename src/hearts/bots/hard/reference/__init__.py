@@ -41,7 +41,7 @@ from hearts.bots.hard.reference.policy import (
     runs_for_the_moon,
     suspect_bits,
 )
-from hearts.bots.hard.reference.value import conceded, score, value
+from hearts.bots.hard.reference.value import score, value
 
 __all__ = [
     "JD_CHASE",
@@ -51,7 +51,6 @@ __all__ = [
     "SUSPECT",
     "SUSPECT_SHIFT",
     "SWITCHES",
-    "conceded",
     "draw",
     "hide",
     "hides",
