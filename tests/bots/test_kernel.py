@@ -570,70 +570,7 @@ def test_the_warm_up_readies_every_kernel_a_decision_calls() -> None:
     assert out.stdout.strip() == ""
 
 
-def test_a_playout_that_chases_the_jack_is_the_same_in_both_engines() -> None:
-    # ``jd_chase`` (issue 38 lever 4): with JD_CHASE in the voids word the policy
-    # keeps J♦ from the others and takes it when last with it on top; the compiled
-    # playout plays the same cards, and the switch moves J♦ in some playouts.
-    rng = random.Random(5)
-    moved = 0
-    for view in [v for v in VIEWS if v.rules.jd_bonus]:
-        for _ in range(25):
-            start = rng.getstate()
-            want, got, _ = _both_playouts(view, rng, 5 | reference.JD_CHASE)
-            assert got == want
-            rng.setstate(start)
-            plain, _, _ = _both_playouts(view, rng)
-            moved += plain[2] != want[2]
-    assert moved
-
-
-def test_khó_chasing_the_jack_weighs_alike_in_both_engines() -> None:
-    # Both searches (play and pass) read the switch alike; where J♦ does not count
-    # the option changes nothing.
-    for view in [v for v in VIEWS if v.rules.jd_bonus][:3]:
-        fast, slow = (HardBot(iterations=60, jd_chase=True, engine=e) for e in ENGINES)
-        assert fast.weigh_play(view) == slow.weigh_play(view)
-    for view in [v for v in PASS_VIEWS if v.rules.jd_bonus][:2]:
-        fast, slow = (HardBot(pass_iterations=200, jd_chase=True, engine=e) for e in ENGINES)
-        assert fast.weigh_pass(view) == slow.weigh_pass(view)
-    plain = next(v for v in VIEWS if not v.rules.jd_bonus)
-    chasing = HardBot(iterations=60, jd_chase=True).weigh_play(plain)
-    assert chasing == HardBot(iterations=60).weigh_play(plain)
-
-
 ENGINES = ("compiled", "reference")
-
-
-def _first_card(hands: list[int], trick: list[int], voids: int) -> list[int]:
-    """The policy's card for the seat to play after ``trick`` (led by seat 0), past
-    the first trick with hearts broken: by the reference, by the compiled kernel."""
-    args = (0, 20, True, [0] * len(hands), -1, False, 0, voids)
-    want = reference.policy_card(hands, trick, *args)
-    judge = search_judge(VIEWS[0])._replace(near=False, jd_bonus=True)
-    return [want, kernel.look_card(hands, trick, *args, judge)[0]]
-
-
-def test_a_policy_that_chases_the_jack_keeps_it_and_takes_it_when_last() -> None:
-    # Last to a diamond trick with J♦ over its top and a heart in it: J♦ takes it
-    # (−10 + 1) where the plain policy ducks with 3♦; void in the suit led, J♦ is not
-    # thrown on another seat's trick where the plain policy throws it.
-    def cards(text: str) -> list[int]:
-        return list(parse_cards(text.split()))
-
-    def mask(text: str) -> int:
-        return sum(1 << c for c in cards(text))
-
-    hands = [mask("4C 5C"), mask("6C 7C"), mask("8C 9C"), mask("JD 3D KS")]
-    trick = cards("2D 5D 2H")
-    jd, low = cards("JD 3D")
-    chase = 5 | reference.JD_CHASE
-    assert _first_card(hands, trick, 5) == [low, low]
-    assert _first_card(hands, trick, chase) == [jd, jd]
-    hands = [mask("4C 5C"), mask("6C 7C"), mask("8C 9C"), mask("JD 2C 3H")]
-    trick = cards("2S 5S 9S")
-    heart = cards("3H")[0]  # its next choice, the heart, hearts broken
-    assert _first_card(hands, trick, 4) == [jd, jd]
-    assert _first_card(hands, trick, 4 | reference.JD_CHASE) == [heart, heart]
 
 
 def _suspect_views(count: int, tricks: int = 2) -> list[PlayerView]:

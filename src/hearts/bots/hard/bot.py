@@ -40,7 +40,7 @@ from hearts.bots.hard.moon import (
 )
 from hearts.bots.hard.options import ADAPT_DRAWS, Options, _queen_places
 from hearts.bots.hard.position import Passing, search_judge, search_position
-from hearts.bots.hard.reference import JD_CHASE, QUEEN_RUNS, pass_scores, suspect_bits
+from hearts.bots.hard.reference import QUEEN_RUNS, pass_scores, suspect_bits
 from hearts.bots.hard.sampling import (
     DealSampler,
     DealTables,
@@ -163,7 +163,7 @@ class HardBot:
             jd_bonus=rules.jd_bonus,
             qs_breaks=rules.qs_breaks_hearts,
             lead_card=rules.lead_card,
-            voids=(QUEEN_RUNS if "pass" in places else 0) | self._jd_chase(view),
+            voids=QUEEN_RUNS if "pass" in places else 0,
         )
         judge = search_judge(view)
         compiled = self.options.engine == "compiled"
@@ -174,8 +174,7 @@ class HardBot:
 
         mix = "pass-mix" in places
         # Both models whatever else queen_runs names (with "pass" too, one stays plain).
-        jd = self._jd_chase(view)
-        both = (passing._replace(voids=QUEEN_RUNS | jd), passing._replace(voids=jd))
+        both = (passing._replace(voids=QUEEN_RUNS), passing._replace(voids=0))
         models = both if mix else (passing,)
 
         def batch(w0: int, w1: int, alive: list[int]) -> None:
@@ -288,7 +287,6 @@ class HardBot:
         places = self._places(view)
         if "play" in places or ("habit" in places and habit):
             pos = pos._replace(voids=pos.voids | QUEEN_RUNS)
-        pos = pos._replace(voids=pos.voids | self._jd_chase(view))
         if o.suspect is not None:
             pos = pos._replace(voids=pos.voids | suspect_bits(suspect(view, o.suspect)))
 
@@ -323,11 +321,6 @@ class HardBot:
             {c: counts_i[i] for i, c in enumerate(cands)},
         )
 
-    def _jd_chase(self, view: PlayerView) -> int:
-        """The playout policy's J♦ switch (:data:`reference.JD_CHASE`) where
-        ``jd_chase`` is on and J♦ counts at this table, else 0."""
-        return JD_CHASE if self.options.jd_chase and view.rules.jd_bonus else 0
-
     def _places(self, view: PlayerView) -> frozenset[str]:
         """Where the queen rule holds for this decision: ``queen_runs``, and
         ``remember`` when the match's earlier hands show players of habit."""
@@ -356,7 +349,6 @@ class HardBot:
         pos = search_position(view, 0.5)
         if "adapt" in self._places(view):
             pos = pos._replace(voids=pos.voids | QUEEN_RUNS)
-        pos = pos._replace(voids=pos.voids | self._jd_chase(view))
         seen = unlike(tables, seed, 0, ADAPT_DRAWS, pos)
         return seen / others < o.adapt
 

@@ -134,8 +134,6 @@ class Options:
     at least ``remember_from`` (:func:`hearts.bots.hard.memory.unlike_share`);
     ``block_hide``: the ``hide`` of a play while one other seat alone has taken
     points and the others are not judged players of habit (None: ``hide``);
-    ``jd_chase``: where J♦ counts, the playout policy keeps it from the others and
-    takes it when last with it on top (:data:`hearts.bots.hard.reference.JD_CHASE`);
     ``suspect``: in the play search's playouts, an other seat that won each of the
     last this many tricks while no other seat took a point runs for the moon and is
     chased before it has points (:func:`hearts.bots.hard.moon.suspect`; None: off);
@@ -171,7 +169,6 @@ class Options:
     remember_share: float = DEFAULT_REMEMBER_SHARE
     remember_from: int = DEFAULT_REMEMBER_FROM
     block_hide: int | None = DEFAULT_BLOCK_HIDE
-    jd_chase: bool = False
     suspect: int | None = DEFAULT_SUSPECT
     guard: str = DEFAULT_GUARD
     guard_share: float = DEFAULT_REMEMBER_SHARE

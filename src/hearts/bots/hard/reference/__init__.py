@@ -32,7 +32,6 @@ from hearts.bots.hard.reference.looks import (
     rollout_look,
 )
 from hearts.bots.hard.reference.policy import (
-    JD_CHASE,
     QUEEN_RUNS,
     SUSPECT,
     SUSPECT_SHIFT,
@@ -44,7 +43,6 @@ from hearts.bots.hard.reference.policy import (
 from hearts.bots.hard.reference.value import score, value
 
 __all__ = [
-    "JD_CHASE",
     "MAX_DEALS",
     "MIX_SWAPS",
     "QUEEN_RUNS",
