@@ -30,14 +30,7 @@ import numpy as np
 
 from hearts.bots.hard import kernel, reference
 from hearts.bots.hard.memory import unlike_share
-from hearts.bots.hard.moon import (
-    GUARD_LEAST,
-    lone_scorer,
-    moon_sampler,
-    overtakers,
-    stoppers,
-    suspect,
-)
+from hearts.bots.hard.moon import lone_scorer, moon_sampler, suspect
 from hearts.bots.hard.options import ADAPT_DRAWS, Options, _queen_places
 from hearts.bots.hard.position import Passing, search_judge, search_position
 from hearts.bots.hard.reference import QUEEN_RUNS, pass_scores, suspect_bits
@@ -215,20 +208,8 @@ class HardBot:
         return search(view, cands)
 
     def play_candidates(self, view: PlayerView) -> list[int]:
-        """The cards the play search weighs (:func:`candidates`); where ``guard``
-        holds, less the hearts kept from a runner (:func:`stoppers`) and only
-        the cards that take its points (:func:`overtakers`)."""
-        if not self._guarded(view):
-            return candidates(view)
-        legal = view.legal & ~stoppers(view, GUARD_LEAST)
-        return candidates(view, legal & (overtakers(view, GUARD_LEAST) or -1))
-
-    def _guarded(self, view: PlayerView) -> bool:
-        """Whether ``guard``'s rules hold here (:data:`GUARDS`)."""
-        guard = self.options.guard
-        if guard == "remember":
-            return self._habit_remembered(view, self.options.guard_share)
-        return guard == "always"
+        """The cards the play search weighs: :func:`candidates`."""
+        return candidates(view)
 
     def _search(self, view: PlayerView, cands: list[int]) -> int:
         return self._rank_play(view, cands, None)[0][0]
@@ -328,13 +309,13 @@ class HardBot:
             return self._queen_runs | self._remember
         return self._queen_runs
 
-    def _habit_remembered(self, view: PlayerView, most: float | None = None) -> bool:
+    def _habit_remembered(self, view: PlayerView) -> bool:
         """Whether the match's earlier hands show the others as players of habit:
-        fewer than ``most`` (``remember_share`` if None) of their plays unlike the
-        playout policy's, over at least ``remember_from`` (:func:`unlike_share`)."""
+        fewer than ``remember_share`` of their plays unlike the playout policy's,
+        over at least ``remember_from`` (:func:`unlike_share`)."""
         share, made = unlike_share(view)
         o = self.options
-        return made >= o.remember_from and share < (o.remember_share if most is None else most)
+        return made >= o.remember_from and share < o.remember_share
 
     def _plays_like_the_policy(self, view: PlayerView, tables: DealTables, seed: int) -> bool:
         """Whether the other seats, over at least ``adapt_from`` plays so far, play

@@ -62,11 +62,6 @@ DEFAULT_BLOCK_HIDE: int | None = 4
 DEFAULT_SUSPECT: int | None = 2
 
 
-#: Where Khó guards against a moon by rule (``guard``): under measure, off.
-GUARDS = ("never", "always", "remember")
-DEFAULT_GUARD = "never"
-
-
 def _queen_places(text: str, option: str) -> frozenset[str]:
     """The places of the queen rule ``text`` names (:data:`QUEEN_RUNS_PLACES`)."""
     places = set(text.split("+"))
@@ -92,7 +87,7 @@ def _checked_hide(hide: int) -> int:
 
 _INTS = ("iterations", "seed", "pass_iterations", "lookahead", "lookahead_others",
          "adapt_from", "remember_from")  # fmt: skip
-_FLOATS = ("infer", "shoot", "mismatch", "clear", "adapt", "remember_share", "guard_share")
+_FLOATS = ("infer", "shoot", "mismatch", "clear", "adapt", "remember_share")
 
 
 @dataclass(frozen=True, slots=True)
@@ -136,14 +131,7 @@ class Options:
     points and the others are not judged players of habit (None: ``hide``);
     ``suspect``: in the play search's playouts, an other seat that won each of the
     last this many tricks while no other seat took a point runs for the moon and is
-    chased before it has points (:func:`hearts.bots.hard.moon.suspect`; None: off);
-    ``guard``: where Khó guards against a moon by rule (``never``, ``always``, or
-    ``remember``: where the match's earlier hands show players of habit, as for
-    ``remember`` but with fewer than ``guard_share`` of the others' plays unlike
-    the policy's): discarding on a trick that one other seat alone with points may
-    take, it keeps its hearts, and following on a trick with points that seat is
-    taking, it takes it where it can (:func:`hearts.bots.hard.moon.stoppers`,
-    :func:`hearts.bots.hard.moon.overtakers`).
+    chased before it has points (:func:`hearts.bots.hard.moon.suspect`; None: off).
     """
 
     iterations: int = DEFAULT_ITERATIONS
@@ -170,8 +158,6 @@ class Options:
     remember_from: int = DEFAULT_REMEMBER_FROM
     block_hide: int | None = DEFAULT_BLOCK_HIDE
     suspect: int | None = DEFAULT_SUSPECT
-    guard: str = DEFAULT_GUARD
-    guard_share: float = DEFAULT_REMEMBER_SHARE
 
     def __post_init__(self) -> None:
         if self.engine not in ("compiled", "reference"):
@@ -187,8 +173,6 @@ class Options:
             object.__setattr__(self, "block_hide", _checked_hide(self.block_hide))
         if self.suspect is not None:
             object.__setattr__(self, "suspect", int(self.suspect))
-        if self.guard not in GUARDS:
-            raise ValueError(f"guard must be one of {', '.join(GUARDS)}, not {self.guard!r}")
         if self.budget_ms is not None:
             object.__setattr__(self, "budget_ms", float(self.budget_ms))
         _queen_places(self.queen_runs, "queen_runs")

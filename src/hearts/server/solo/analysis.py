@@ -100,9 +100,8 @@ def weigh(view: PlayerView, chosen: int, iterations: int = ITERATIONS) -> dict[s
     best = bot.weigh_play(view).choice
     if _equivalent(view, best, chosen):
         return None
-    # The two cards alone, on the same deals, weighed by the search alone (a guard
-    # against a moon could drop South's card from the pair).
-    judge = HardBot(iterations=iterations, clear=0, guard="never")
+    # The two cards alone, on the same deals.
+    judge = HardBot(iterations=iterations, clear=0)
     pair = judge.weigh_play(dataclasses.replace(view, legal=(1 << best) | (1 << chosen)))
     mine, its = pair.points[chosen], pair.points[best]
     index = len(view.plays)
