@@ -31,7 +31,7 @@ import numpy as np
 from hearts.bots.hard import kernel, reference
 from hearts.bots.hard.memory import unlike_share
 from hearts.bots.hard.moon import lone_scorer, moon_sampler, suspect
-from hearts.bots.hard.options import ADAPT_DRAWS, Options, _queen_places
+from hearts.bots.hard.options import ADAPT_DRAWS, Options, parse_places
 from hearts.bots.hard.position import Passing, search_judge, search_position
 from hearts.bots.hard.reference import QUEEN_RUNS, pass_scores, suspect_bits
 from hearts.bots.hard.sampling import (
@@ -99,8 +99,8 @@ class HardBot:
             raise TypeError("HardBot takes an Options or keywords, not both")
         o = options if options is not None else Options.of(**keywords)
         self.options = o
-        self._queen_runs = _queen_places(o.queen_runs, "queen_runs")
-        self._remember = _queen_places(o.remember, "remember") if o.remember else frozenset()
+        self._queen_runs = parse_places(o.queen_runs, "queen_runs")
+        self._remember = parse_places(o.remember, "remember") if o.remember else frozenset()
 
     # -- passing ------------------------------------------------------------------
     def choose_pass(self, view: PlayerView) -> int:
@@ -117,7 +117,7 @@ class HardBot:
         return cands[self._search_pass(view, cands, offset)]
 
     def _search_pass(self, view: PlayerView, cands: list[int], offset: int) -> int:
-        return self._rank_pass(view, cands, offset, None)[0][0]
+        return self.rank_pass(view, cands, offset, None)[0][0]
 
     def weigh_pass(self, view: PlayerView) -> Weighing:
         """:meth:`choose_pass` with the search's findings (the passes searched, as
@@ -129,7 +129,7 @@ class HardBot:
         )
         cands = pass_candidates(view.hand, rules.pass_count, base, jd=rules.jd_bonus)
         tally = [0.0] * len(cands)
-        order, sums, counts = self._rank_pass(view, cands, offset, tally)
+        order, sums, counts = self.rank_pass(view, cands, offset, tally)
         choice = cands[order[0]] if self.options.passing == "search" else base
         return Weighing(
             choice=choice,
@@ -140,15 +140,20 @@ class HardBot:
             near=near_the_end(rules, view.totals),
         )
 
-    def _rank_pass(
+    def rank_pass(
         self, view: PlayerView, cands: list[int], offset: int, tally: list[float] | None
     ) -> tuple[list[int], dict[int, float], dict[int, int]]:
-        """The pass search over the indices of ``cands`` (:func:`halving_ranks`);
-        each playout adds the seat's points to ``tally`` if given."""
+        """Khó's pass search over ``cands`` (passes as masks, sent ``offset`` seats on:
+        :meth:`Rules.pass_offset`), by successive halving (:func:`halving_batches`):
+        the indices of ``cands`` best first, and per index the sum of Khó's values
+        and the number of deals it was played out on (its mean: sum / deals).  Each
+        playout adds the seat's points to ``tally[index]`` if given.  The candidates
+        alive in a round share its deals, so two passes given alone are weighed on
+        the same deals (the analysis compares a player's pass with Khó's so)."""
         rules = view.rules
         tables = deal_tables(DealSampler(view))
         seed = view.seed(self.options.seed)
-        places = self._places(view)
+        places = self.queen_places(view)
         passing = Passing(
             me=view.seat,
             offset=offset,
@@ -265,7 +270,7 @@ class HardBot:
             hide = o.adapt_hide
         elif o.block_hide is not None and _other_moon_open(view):
             hide = o.block_hide
-        places = self._places(view)
+        places = self.queen_places(view)
         if "play" in places or ("habit" in places and habit):
             pos = pos._replace(voids=pos.voids | QUEEN_RUNS)
         if o.suspect is not None:
@@ -302,9 +307,10 @@ class HardBot:
             {c: counts_i[i] for i, c in enumerate(cands)},
         )
 
-    def _places(self, view: PlayerView) -> frozenset[str]:
-        """Where the queen rule holds for this decision: ``queen_runs``, and
-        ``remember`` when the match's earlier hands show players of habit."""
+    def queen_places(self, view: PlayerView) -> frozenset[str]:
+        """Where the queen rule holds for a decision from ``view`` (the places
+        :func:`parse_places` reads): ``queen_runs``, and ``remember`` when the
+        match's earlier hands show players of habit."""
         if self._remember and self._habit_remembered(view):
             return self._queen_runs | self._remember
         return self._queen_runs
@@ -328,7 +334,7 @@ class HardBot:
             return False
         unlike = kernel.unlike if o.engine == "compiled" else reference.unlike
         pos = search_position(view, 0.5)
-        if "adapt" in self._places(view):
+        if "adapt" in self.queen_places(view):
             pos = pos._replace(voids=pos.voids | QUEEN_RUNS)
         seen = unlike(tables, seed, 0, ADAPT_DRAWS, pos)
         return seen / others < o.adapt

@@ -62,8 +62,10 @@ DEFAULT_BLOCK_HIDE: int | None = 4
 DEFAULT_SUSPECT: int | None = 2
 
 
-def _queen_places(text: str, option: str) -> frozenset[str]:
-    """The places of the queen rule ``text`` names (:data:`QUEEN_RUNS_PLACES`)."""
+def parse_places(text: str, option: str) -> frozenset[str]:
+    """The places of the queen rule ``text`` names (:data:`QUEEN_RUNS_PLACES` joined
+    with ``+``; ``everywhere`` adds ``play``, ``pass`` and ``adapt``), or ValueError
+    naming ``option``."""
     places = set(text.split("+"))
     if not places <= set(QUEEN_RUNS_PLACES):
         raise ValueError(
@@ -175,9 +177,9 @@ class Options:
             object.__setattr__(self, "suspect", int(self.suspect))
         if self.budget_ms is not None:
             object.__setattr__(self, "budget_ms", float(self.budget_ms))
-        _queen_places(self.queen_runs, "queen_runs")
+        parse_places(self.queen_runs, "queen_runs")
         if self.remember:
-            _queen_places(self.remember, "remember")
+            parse_places(self.remember, "remember")
 
     @classmethod
     def of(

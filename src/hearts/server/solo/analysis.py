@@ -82,9 +82,8 @@ def weigh(view: PlayerView, chosen: int, iterations: int = ITERATIONS) -> dict[s
             return None
         tally = [0.0, 0.0]
         offset = view.rules.pass_offset(view.direction)
-        # Both passes on the same deals (a private step of Khó's search: its pass
-        # search over exactly these two).
-        _, _, counts = bot._rank_pass(view, [best, chosen], offset, tally)
+        # Both passes on the same deals: Khó's pass search over exactly these two.
+        _, _, counts = bot.rank_pass(view, [best, chosen], offset, tally)
         mine, its = tally[1] / counts[1], tally[0] / counts[0]
         return {
             "kind": "pass",
