@@ -3,8 +3,10 @@
     python3 bench/audit.py [--quick] [--only crash,double,hidden,slowloris,load,flood]
         [--pg postgresql+psycopg://postgres@127.0.0.1:5432/postgres]
 
-Prints a report and writes it to ``bench/results/audit-<date>.md`` (``--out``); the
-current figures, one row a part, are kept by hand in ``bench/audit_results.md``:
+Prints a report and writes it to ``--out`` (by default ``hearts-audit-<date>.md`` in the
+temporary directory, so a run leaves the working tree clean; a report worth keeping
+goes to ``bench/results/``, named in its row); the current figures, one row a part, are
+kept by hand in ``bench/audit_results.md``:
 
 - crash: a ``kill -9`` loop under several clients, on SQLite and on PostgreSQL
   (audit_crash.py). Solo clients keep every state the server answered 200 and now and
@@ -640,7 +642,9 @@ def arguments() -> tuple[argparse.Namespace, list[str]]:
     )
     parser.add_argument("--seed", type=int, default=1, help="the kill moments")
     parser.add_argument(
-        "--out", default=str(HERE / "results" / f"audit-{dt.date.today():%Y-%m-%d}.md")
+        "--out",
+        default=str(Path(tempfile.gettempdir()) / f"hearts-audit-{dt.date.today():%Y-%m-%d}.md"),
+        help="where the report is written (default: the temporary directory)",
     )
     args = parser.parse_args()
     only = [p for p in args.only.split(",") if p]

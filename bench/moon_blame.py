@@ -1,6 +1,6 @@
 """Where a hero loses the moons it could have stopped (issue 38).
 
-    python3 bench/moon_blame.py [--hero hard:stop=1] [--hands N] [--first K] [--jobs J]
+    python3 bench/moon_blame.py [--hero hard:suspect=null] [--hands N] [--first K] [--jobs J]
 
 The hero plays each deal of strength.py's sequence against three of
 bench/shooter.py's rule-based shooter, in each seat (as ``moons.py --against

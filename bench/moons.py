@@ -18,7 +18,7 @@ deals: moons the opponents shot per 100 hands (conceded), moons the hero shot,
 and the hero's and the opponents' points per hand.  Heroes play the same deals.
 With ``--memory N`` each table remembers how its opponents played the N deals
 before (the plays of four of them; :attr:`PlayerView.earlier`), as in a match:
-Khó's ``remember`` and ``guard="remember"`` read it.
+Khó's ``remember`` reads it.
 """
 
 from __future__ import annotations
@@ -42,15 +42,16 @@ MOON = 26
 #: The hungry players' options that Khó's default has changed since the saved runs
 #: were made, pinned to their values then (files made before a pin do not say it):
 #: ``adapt_hide`` 14 (4 since session 26), ``block_hide`` off (4 since session 34),
-#: ``stop`` and ``suspect`` off (issue 38; the hungry players shoot, they do not
-#: defend; ``suspect`` 2 since session 50).
+#: ``suspect`` off (issue 38; the hungry players shoot, they do not defend;
+#: ``suspect`` 2 since session 50).
 HUNGRY_PINNED: dict[str, Any] = {
     "adapt_hide": 14,
     "block_hide": None,
-    "stop": 0.0,
-    "stop_live": None,
     "suspect": None,
 }
+#: Options since deleted from Khó, at the value the saved runs pinned them to (off):
+#: dropped from a file's players, so that its runs still pair with today's.
+RETIRED: dict[str, Any] = {"stop": 0.0, "stop_live": None}
 #: The rule-based shooter (``--against shooter``), its rule's constants as saved.
 SHOOTER: dict[str, Any] = {
     "shooter": "rule",
@@ -226,7 +227,11 @@ def join(
         if start is None:
             raise SystemExit(f"{name} does not say its first deal: give it as {name}@K")
         pinned = {} if "shooter" in saved["hungry"] else HUNGRY_PINNED
-        theirs = {**pinned, **saved["hungry"]}
+        theirs = {
+            k: v
+            for k, v in {**pinned, **saved["hungry"]}.items()
+            if k not in RETIRED or v != RETIRED[k]
+        }
         if hungry is not None and theirs != hungry:
             raise SystemExit(f"{name}: other moon-hungry players {theirs} than {hungry}")
         hungry = theirs

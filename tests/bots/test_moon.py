@@ -3,25 +3,17 @@ it needs (hearts.bots.hard.moon)."""
 
 from __future__ import annotations
 
-import dataclasses
 import random
 
 import pytest
 from positions_helper import craft
 
-from hearts.bots.arena import play_hand
 from hearts.bots.base import get_bot
 from hearts.bots.hard import HardBot, kernel, reference, search_position
-from hearts.bots.hard.moon import (
-    live_moon,
-    moon_sampler,
-    overtakers,
-    runs_for_the_moon,
-    stoppers,
-)
+from hearts.bots.hard.moon import live_moon, moon_sampler, runs_for_the_moon
 from hearts.bots.hard.reference import QUEEN_RUNS, rollout
 from hearts.bots.hard.sampling import DealSampler, MixtureSampler, deal_tables
-from hearts.cards import HEARTS_MASK, parse_card
+from hearts.cards import parse_card
 from hearts.hand import HandState
 from hearts.rules import Rules
 from hearts.view import PlayerView
@@ -204,105 +196,3 @@ def test_the_pass_search_lets_a_queen_run_in_both_engines() -> None:
         assert max(mixed.deals.values()) < max(weigh.deals.values())  # half the deals
         mixes += mixed.value != weigh.value
     assert changed and mixes
-
-
-# West took Q♠ alone (13 points) and leads K♠; South, void in spades, discards:
-# any heart it keeps may still stop West's moon.
-STOPPER_HANDS = {
-    "S": "2C 3D 4D 7D 8D AD 8H JH QH",
-    "W": "AC AS KS 5S",
-    "N": "4C QS 3S",
-    "E": "5C 2S 4S",
-}
-STOPPER_PLAYS = "2C AC 4C 5C  AS QS 2S 3D  KS 3S 4S"
-SOUTH_HEARTS = (1 << parse_card("8H")) | (1 << parse_card("JH")) | (1 << parse_card("QH"))
-
-
-def _stopper_view(plays: str = STOPPER_PLAYS) -> PlayerView:
-    return craft(STOPPER_HANDS, plays, void={"S": "S"}).view(0)
-
-
-def test_hearts_are_kept_from_a_discard_to_a_seat_alone_with_the_queen() -> None:
-    view = _stopper_view()
-    assert view.turn == 0 and view.points_taken()[1] == 13
-    hearts = view.hand & HEARTS_MASK
-    assert hearts & SOUTH_HEARTS == SOUTH_HEARTS and stoppers(view, 13) == hearts
-    assert stoppers(view, 14) == 0  # West has fewer points than asked
-    bot = HardBot(guard="always", iterations=60)
-    cands = bot.play_candidates(view)
-    assert cands and not any(hearts >> c & 1 for c in cands)
-    assert parse_card("8H") in HardBot(iterations=60).play_candidates(view)
-    assert not hearts >> bot.choose_play(view) & 1
-    assert not any(hearts >> c & 1 for c in bot.weigh_play(view).options)
-
-
-def test_no_stopper_is_kept_where_a_heart_would_stop_the_moon_or_no_discard() -> None:
-    # North wins West's lead with A♠: a heart thrown here goes to North.
-    hands = dict(STOPPER_HANDS, N="4C QS AS", W="AC KS 5S 6S")
-    plays = "2C AC 4C 5C  KS QS 2S 3D  5S AS 4S"
-    view = craft(hands, plays, void={"S": "S"}).view(0)
-    assert view.turn == 0 and view.points_taken()[1] == 13
-    assert stoppers(view, 13) == 0
-    # Leading, South keeps nothing back.
-    lead = craft(STOPPER_HANDS, "2C AC 4C 5C  AS QS 2S 3D  KS 3S 4S 4D", void={"S": "S"})
-    assert stoppers(lead.view(lead.turn), 13) == 0
-
-
-# West took Q♠ under its K♠ (13 points, alone); North won the diamonds and leads
-# 6♠, East (void) throws 8♥ on it, and South follows before West.
-TAKE_SOUTH = "2C 4S 4D AS 3S 5D 6D 7D 3H 4H 5H 6H 7H"
-TAKE_PLAYS = "2C AC 4C 5C  KS QS 7S 4S  2D 9D 3D 4D  6S"
-
-
-def _take_view(south: str = TAKE_SOUTH, throw: str = "8H") -> PlayerView:
-    hands = {"S": south, "W": "AC KS 2D", "N": "4C QS 9D 6S", "E": "5C 7S 3D " + throw}
-    view = craft(hands, f"{TAKE_PLAYS} {throw}", void={"E": "S"}).view(0)
-    assert view.turn == 0 and view.points_taken()[1] == 13
-    return view
-
-
-def test_take_points_takes_a_trick_with_points_from_a_seat_alone_with_the_queen() -> None:
-    view = _take_view()
-    # West is still to play: only a card no unseen spade beats takes the trick.
-    assert overtakers(view, 1) == 1 << parse_card("AS")
-    assert overtakers(view, 14) == 0  # West has fewer points than asked
-    assert HardBot(guard="always", iterations=60).play_candidates(view) == [parse_card("AS")]
-    assert parse_card("3S") in HardBot(iterations=60).play_candidates(view)
-
-
-def test_take_points_asks_nothing_without_points_or_a_sure_winner() -> None:
-    assert overtakers(_take_view(throw="8C"), 1) == 0  # no point on the trick
-    # T♠ is over 6♠, but A♠ and J♠ are unseen and West still to play.
-    view = _take_view(south=TAKE_SOUTH.replace("AS", "TS"))
-    assert overtakers(view, 1) == 0
-    assert parse_card("3S") in HardBot(guard="always", iterations=60).play_candidates(view)
-
-
-def _remembered(level: str) -> tuple[tuple[tuple[int, int], ...], ...]:
-    """The plays of three earlier hands of four ``level`` bots: a match's memory."""
-    hands = []
-    for k in range(1, 4):
-        state = HandState.deal(Rules(), k, random.Random(k))
-        play_hand([get_bot(level) for _ in range(4)], state, k)
-        hands.append(state.seat_plays())
-    return tuple(hands)
-
-
-def test_guard_remember_holds_only_after_players_of_habit() -> None:
-    view = _stopper_view()
-    hearts = view.hand & HEARTS_MASK
-    bot = HardBot(guard="remember", iterations=60)
-
-    def kept(earlier: tuple[tuple[tuple[int, int], ...], ...]) -> bool:
-        cands = bot.play_candidates(dataclasses.replace(view, earlier=earlier))
-        return not any(hearts >> c & 1 for c in cands)
-
-    assert kept(_remembered("medium"))
-    # guard_share is the gate's own threshold: at 0 no memory opens it.
-    shut = HardBot(guard="remember", guard_share=0.0, iterations=60)
-    cands = shut.play_candidates(dataclasses.replace(view, earlier=_remembered("medium")))
-    assert any(hearts >> c & 1 for c in cands)
-    assert not kept(_remembered("easy"))
-    assert not kept(())  # the match's first hand: nothing remembered
-    with pytest.raises(ValueError, match="guard"):
-        HardBot(guard="sometimes")

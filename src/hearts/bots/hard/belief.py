@@ -63,7 +63,7 @@ def _search(bot: HardBot, view: PlayerView) -> tuple[DealTables, int] | None:
             view.hand, rules.pass_count, offset, view.n, True, rules.jd_bonus, rules.deck
         )
         k = len(pass_candidates(view.hand, rules.pass_count, base, jd=rules.jd_bonus))
-        models = 2 if "pass-mix" in bot._places(view) else 1
+        models = 2 if "pass-mix" in bot.queen_places(view) else 1
         return deal_tables(DealSampler(view)), _worlds(k, o.pass_iterations // models)
     legal = view.legal
     if legal & (legal - 1) == 0:

@@ -30,17 +30,10 @@ import numpy as np
 
 from hearts.bots.hard import kernel, reference
 from hearts.bots.hard.memory import unlike_share
-from hearts.bots.hard.moon import (
-    GUARD_LEAST,
-    lone_scorer,
-    moon_sampler,
-    overtakers,
-    stoppers,
-    suspect,
-)
-from hearts.bots.hard.options import ADAPT_DRAWS, Options, _queen_places
+from hearts.bots.hard.moon import lone_scorer, moon_sampler, suspect
+from hearts.bots.hard.options import ADAPT_DRAWS, Options, parse_places
 from hearts.bots.hard.position import Passing, search_judge, search_position
-from hearts.bots.hard.reference import JD_CHASE, QUEEN_RUNS, pass_scores, suspect_bits
+from hearts.bots.hard.reference import QUEEN_RUNS, pass_scores, suspect_bits
 from hearts.bots.hard.sampling import (
     DealSampler,
     DealTables,
@@ -106,8 +99,8 @@ class HardBot:
             raise TypeError("HardBot takes an Options or keywords, not both")
         o = options if options is not None else Options.of(**keywords)
         self.options = o
-        self._queen_runs = _queen_places(o.queen_runs, "queen_runs")
-        self._remember = _queen_places(o.remember, "remember") if o.remember else frozenset()
+        self._queen_runs = parse_places(o.queen_runs, "queen_runs")
+        self._remember = parse_places(o.remember, "remember") if o.remember else frozenset()
 
     # -- passing ------------------------------------------------------------------
     def choose_pass(self, view: PlayerView) -> int:
@@ -124,7 +117,7 @@ class HardBot:
         return cands[self._search_pass(view, cands, offset)]
 
     def _search_pass(self, view: PlayerView, cands: list[int], offset: int) -> int:
-        return self._rank_pass(view, cands, offset, None)[0][0]
+        return self.rank_pass(view, cands, offset, None)[0][0]
 
     def weigh_pass(self, view: PlayerView) -> Weighing:
         """:meth:`choose_pass` with the search's findings (the passes searched, as
@@ -136,7 +129,7 @@ class HardBot:
         )
         cands = pass_candidates(view.hand, rules.pass_count, base, jd=rules.jd_bonus)
         tally = [0.0] * len(cands)
-        order, sums, counts = self._rank_pass(view, cands, offset, tally)
+        order, sums, counts = self.rank_pass(view, cands, offset, tally)
         choice = cands[order[0]] if self.options.passing == "search" else base
         return Weighing(
             choice=choice,
@@ -147,15 +140,20 @@ class HardBot:
             near=near_the_end(rules, view.totals),
         )
 
-    def _rank_pass(
+    def rank_pass(
         self, view: PlayerView, cands: list[int], offset: int, tally: list[float] | None
     ) -> tuple[list[int], dict[int, float], dict[int, int]]:
-        """The pass search over the indices of ``cands`` (:func:`halving_ranks`);
-        each playout adds the seat's points to ``tally`` if given."""
+        """Khó's pass search over ``cands`` (passes as masks, sent ``offset`` seats on:
+        :meth:`Rules.pass_offset`), by successive halving (:func:`halving_batches`):
+        the indices of ``cands`` best first, and per index the sum of Khó's values
+        and the number of deals it was played out on (its mean: sum / deals).  Each
+        playout adds the seat's points to ``tally[index]`` if given.  The candidates
+        alive in a round share its deals, so two passes given alone are weighed on
+        the same deals (the analysis compares a player's pass with Khó's so)."""
         rules = view.rules
         tables = deal_tables(DealSampler(view))
         seed = view.seed(self.options.seed)
-        places = self._places(view)
+        places = self.queen_places(view)
         passing = Passing(
             me=view.seat,
             offset=offset,
@@ -163,7 +161,7 @@ class HardBot:
             jd_bonus=rules.jd_bonus,
             qs_breaks=rules.qs_breaks_hearts,
             lead_card=rules.lead_card,
-            voids=(QUEEN_RUNS if "pass" in places else 0) | self._jd_chase(view),
+            voids=QUEEN_RUNS if "pass" in places else 0,
         )
         judge = search_judge(view)
         compiled = self.options.engine == "compiled"
@@ -174,8 +172,7 @@ class HardBot:
 
         mix = "pass-mix" in places
         # Both models whatever else queen_runs names (with "pass" too, one stays plain).
-        jd = self._jd_chase(view)
-        both = (passing._replace(voids=QUEEN_RUNS | jd), passing._replace(voids=jd))
+        both = (passing._replace(voids=QUEEN_RUNS), passing._replace(voids=0))
         models = both if mix else (passing,)
 
         def batch(w0: int, w1: int, alive: list[int]) -> None:
@@ -216,20 +213,8 @@ class HardBot:
         return search(view, cands)
 
     def play_candidates(self, view: PlayerView) -> list[int]:
-        """The cards the play search weighs (:func:`candidates`); where ``guard``
-        holds, less the hearts kept from a runner (:func:`stoppers`) and only
-        the cards that take its points (:func:`overtakers`)."""
-        if not self._guarded(view):
-            return candidates(view)
-        legal = view.legal & ~stoppers(view, GUARD_LEAST)
-        return candidates(view, legal & (overtakers(view, GUARD_LEAST) or -1))
-
-    def _guarded(self, view: PlayerView) -> bool:
-        """Whether ``guard``'s rules hold here (:data:`GUARDS`)."""
-        guard = self.options.guard
-        if guard == "remember":
-            return self._habit_remembered(view, self.options.guard_share)
-        return guard == "always"
+        """The cards the play search weighs: :func:`candidates`."""
+        return candidates(view)
 
     def _search(self, view: PlayerView, cands: list[int]) -> int:
         return self._rank_play(view, cands, None)[0][0]
@@ -273,7 +258,7 @@ class HardBot:
         tables = deal_tables(sampler)
         seed = view.seed(o.seed)
         pos = search_position(view, o.mismatch)
-        judge = search_judge(view, o.shoot, o.stop, o.stop_live)
+        judge = search_judge(view, o.shoot)
         compiled = o.engine == "compiled"
         sums_a: Any = np.zeros(len(cands)) if compiled else [0.0] * len(cands)
         points_a: Any = np.zeros(len(cands)) if compiled else [0.0] * len(cands)
@@ -285,10 +270,9 @@ class HardBot:
             hide = o.adapt_hide
         elif o.block_hide is not None and _other_moon_open(view):
             hide = o.block_hide
-        places = self._places(view)
+        places = self.queen_places(view)
         if "play" in places or ("habit" in places and habit):
             pos = pos._replace(voids=pos.voids | QUEEN_RUNS)
-        pos = pos._replace(voids=pos.voids | self._jd_chase(view))
         if o.suspect is not None:
             pos = pos._replace(voids=pos.voids | suspect_bits(suspect(view, o.suspect)))
 
@@ -323,25 +307,21 @@ class HardBot:
             {c: counts_i[i] for i, c in enumerate(cands)},
         )
 
-    def _jd_chase(self, view: PlayerView) -> int:
-        """The playout policy's J♦ switch (:data:`reference.JD_CHASE`) where
-        ``jd_chase`` is on and J♦ counts at this table, else 0."""
-        return JD_CHASE if self.options.jd_chase and view.rules.jd_bonus else 0
-
-    def _places(self, view: PlayerView) -> frozenset[str]:
-        """Where the queen rule holds for this decision: ``queen_runs``, and
-        ``remember`` when the match's earlier hands show players of habit."""
+    def queen_places(self, view: PlayerView) -> frozenset[str]:
+        """Where the queen rule holds for a decision from ``view`` (the places
+        :func:`parse_places` reads): ``queen_runs``, and ``remember`` when the
+        match's earlier hands show players of habit."""
         if self._remember and self._habit_remembered(view):
             return self._queen_runs | self._remember
         return self._queen_runs
 
-    def _habit_remembered(self, view: PlayerView, most: float | None = None) -> bool:
+    def _habit_remembered(self, view: PlayerView) -> bool:
         """Whether the match's earlier hands show the others as players of habit:
-        fewer than ``most`` (``remember_share`` if None) of their plays unlike the
-        playout policy's, over at least ``remember_from`` (:func:`unlike_share`)."""
+        fewer than ``remember_share`` of their plays unlike the playout policy's,
+        over at least ``remember_from`` (:func:`unlike_share`)."""
         share, made = unlike_share(view)
         o = self.options
-        return made >= o.remember_from and share < (o.remember_share if most is None else most)
+        return made >= o.remember_from and share < o.remember_share
 
     def _plays_like_the_policy(self, view: PlayerView, tables: DealTables, seed: int) -> bool:
         """Whether the other seats, over at least ``adapt_from`` plays so far, play
@@ -354,9 +334,8 @@ class HardBot:
             return False
         unlike = kernel.unlike if o.engine == "compiled" else reference.unlike
         pos = search_position(view, 0.5)
-        if "adapt" in self._places(view):
+        if "adapt" in self.queen_places(view):
             pos = pos._replace(voids=pos.voids | QUEEN_RUNS)
-        pos = pos._replace(voids=pos.voids | self._jd_chase(view))
         seen = unlike(tables, seed, 0, ADAPT_DRAWS, pos)
         return seen / others < o.adapt
 

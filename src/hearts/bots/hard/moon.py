@@ -22,17 +22,13 @@ from hearts.bots.hard.sampling import (
     WeightedSampler,
     sampler_parts,
 )
-from hearts.bots.tactics import above, sure_winner, trick_winner
-from hearts.cards import HEARTS_MASK, SUIT_MASKS, cards_of
+from hearts.cards import HEARTS_MASK
 from hearts.view import PlayerView
 
 #: The share of the deals in which a live runner holds the high hearts.
 RUNNER_SHARE = 0.5
 #: How many of the highest hearts still out the runner is given there.
 RUNNER_HEARTS = 2
-#: The points one other seat alone must have taken for Khó's ``guard``
-#: (:func:`stoppers`, :func:`overtakers`): any (13, Q♠, stopped fewer moons).
-GUARD_LEAST = 1
 
 
 def penalties(view: PlayerView) -> list[int]:
@@ -83,57 +79,6 @@ def suspect(view: PlayerView, tricks: int) -> int:
     if any(p for s, p in enumerate(penalties(view)) if s != seat):
         return -1
     return seat
-
-
-def stoppers(view: PlayerView, least: int) -> int:
-    """The hearts to keep rather than throw (0: none): discarding on a trick that
-    one other seat, alone with at least ``least`` points, wins or may still take,
-    while another legal card exists, every heart is kept.
-
-    The playouts' defenders block a runner, so the search sees no cost in
-    feeding it hearts; players of habit throw it theirs, and then a heart kept
-    may be the one card that stops the moon.  Keeping only the top heart (with
-    at most two higher out) stopped fewer (docs/kho.md).
-    """
-    trick = view.trick
-    if not trick or view.hand & SUIT_MASKS[trick[0][1] // 13]:
-        return 0  # leading or following: not a discard
-    runner = lone_scorer(view, least)
-    if runner < 0:
-        return 0
-    winner, _ = trick_winner(trick)
-    if winner != runner and any(s == runner for s, _ in trick):
-        return 0  # the runner has played and lost this trick: a heart here stops it
-    hearts = view.legal & HEARTS_MASK
-    return 0 if view.legal == hearts else hearts
-
-
-def overtakers(view: PlayerView, least: int) -> int:
-    """The cards that take a trick with points in it from one other seat alone
-    with at least ``least`` points (0: none, or no such trick): following, over
-    the card on top when the runner is on top, or sure winners when the runner is
-    still to play.  The playouts' defenders would take it later; players of habit
-    do not."""
-    trick = view.trick
-    if not trick:
-        return 0
-    follow = view.legal & SUIT_MASKS[trick[0][1] // 13]
-    runner = lone_scorer(view, least)
-    if not follow or runner < 0:
-        return 0
-    cards = 0
-    for _, c in trick:
-        cards |= 1 << c
-    if not view.rules.penalty(cards):
-        return 0
-    winner, best = trick_winner(trick)
-    over = follow & above(best)
-    if winner == runner:
-        return over
-    if any(s == runner for s, _ in trick):
-        return 0  # the runner has played and lost this trick
-    out = view.unseen()
-    return sum(1 << c for c in cards_of(over) if sure_winner(c, out))
 
 
 def lone_scorer(view: PlayerView, least: int) -> int:

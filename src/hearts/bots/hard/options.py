@@ -55,12 +55,6 @@ DEFAULT_PASS_ITERATIONS = 1500
 #: spends its own point to stop the runner sooner.  None: ``hide`` throughout.
 DEFAULT_BLOCK_HIDE: int | None = 4
 
-#: In the play search, the share of the other defenders' 26s that a moon another
-#: seat shoots is charged (``stop``), and the least points one other seat must have
-#: taken alone before it is (``stop_live``; None: always): off, under measure.
-DEFAULT_STOP = 0.0
-DEFAULT_STOP_LIVE: int | None = None
-
 #: ``suspect``: an other seat that won each of the last two tricks while no other
 #: seat took a point is chased in the play search's playouts before it has points
 #: (fewer moons conceded to a shooter that runs from its first trick, the same play
@@ -68,13 +62,10 @@ DEFAULT_STOP_LIVE: int | None = None
 DEFAULT_SUSPECT: int | None = 2
 
 
-#: Where Khó guards against a moon by rule (``guard``): under measure, off.
-GUARDS = ("never", "always", "remember")
-DEFAULT_GUARD = "never"
-
-
-def _queen_places(text: str, option: str) -> frozenset[str]:
-    """The places of the queen rule ``text`` names (:data:`QUEEN_RUNS_PLACES`)."""
+def parse_places(text: str, option: str) -> frozenset[str]:
+    """The places of the queen rule ``text`` names (:data:`QUEEN_RUNS_PLACES` joined
+    with ``+``; ``everywhere`` adds ``play``, ``pass`` and ``adapt``), or ValueError
+    naming ``option``."""
     places = set(text.split("+"))
     if not places <= set(QUEEN_RUNS_PLACES):
         raise ValueError(
@@ -98,7 +89,7 @@ def _checked_hide(hide: int) -> int:
 
 _INTS = ("iterations", "seed", "pass_iterations", "lookahead", "lookahead_others",
          "adapt_from", "remember_from")  # fmt: skip
-_FLOATS = ("infer", "shoot", "mismatch", "clear", "adapt", "remember_share", "stop", "guard_share")
+_FLOATS = ("infer", "shoot", "mismatch", "clear", "adapt", "remember_share")
 
 
 @dataclass(frozen=True, slots=True)
@@ -140,24 +131,9 @@ class Options:
     at least ``remember_from`` (:func:`hearts.bots.hard.memory.unlike_share`);
     ``block_hide``: the ``hide`` of a play while one other seat alone has taken
     points and the others are not judged players of habit (None: ``hide``);
-    ``stop``: in the play search, a hand another seat shot the moon in loses this
-    share of the other defenders' 26s that the value counts as a gain (1.0: a moon
-    conceded costs the full 26, as it does against the shooter;
-    :func:`hearts.bots.hard.position.search_judge`; 0: none); ``stop_live``: that
-    charge only while a run is live, one other seat alone having taken at least
-    this many points (:func:`hearts.bots.hard.position.run_points`; None: always);
-    ``jd_chase``: where J♦ counts, the playout policy keeps it from the others and
-    takes it when last with it on top (:data:`hearts.bots.hard.reference.JD_CHASE`);
     ``suspect``: in the play search's playouts, an other seat that won each of the
     last this many tricks while no other seat took a point runs for the moon and is
-    chased before it has points (:func:`hearts.bots.hard.moon.suspect`; None: off);
-    ``guard``: where Khó guards against a moon by rule (``never``, ``always``, or
-    ``remember``: where the match's earlier hands show players of habit, as for
-    ``remember`` but with fewer than ``guard_share`` of the others' plays unlike
-    the policy's): discarding on a trick that one other seat alone with points may
-    take, it keeps its hearts, and following on a trick with points that seat is
-    taking, it takes it where it can (:func:`hearts.bots.hard.moon.stoppers`,
-    :func:`hearts.bots.hard.moon.overtakers`).
+    chased before it has points (:func:`hearts.bots.hard.moon.suspect`; None: off).
     """
 
     iterations: int = DEFAULT_ITERATIONS
@@ -183,12 +159,7 @@ class Options:
     remember_share: float = DEFAULT_REMEMBER_SHARE
     remember_from: int = DEFAULT_REMEMBER_FROM
     block_hide: int | None = DEFAULT_BLOCK_HIDE
-    stop: float = DEFAULT_STOP
-    stop_live: int | None = DEFAULT_STOP_LIVE
-    jd_chase: bool = False
     suspect: int | None = DEFAULT_SUSPECT
-    guard: str = DEFAULT_GUARD
-    guard_share: float = DEFAULT_REMEMBER_SHARE
 
     def __post_init__(self) -> None:
         if self.engine not in ("compiled", "reference"):
@@ -202,17 +173,13 @@ class Options:
         object.__setattr__(self, "adapt_hide", _checked_hide(self.adapt_hide))
         if self.block_hide is not None:
             object.__setattr__(self, "block_hide", _checked_hide(self.block_hide))
-        if self.stop_live is not None:
-            object.__setattr__(self, "stop_live", int(self.stop_live))
         if self.suspect is not None:
             object.__setattr__(self, "suspect", int(self.suspect))
-        if self.guard not in GUARDS:
-            raise ValueError(f"guard must be one of {', '.join(GUARDS)}, not {self.guard!r}")
         if self.budget_ms is not None:
             object.__setattr__(self, "budget_ms", float(self.budget_ms))
-        _queen_places(self.queen_runs, "queen_runs")
+        parse_places(self.queen_runs, "queen_runs")
         if self.remember:
-            _queen_places(self.remember, "remember")
+            parse_places(self.remember, "remember")
 
     @classmethod
     def of(

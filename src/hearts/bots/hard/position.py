@@ -44,9 +44,7 @@ class Judge(NamedTuple):
     """How a finished hand is valued (:func:`hearts.bots.hard.hand_utility`):
     ``near`` the end of the match, the match ``totals`` and ``target``, the moon
     rule's code and the J♦ rule; ``shoot`` is added to the value of a moon of its
-    own (0 for Khó; the bench's moon-hungry opponent sets it); ``stop`` is taken
-    off the value of a hand another seat shot the moon in, away from the match's
-    end (:func:`hearts.bots.hard.reference.conceded`; 0: none)."""
+    own (0 for Khó; the bench's moon-hungry opponent sets it)."""
 
     me: int
     near: bool
@@ -55,7 +53,6 @@ class Judge(NamedTuple):
     moon: int
     jd_bonus: bool
     shoot: float = 0.0
-    stop: float = 0.0
 
 
 class Passing(NamedTuple):
@@ -100,17 +97,9 @@ def search_position(view: PlayerView, mismatch: float = 1.0) -> Position:
     )
 
 
-def search_judge(
-    view: PlayerView, shoot: float = 0.0, stop: float = 0.0, stop_live: int | None = None
-) -> Judge:
-    """How the kernels value a finished hand for ``view``'s seat (:func:`hand_utility`);
-    ``stop``: the share of the other defenders' moon points not counted as a gain
-    when another seat shoots (1.0: a moon conceded costs its full 26; the points
-    taken off are ``stop`` × 26 × (n − 2) / (n − 1)); with ``stop_live`` only while
-    a run is live (:func:`run_points` at least ``stop_live``), else none."""
+def search_judge(view: PlayerView, shoot: float = 0.0) -> Judge:
+    """How the kernels value a finished hand for ``view``'s seat (:func:`hand_utility`)."""
     rules = view.rules
-    if stop_live is not None and run_points(view) < max(1, stop_live):
-        stop = 0.0
     return Judge(
         me=view.seat,
         near=near_the_end(rules, view.totals),
@@ -119,18 +108,7 @@ def search_judge(
         moon=MOON_CODES[rules.moon],
         jd_bonus=rules.jd_bonus,
         shoot=shoot,
-        stop=stop * 26.0 * (view.n - 2) / (view.n - 1),
     )
-
-
-def run_points(view: PlayerView) -> int:
-    """The points (hearts and Q♠) of the one other seat that alone has taken
-    points so far this hand: its moon still open; 0 when there is no such seat."""
-    taken = [view.rules.penalty(mask) for mask in view.taken()]
-    seats = [s for s, p in enumerate(taken) if p]
-    if len(seats) != 1 or seats[0] == view.seat:
-        return 0
-    return taken[seats[0]]
 
 
 def any_void(view: PlayerView) -> int:

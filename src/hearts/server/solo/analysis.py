@@ -82,9 +82,8 @@ def weigh(view: PlayerView, chosen: int, iterations: int = ITERATIONS) -> dict[s
             return None
         tally = [0.0, 0.0]
         offset = view.rules.pass_offset(view.direction)
-        # Both passes on the same deals (a private step of Khó's search: its pass
-        # search over exactly these two).
-        _, _, counts = bot._rank_pass(view, [best, chosen], offset, tally)
+        # Both passes on the same deals: Khó's pass search over exactly these two.
+        _, _, counts = bot.rank_pass(view, [best, chosen], offset, tally)
         mine, its = tally[1] / counts[1], tally[0] / counts[0]
         return {
             "kind": "pass",
@@ -100,9 +99,8 @@ def weigh(view: PlayerView, chosen: int, iterations: int = ITERATIONS) -> dict[s
     best = bot.weigh_play(view).choice
     if _equivalent(view, best, chosen):
         return None
-    # The two cards alone, on the same deals, weighed by the search alone (a guard
-    # against a moon could drop South's card from the pair).
-    judge = HardBot(iterations=iterations, clear=0, guard="never")
+    # The two cards alone, on the same deals.
+    judge = HardBot(iterations=iterations, clear=0)
     pair = judge.weigh_play(dataclasses.replace(view, legal=(1 << best) | (1 << chosen)))
     mine, its = pair.points[chosen], pair.points[best]
     index = len(view.plays)

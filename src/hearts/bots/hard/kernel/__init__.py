@@ -107,7 +107,6 @@ def play_batch(
         judge.moon,
         judge.jd_bonus,
         float(judge.shoot),
-        float(judge.stop),
         np.array([s for s, _ in pos.history], dtype=np.int64),
         np.array([c for _, c in pos.history], dtype=np.int64),
         float(pos.mismatch),

@@ -23,7 +23,7 @@ from hearts.bots.hard.kernel.jit import (
 from hearts.bots.hard.kernel.looks import _look_scratch, rollout_look
 from hearts.bots.hard.kernel.policy import _choose, _runner, rollout
 from hearts.bots.hard.kernel.sampler import _deal_scratch, draw
-from hearts.bots.hard.kernel.value import _conceded, _value, _value0
+from hearts.bots.hard.kernel.value import _value, _value0
 from hearts.bots.hard.reference import SWITCHES
 
 
@@ -160,8 +160,8 @@ def _play_batch(
     t: Any, seed: int, w0: int, w1: int, cands: Any, alive: Any, me: int, trick0: Any,
     leader: int, played: int, broken: bool, pen0: Any, jd0: int, qs_breaks: bool, lead_card: int,
     voids: int, near: bool, totals: Any, target: int, moon: int, jd_bonus: bool, shoot: float,
-    stop: float, hist_seat: Any, hist_card: Any, mismatch: float, look_me: int, look_others: int,
-    hide: int, sv0: Any, sums: Any, points: Any, mass: Any,
+    hist_seat: Any, hist_card: Any, mismatch: float, look_me: int, look_others: int, hide: int,
+    sv0: Any, sums: Any, points: Any, mass: Any,
 ) -> None:  # fmt: skip
     """:func:`hearts.bots.hard.reference.play_batch`, compiled (on arrays)."""
     n = pen0.shape[0]
@@ -204,7 +204,6 @@ def _play_batch(
                     lead_card, voids,
                 )  # fmt: skip
             v, mine = _value(pen, jd, me, near, totals, target, moon, jd_bonus, shoot, pts, after)
-            v -= _conceded(pen, me, near, stop)
             sums[i] += wt * v
             points[i] += wt * mine
             mass[i] += wt

@@ -25,12 +25,11 @@ from hearts.bots.hard.kernel.jit import (
     _low,
     _pop,
 )
-from hearts.bots.hard.reference import JD_CHASE, QUEEN_RUNS, SUSPECT_SHIFT
+from hearts.bots.hard.reference import QUEEN_RUNS, SUSPECT_SHIFT
 
 #: Added to the runner's seat (:func:`_runner`) while it holds Q♠ alone (13 or
 #: 14 points, with :data:`QUEEN_RUNS` in ``voids``): the others do not block it yet.
 _QUEEN_ALONE = 16
-_JD_BIT = 1 << _JD
 
 
 @_jit
@@ -161,8 +160,6 @@ def _follow(
         return _bitlen(below if below else follow) - 1
     if runner == seat:
         return _bitlen(follow) - 1
-    if voids & JD_CHASE and pos == n - 1 and follow & _JD_BIT and top < _JD and tp < 10:
-        return _JD
     if played < n or (pos == n - 1 and tp == 0):
         c = _bitlen(follow) - 1
         if c == _QS and follow != _QS_BIT:
@@ -203,8 +200,6 @@ def _discard(
         and (runner == seat or (chase and (win == runner or ((runner - seat) % n < n - pos))))
     ):
         legal = safe
-    if voids & JD_CHASE and legal & _JD_BIT and legal != _JD_BIT:
-        legal &= ~_JD_BIT
     if legal & _QS_BIT:
         return _QS
     if qs_live and legal & _HIGH_SPADES and _pop(h & _LOW_SPADES) < 3:

@@ -30,16 +30,6 @@ def _value(
 
 
 @_jit
-def _conceded(pen: Any, me: int, near: bool, stop: float) -> float:
-    """:func:`hearts.bots.hard.reference.conceded`."""
-    if stop != 0.0 and not near:
-        for s in range(pen.shape[0]):
-            if pen[s] == 26 and s != me:
-                return stop
-    return 0.0
-
-
-@_jit
 def _value0(
     pen: Any,
     jd: int,

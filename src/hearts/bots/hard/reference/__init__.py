@@ -32,7 +32,6 @@ from hearts.bots.hard.reference.looks import (
     rollout_look,
 )
 from hearts.bots.hard.reference.policy import (
-    JD_CHASE,
     QUEEN_RUNS,
     SUSPECT,
     SUSPECT_SHIFT,
@@ -41,17 +40,15 @@ from hearts.bots.hard.reference.policy import (
     runs_for_the_moon,
     suspect_bits,
 )
-from hearts.bots.hard.reference.value import conceded, score, value
+from hearts.bots.hard.reference.value import score, value
 
 __all__ = [
-    "JD_CHASE",
     "MAX_DEALS",
     "MIX_SWAPS",
     "QUEEN_RUNS",
     "SUSPECT",
     "SUSPECT_SHIFT",
     "SWITCHES",
-    "conceded",
     "draw",
     "hide",
     "hides",

@@ -16,7 +16,7 @@ import math
 from hearts.bots.hard.position import Judge, Passing, Position
 from hearts.bots.hard.reference.looks import _standing, policy_card, rollout_look
 from hearts.bots.hard.reference.policy import SWITCHES, rollout
-from hearts.bots.hard.reference.value import _value, conceded, value
+from hearts.bots.hard.reference.value import _value, value
 from hearts.bots.hard.sampling import DealTables
 from hearts.bots.hard.splitmix import HIDE_SALT, next_u64, to_unit, world_state
 from hearts.cards import JACK_DIAMONDS, JD_BIT, QS_BIT, QUEEN_SPADES, SUIT_MASKS, cards_of
@@ -182,7 +182,6 @@ def play_batch(
                     pos.qs_breaks, pos.lead_card, None, None, 0.0, pos.voids,
                 )  # fmt: skip
             v, mine = value(pen, jd, judge)
-            v -= conceded(pen, judge)
             sums[i] += wt * v
             points[i] += wt * mine
             mass[i] += wt

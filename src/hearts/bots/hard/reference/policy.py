@@ -30,20 +30,15 @@ from hearts.bots.hard.masks import VOID_RISK as _VOID_RISK
 #: alone with Q♠ runs for the moon (:func:`_runner`).  Khó sets it where its
 #: memory of the match opens the rule (:class:`hearts.bots.hard.HardBot`'s ``remember``).
 QUEEN_RUNS = 1 << 4
-#: The next bit: set, the policy keeps J♦ from the others (never thrown on their
-#: trick) and takes it when last with it on top (:func:`_follow`): Khó's
-#: ``jd_chase``, at a table where J♦ counts.
-JD_CHASE = 1 << 5
 #: Bits 6–8: a seat suspected of running for the moon before its run shows (its
 #: number plus one; 0: none), running and chased while no other seat has a point
 #: (:func:`_runner`): Khó's ``suspect``, :func:`suspect_bits`.
 SUSPECT_SHIFT = 6
 SUSPECT = 7 << SUSPECT_SHIFT
 #: The policy's switches in the ``voids`` word (beside the voids seen).
-SWITCHES = QUEEN_RUNS | JD_CHASE | SUSPECT
+SWITCHES = QUEEN_RUNS | SUSPECT
 
 _QS_BIT = 1 << _QS
-_JD_BIT = 1 << _JD
 
 
 def rollout(
@@ -265,8 +260,6 @@ def _follow(
         return (below or follow).bit_length() - 1
     if runner == seat:
         return follow.bit_length() - 1
-    if voids & JD_CHASE and pos == n - 1 and follow & _JD_BIT and top < _JD and tp < 10:
-        return _JD  # last with J♦ on top: its −10 outweighs the trick's points
     if played < n or (pos == n - 1 and tp == 0):
         # First trick (no points allowed) or a free last place: shed high.
         c = follow.bit_length() - 1
@@ -307,8 +300,6 @@ def _discard(
     ):
         # Never feed a runner (nor ourselves a point while running).
         legal = safe
-    if voids & JD_CHASE and legal & _JD_BIT and legal != _JD_BIT:
-        legal &= ~_JD_BIT  # J♦ thrown is −10 to whoever wins the trick
     if legal & _QS_BIT:
         return _QS
     if qs_live and legal & _HIGH_SPADES and (h & _LOW_SPADES).bit_count() < 3:

@@ -46,17 +46,6 @@ def value(pen: list[int], jd: int, judge: Judge) -> tuple[float, int]:
     return v, mine
 
 
-def conceded(pen: list[int], judge: Judge) -> float:
-    """What a hand another seat shot the moon in costs beyond its points
-    (``judge.stop``; nothing near the match's end, where the value is the
-    chance to win the match and counts a moon as it is)."""
-    if judge.stop and not judge.near:
-        for s, p in enumerate(pen):
-            if p == MOON and s != judge.me:
-                return judge.stop
-    return 0.0
-
-
 def _value(pen: list[int], jd: int, judge: Judge) -> tuple[float, int]:
     pts = score(pen, jd, judge)
     n = len(pts)
