@@ -17,7 +17,7 @@ from hearts.server.public.names import public_name
 from hearts.server.public.reactions import hide, react
 from hearts.server.public.seating import Seating
 from hearts.server.rooms.api import NO_STORE, ROOM_RESPONSES, SocketAction, answer
-from hearts.server.rooms.service import RoomError, Rooms
+from hearts.server.rooms.service import Rooms
 from hearts.server.rooms.store import Room
 from hearts.server.solo.tables import Tables
 from hearts.server.table.game import rules_from_api
@@ -189,26 +189,19 @@ def _leaderboard_routes(app: FastAPI, rooms: Rooms, Player: Any, tags: list[str 
 
 
 async def _leave(rooms: Rooms, code: str, pid: int) -> str:
-    """Leave the public table ``code`` at its latest version (seated or queued)."""
-    for _ in range(20):
-        room = await anyio.to_thread.run_sync(rooms.current, code)
-        if room.public is None:
+    """Leave the public table ``code`` (seated or queued), at its latest version under
+    its row's lock: others changing the table never make it fail."""
+
+    def leave(room: Room, seat: int | None) -> None:
+        public = room.public
+        if public is None:
             raise ApiError("bad_request")
-        if room.seat_of(pid) is None:
-            queued = any(q["player_id"] == pid for q in room.public.get("queue", []))
-            if not queued:
-                raise ApiError("not_in_room")
+        if seat is not None:
+            rooms.leave_seat(room, seat)
+            return
+        queue = public.get("queue", [])
+        if not any(q["player_id"] == pid for q in queue):
+            raise ApiError("not_in_room")
+        public["queue"] = [q for q in queue if q["player_id"] != pid]
 
-            def unqueue(room: Room, _seat: int | None) -> None:
-                assert room.public is not None
-                room.public["queue"] = [
-                    q for q in room.public.get("queue", []) if q["player_id"] != pid
-                ]
-
-            return await rooms.act(code, pid, unqueue)
-        try:
-            return await rooms.leave(code, pid, room.version)
-        except RoomError as refused:
-            if refused.code != "stale":
-                raise
-    raise ApiError("internal")
+    return await rooms.act(code, pid, leave)

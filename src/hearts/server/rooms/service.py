@@ -465,15 +465,28 @@ class Rooms:
 
     async def act(self, code: str, player_id: int, action: Action, keep_due: bool = False) -> str:
         """``action`` at the room's latest version, for a call that names none
-        (public/: a reaction, a hide, leaving; a seed): tried again while others change it."""
-        for _ in range(20):
-            room = await anyio.to_thread.run_sync(self.current, code)
-            try:
-                return await self._commit(code, room.version, player_id, action, False, keep_due)
-            except RoomError as refused:
-                if refused.code != "stale":
-                    raise
-        raise ApiError("internal")
+        (public/: a reaction, a hide, leaving; a seed): applied under the room's row
+        lock, so others changing the room never make it fail."""
+        fn = functools.partial(self._change_latest, code, player_id, action, keep_due)
+        room = await anyio.to_thread.run_sync(fn)
+        self._after(room)
+        return room_text(room, room.seat_of(player_id))
+
+    def _change_latest(
+        self, code: str, player_id: int | None, action: Action, keep_due: bool
+    ) -> Room:
+        """``action`` on the room as its row, locked, has it now: the next version,
+        committed and kept here (an ApiError, and nothing changed, if refused)."""
+        if not CODE_RE.fullmatch(code):
+            raise ApiError("room_not_found")
+        with self.store.write() as conn:
+            before = self.db.load(conn, code, lock=True)
+            if before is None:
+                raise ApiError("room_not_found")
+            room = self._apply(before, player_id, action, keep_due)
+            self.write_in(conn, room, before)
+        self._remember(room, from_db=False)
+        return room
 
     @staticmethod
     def _seed_of(room: Room, seat: int, client_seed: str | None) -> None:
@@ -561,22 +574,24 @@ class Rooms:
         return await self._commit(code, version, player_id, remove)
 
     async def leave(self, code: str, player_id: int, version: int) -> str:
-        def leave(room: Room, seat: int | None) -> None:
-            seat = self._member(room, seat)
-            self.on_leave(room, seat)
-            kind = "empty" if room.phase == "lobby" else "computer"
-            room.seats[seat] = Seat(seat=seat, kind=kind)
-            room.client_seeds.pop(seat, None)
-            if room.creator == seat:
-                n = room.rules.players
-                after = [(seat + k) % n for k in range(1, n)]
-                heirs = [s for s in after if room.seats[s].kind == "human"]
-                if heirs:
-                    room.creator = heirs[0]
-            if room.game is not None:
-                room.game.choosers = frozenset(room.humans)
+        return await self._commit(code, version, player_id, self.leave_seat)
 
-        return await self._commit(code, version, player_id, leave)
+    def leave_seat(self, room: Room, seat: int | None) -> None:
+        """The caller leaves for good: their seat is empty in the lobby, a computer's
+        after; the host's part goes to the next human in play order."""
+        seat = self._member(room, seat)
+        self.on_leave(room, seat)
+        kind = "empty" if room.phase == "lobby" else "computer"
+        room.seats[seat] = Seat(seat=seat, kind=kind)
+        room.client_seeds.pop(seat, None)
+        if room.creator == seat:
+            n = room.rules.players
+            after = [(seat + k) % n for k in range(1, n)]
+            heirs = [s for s in after if room.seats[s].kind == "human"]
+            if heirs:
+                room.creator = heirs[0]
+        if room.game is not None:
+            room.game.choosers = frozenset(room.humans)
 
     async def human(
         self, code: str, player_id: int, version: int, action: actions.HumanAction

@@ -186,8 +186,13 @@ class RoomStore:
             "seen_at": s.seen_at,
         }
 
-    def load(self, conn: Connection, code: str) -> Room | None:
-        row = conn.execute(sa.select(rooms).where(rooms.c.code == code)).mappings().one_or_none()
+    def load(self, conn: Connection, code: str, lock: bool = False) -> Room | None:
+        """The room ``code`` (None: no such room); ``lock``: its row locked until the
+        transaction ends (PostgreSQL; SQLite's write transaction holds the database)."""
+        query = sa.select(rooms).where(rooms.c.code == code)
+        if lock:
+            query = query.with_for_update()
+        row = conn.execute(query).mappings().one_or_none()
         if row is None:
             return None
         seats = [
