@@ -472,6 +472,9 @@ def test_an_abandoned_match_is_not_rated_and_a_lobby_never_starts_without_a_huma
         assert conn.execute(sa.select(sa.func.count()).select_from(ratings_table)).scalar() == 0
         assert conn.execute(sa.select(sa.func.count()).select_from(public_players)).scalar() == 0
     assert guests[0].call("GET", "/api/leaderboard") == {"week": [], "all": [], "me": None}
+    # the answer carries the player's own place: no cache on the way keeps it
+    board = client.get("/api/leaderboard", headers=guests[0].headers)
+    assert board.headers["cache-control"] == "no-store"
 
 
 @pytest.mark.both_databases("the leaderboard's SQL")

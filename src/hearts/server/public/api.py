@@ -170,7 +170,10 @@ def _leaderboard_routes(app: FastAPI, rooms: Rooms, Player: Any, tags: list[str 
                 return rating.leaderboard(conn, pid)
 
         board = await anyio.to_thread.run_sync(read)
-        return Response(json.dumps(board, ensure_ascii=False), media_type="application/json")
+        # ``me`` is this player's own place: never kept by a cache on the way
+        return Response(
+            json.dumps(board, ensure_ascii=False), media_type="application/json", headers=NO_STORE
+        )
 
     @app.put("/api/leaderboard/me", responses=ERROR_RESPONSES, tags=tags)
     async def keep_off(body: BoardBody, pid: Player) -> Response:
