@@ -157,17 +157,19 @@ def test_names_at_one_table_are_distinct(client, monkeypatch) -> None:
     guests = [Guest(client) for _ in range(4)]
     code = seek(guests[0])["code"]  # Khách 0007
     seek(guests[1])  # 7, 7, 7 taken: Khách 0012
-    room = seek(guests[2], name="khách 0007")["room"]  # chosen, and taken
+    # a generated name is the server's: nobody may choose one (issue 57)
+    assert seek(guests[2], name="khách 0007", status=400)["error"]["code"] == "name_not_allowed"
+    room = seek(guests[2], name="Lan")["room"]
     shown = sorted(s["name"] for s in room["seats"] if s["name"])
-    assert shown == ["Khách 0007", "Khách 0012", "khách 0007 2"]
+    assert shown == ["Khách 0007", "Khách 0012", "Lan"]
     # the lobby starts with a computer; a newcomer queues: distinct from the table too
     with client.app.state.tables.store.write() as conn:
         conn.execute(public_tables.update().values(start_at=0.0))
     assert [r.code for r in client.app.state.seating.start_due()] == [code]
-    assert seek(guests[3], name="Khách 0012")["room"]["public"]["queued"] == 1
+    assert seek(guests[3], name="LAN")["room"]["public"]["queued"] == 1
     with client.app.state.tables.store.read() as conn:
         public = client.app.state.rooms.db.load(conn, code).public
-    assert [q["name"] for q in public["queue"]] == ["Khách 0012 2"]
+    assert [q["name"] for q in public["queue"]] == ["LAN 2"]
 
 
 def test_seeking_is_limited_per_player_and_per_address(client) -> None:

@@ -18,6 +18,10 @@ True
 Traceback (most recent call last):
 ...
 hearts.server.web.errors.ApiError: name_not_allowed
+>>> [allowed(n) for n in ("аdmin", "ＡＤＭＩＮ", "Máy 2", "Khách 0001", "Người chơi ẩn", "Bạn")]
+[False, False, False, False, False, False]
+>>> [allowed(n) for n in ("Lan Anh", "Bảo", "Khách quý", "Máy bay")]
+[True, True, True, True]
 >>> at_table(None, {"Khách 0007"}, iter([7, 7, 12]).__next__)
 'Khách 0012'
 >>> at_table("lan", {"Lan", "Lan 2"})
@@ -52,9 +56,24 @@ INSIDE = ("fuck", "shit", "bitch", "cunt", "nigger", "faggot", "whore")
 PLAIN_OK = frozenset({"du", "cho", "lon", "cut", "deo"})
 
 
+#: Cyrillic and Greek letters drawn as Latin ones ("аdmin" with a Cyrillic а):
+#: read as the Latin letter before the words are compared.
+LOOKALIKES = str.maketrans(
+    "асеорхуіјѕԁһкмтвнаοαινκρτυχ", "aceopxyijsdhkmtbhaoaivkptux"
+)  # fmt: skip
+#: The names the server itself gives (a computer's seat, a hidden player, the
+#: viewer's own seat, a generated name), in either language, compared without marks:
+#: a player who takes one passes for the table.
+SERVER_NAMES = re.compile(
+    r"(may|computer|khach|guest) ?\d*|nguoi choi an|hidden player|you|ban|chu phong|host"
+)
+
+
 def _plain(text: str) -> str:
-    """``text`` lower case without Vietnamese marks (``đ`` as ``d``)."""
-    text = text.lower().replace("đ", "d")
+    """``text`` lower case without Vietnamese marks (``đ`` as ``d``), its compatibility
+    forms folded (full-width "ＡＤＭＩＮ" as "admin") and its Latin look-alikes read
+    as Latin."""
+    text = unicodedata.normalize("NFKC", text).lower().translate(LOOKALIKES).replace("đ", "d")
     return "".join(ch for ch in unicodedata.normalize("NFD", text) if not unicodedata.combining(ch))
 
 
@@ -78,6 +97,8 @@ def allowed(name: str) -> bool:
     if any(word in MARKED for word in marked):
         return False
     plain = _plain(name)
+    if SERVER_NAMES.fullmatch(" ".join(re.findall(r"[a-z0-9]+", plain))):
+        return False
     words = _spelt_out(re.findall(r"[a-z0-9]+", plain))
     if any(w in WORDS and w not in PLAIN_OK for w in words):
         return False
