@@ -19,13 +19,8 @@ from __future__ import annotations
 
 import random
 
-from hearts.cards import (
-    JD_BIT,
-    QUEEN_SPADES,
-    SUIT_MASKS,
-    cards_of,
-)
-from hearts.legal import CLEAN_ON_FIRST_TRICK, NOT_HEARTS, IllegalAction, why_illegal
+from hearts.cards import JD_BIT, QUEEN_SPADES, cards_of
+from hearts.legal import IllegalAction, legal_cards, why_illegal
 from hearts.rules import Rules
 from hearts.view import PlayerView
 
@@ -192,27 +187,18 @@ class HandState:
         return len(self.plays) < self.n
 
     def legal_mask(self) -> int:
-        """The cards the seat to play may play now, as a mask (0 outside play)."""
+        """The cards the seat to play may play now, as a mask (0 outside play):
+        :func:`hearts.legal.legal_cards` of its hand and the trick."""
         if self.phase != PLAY:
             return 0
-        hand = self.hands[self.turn]
         trick = self.trick
-        if trick:
-            follow = hand & SUIT_MASKS[trick[0] // 13]
-            if follow:
-                return follow
-            if len(self.plays) < self.n:
-                clean = hand & CLEAN_ON_FIRST_TRICK
-                if clean:
-                    return clean
-            return hand
-        if not self.plays:
-            return 1 << self.rules.lead_card
-        if not self.broken:
-            clean = hand & NOT_HEARTS
-            if clean:
-                return clean
-        return hand
+        return legal_cards(
+            self.rules,
+            self.hands[self.turn],
+            trick[0] if trick else -1,
+            len(self.plays) < self.n,
+            self.broken,
+        )
 
     def legal_actions(self) -> list[int]:
         return list(cards_of(self.legal_mask()))
