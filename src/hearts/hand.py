@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import random
 
-from hearts.cards import JD_BIT, QUEEN_SPADES, cards_of
+from hearts.cards import JD_BIT, cards_of
 from hearts.legal import IllegalAction, legal_cards, why_illegal
 from hearts.rules import Rules
 from hearts.view import PlayerView
@@ -272,9 +272,7 @@ class HandState:
         plays.append(card)
         trick = self.trick
         trick.append(card)
-        if (
-            card >= 39 or (card == QUEEN_SPADES and self.rules.qs_breaks_hearts)
-        ) and not self.broken:
+        if self.rules.breakers >> card & 1 and not self.broken:
             self.broken = True
             self.broken_at = len(plays) - 1
         n = self.n
@@ -320,7 +318,7 @@ class HandState:
             leader = self.leader = winners[-1] if winners else self.first_leader
             seat = (leader + n - 1) % n
             self.phase = PLAY
-        if card >= QUEEN_SPADES and self.broken_at == len(plays):  # only Q♠ or a heart breaks
+        if self.broken_at == len(plays):  # the card broke hearts
             self.broken = False
             self.broken_at = -1
         self.hands[seat] |= 1 << card

@@ -10,7 +10,7 @@ True
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass, field, fields
 from typing import Any, Literal
 
 from hearts.cards import FULL_DECK, HEARTS_MASK, JD_BIT, QS_BIT, mask_of, parse_card
@@ -59,7 +59,13 @@ class RulesError(ValueError):
 
 @dataclass(frozen=True, slots=True)
 class Rules:
-    """Every option of the table; the defaults are SPEC §1's default table."""
+    """Every option of the table; the defaults are SPEC §1's default table.
+
+    >>> Rules().breakers == HEARTS_MASK
+    True
+    >>> Rules(qs_breaks_hearts=True).breakers == HEARTS_MASK | QS_BIT
+    True
+    """
 
     players: int = 4
     qs_breaks_hearts: bool = False
@@ -67,6 +73,10 @@ class Rules:
     jd_bonus: bool = False
     target: int = 100
     pass_count: int = 3
+    #: The cards whose play breaks hearts: every heart, and Q♠ under its rule.  The
+    #: one home of the rule (:meth:`HandState.push`, :meth:`PlayerView.excluded`);
+    #: derived from the options, so neither an option nor part of ``repr``.
+    breakers: int = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         if type(self.players) is not int or self.players not in REMOVED:
@@ -77,6 +87,8 @@ class Rules:
             raise RulesError(f"target must be a positive score, not {self.target!r}")
         if type(self.pass_count) is not int or not 1 <= self.pass_count <= self.hand_size:
             raise RulesError(f"pass_count must be 1 to {self.hand_size}, not {self.pass_count!r}")
+        # Computed once: the hand state reads it on every card played.
+        object.__setattr__(self, "breakers", HEARTS_MASK | (QS_BIT if self.qs_breaks_hearts else 0))
 
     # -- the deck -----------------------------------------------------------------
     @property
@@ -100,15 +112,6 @@ class Rules:
     def point_cards(self) -> int:
         """Hearts and Q♠: taking all of them is a moon."""
         return HEARTS_MASK | QS_BIT
-
-    @property
-    def breakers(self) -> int:
-        """The cards whose play breaks hearts: every heart, and Q♠ under its rule.
-
-        >>> Rules(qs_breaks_hearts=True).breakers == HEARTS_MASK | QS_BIT
-        True
-        """
-        return HEARTS_MASK | (QS_BIT if self.qs_breaks_hearts else 0)
 
     @property
     def seats(self) -> tuple[str, ...]:
@@ -212,8 +215,9 @@ class Rules:
             "jd_bonus": self.jd_bonus,
         }
         default = Rules()
-        for key, value in asdict(self).items():
-            if key not in out and value != getattr(default, key):
+        for option in fields(self):
+            key, value = option.name, getattr(self, option.name)
+            if option.init and key not in out and value != getattr(default, key):
                 out[key] = value
         return out
 
