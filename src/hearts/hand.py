@@ -20,7 +20,7 @@ from __future__ import annotations
 import random
 
 from hearts.cards import JD_BIT, cards_of
-from hearts.legal import IllegalAction, legal_cards, why_illegal
+from hearts.legal import IllegalAction, legal_cards, why_illegal, winning_card
 from hearts.rules import Rules
 from hearts.view import PlayerView
 
@@ -280,18 +280,10 @@ class HandState:
             turn += 1
             self.turn = turn if turn < n else 0
             return
-        # The highest card of the suit led: cards of a suit are consecutive ints.
-        top = trick[0]
-        end = top - top % 13 + 13
-        best = 0
-        mask = 1 << top
-        for i in range(1, n):
-            c = trick[i]
+        mask = 0
+        for c in trick:
             mask |= 1 << c
-            if top < c < end:
-                top = c
-                best = i
-        winner = (self.leader + best) % n
+        winner = (self.leader + trick.index(winning_card(trick[0], mask))) % n
         self.taken[winner] |= mask
         self.winners.append(winner)
         self.trick = []

@@ -1,4 +1,5 @@
-"""The play rules: which cards a seat may play, and the rule a forbidden card breaks.
+"""The play rules: which cards a seat may play, the rule a forbidden card breaks,
+and who wins a trick.
 
 Their one home: :class:`hearts.hand.HandState` (the full state) and
 :class:`hearts.view.PlayerView` (one seat's knowledge) both ask here, and Khó's
@@ -13,6 +14,8 @@ kernel and its pure-Python twin are held to these functions by property tests
 True
 >>> why_illegal(Rules(), hand, parse_card("9S"), False, False, parse_card("KH")).code
 'must_follow_suit'
+>>> card_name(winning_card(parse_card("9S"), mask_of(parse_cards(["9S", "KH", "JS", "AC"]))))
+'JS'
 """
 
 from __future__ import annotations
@@ -102,3 +105,18 @@ def why_illegal(
         lead = card_name(rules.lead_card)
         return IllegalAction("must_lead_lead_card", f"the first trick is led with {lead}")
     return IllegalAction("hearts_not_broken", "hearts may not be led before hearts are broken")
+
+
+def winning_card(led: int, cards: int) -> int:
+    """The card that wins a trick (finished or not) led with ``led`` whose cards are
+    ``cards`` (a mask, ``led`` among them): the highest card of the suit led.  The
+    one home of the rule: :meth:`HandState.push`, :meth:`PlayerView.winners` and
+    the bots' tactics ask here.
+
+    >>> from hearts.cards import card_name, mask_of, parse_card, parse_cards
+    >>> card_name(winning_card(parse_card("5C"), mask_of(parse_cards(["5C", "AH", "KC", "TC"]))))
+    'KC'
+    >>> card_name(winning_card(parse_card("5C"), mask_of(parse_cards(["5C", "AH"]))))
+    '5C'
+    """
+    return (cards & SUIT_MASKS[led // 13]).bit_length() - 1
