@@ -374,7 +374,7 @@ class HandState:
         """The hand's points after moon scoring (:meth:`Rules.score`).
 
         ``moon`` picks the scoring of a moon when the rules let the shooter choose
-        (``add_to_others`` unless told otherwise).
+        (:data:`~hearts.rules.ADD_TO_OTHERS` unless told otherwise).
         """
         if self.phase != DONE:
             return self.raw_points()

@@ -11,14 +11,27 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field, fields
-from typing import Any, Literal
+from typing import Any, Final, Literal
 
 from hearts.cards import FULL_DECK, HEARTS_MASK, JD_BIT, QS_BIT, mask_of, parse_card
 
+# The moon rules, the one home of their names (the values of the API's and the
+# record's ``moon``; the page reads them from the API).
+#: A shot moon adds 26 to every other seat (SPEC §1's default).
+ADD_TO_OTHERS: Final = "add_to_others"
+#: A shot moon takes 26 off the shooter's own points.
+SUBTRACT_FROM_SELF: Final = "subtract_from_self"
+#: The shooter chooses one of the two.
+SHOOTER_CHOOSES: Final = "shooter_chooses"
+#: The type of :attr:`Rules.moon`, whose values are the three names above
+#: (tests/engine/test_rules.py holds the two spellings together).
 Moon = Literal["add_to_others", "subtract_from_self", "shooter_chooses"]
-#: How a moon is scored, once it is: the choice under "shooter_chooses".
+#: How a moon is scored, once it is: the choice under :data:`SHOOTER_CHOOSES`.
 MoonScoring = Literal["add_to_others", "subtract_from_self"]
-MOON_RULES: tuple[str, ...] = ("add_to_others", "subtract_from_self", "shooter_chooses")
+#: Every :data:`MoonScoring`, in the order the API lists them.
+MOON_SCORINGS: tuple[str, ...] = (ADD_TO_OTHERS, SUBTRACT_FROM_SELF)
+#: Every :data:`Moon` rule, in the order the API lists them.
+MOON_RULES: tuple[str, ...] = (*MOON_SCORINGS, SHOOTER_CHOOSES)
 
 #: Cards taken out of the deck so that it deals evenly (seed 002).
 REMOVED: dict[int, tuple[str, ...]] = {
@@ -69,7 +82,7 @@ class Rules:
 
     players: int = 4
     qs_breaks_hearts: bool = False
-    moon: Moon = "add_to_others"
+    moon: Moon = ADD_TO_OTHERS
     jd_bonus: bool = False
     target: int = 100
     pass_count: int = 3
@@ -167,21 +180,21 @@ class Rules:
     def score(self, pen: Sequence[int], jd: int, moon: str | None = None) -> list[int]:
         """A finished hand's points per seat: ``pen`` the :meth:`penalty` each seat
         took, ``jd`` the seat that took the J♦ (-1: none).  ``moon`` is how a shot
-        moon is scored when the rules let the shooter choose (``add_to_others``
+        moon is scored when the rules let the shooter choose (:data:`ADD_TO_OTHERS`
         unless told); otherwise the rules decide.
 
         >>> Rules().score([26, 0, 0, 0], -1)
         [0, 26, 26, 26]
-        >>> Rules(moon="subtract_from_self", jd_bonus=True).score([26, 0, 0, 0], 1)
+        >>> Rules(moon=SUBTRACT_FROM_SELF, jd_bonus=True).score([26, 0, 0, 0], 1)
         [-26, -10, 0, 0]
         """
         out = list(pen)
         for shooter, p in enumerate(pen):
             if p == MOON:
                 how: str = self.moon
-                if how == "shooter_chooses":
-                    how = "subtract_from_self" if moon == "subtract_from_self" else "add_to_others"
-                if how == "add_to_others":
+                if how == SHOOTER_CHOOSES:
+                    how = SUBTRACT_FROM_SELF if moon == SUBTRACT_FROM_SELF else ADD_TO_OTHERS
+                if how == ADD_TO_OTHERS:
                     out = [0 if s == shooter else MOON for s in range(len(pen))]
                 else:
                     out[shooter] = -MOON
@@ -194,17 +207,17 @@ class Rules:
         """How a computer shooter scores the moon when the rules let it choose:
         adding 26 to the others, unless that ends the match without the shooter
         alone at the lowest total.  Under the other rules, the rule itself."""
-        if self.moon != "shooter_chooses":
+        if self.moon != SHOOTER_CHOOSES:
             return self.moon
         if MOON not in pen:
-            return "add_to_others"
+            return ADD_TO_OTHERS
         shooter = list(pen).index(MOON)
-        added = [t + p for t, p in zip(totals, self.score(pen, jd, "add_to_others"), strict=True)]
+        added = [t + p for t, p in zip(totals, self.score(pen, jd, ADD_TO_OTHERS), strict=True)]
         if max(added) >= self.target:
             low = min(added)
             if added[shooter] != low or added.count(low) > 1:
-                return "subtract_from_self"
-        return "add_to_others"
+                return SUBTRACT_FROM_SELF
+        return ADD_TO_OTHERS
 
     # -- records ------------------------------------------------------------------
     def to_json(self) -> dict[str, Any]:

@@ -4,13 +4,24 @@ position that shows it.  Positions are dealt explicitly (see ``engine_positions`
 from __future__ import annotations
 
 import random
+from typing import get_args
 
 import pytest
 from engine_positions import E, N, S, W, c, hand_of, m, play, play_out
 
 from hearts.cards import HEARTS_MASK, cards_of, mask_of
 from hearts.hand import HandState
-from hearts.rules import Rules, RulesError
+from hearts.rules import (
+    ADD_TO_OTHERS,
+    MOON_RULES,
+    MOON_SCORINGS,
+    SHOOTER_CHOOSES,
+    SUBTRACT_FROM_SELF,
+    Moon,
+    MoonScoring,
+    Rules,
+    RulesError,
+)
 
 # One suit per seat: South (all clubs) wins every trick and shoots the moon.
 SUITS = ("2C-AC", "2D-AD", "2S-AS", "2H-AH")
@@ -221,7 +232,7 @@ def test_a_hand_scores_26_points() -> None:
 
 
 def test_twelve_hearts_and_the_queen_is_not_a_moon() -> None:
-    for moon in ("add_to_others", "subtract_from_self", "shooter_chooses"):
+    for moon in MOON_RULES:
         state = hand_of(TWELVE_HEARTS_AND_QUEEN, rules=Rules(moon=moon))  # type: ignore[arg-type]
         play_out(state, prefer="QS")
         assert state.taken[S] & (HEARTS_MASK | m("QS")) == m("QS 2H-KH")
@@ -237,23 +248,23 @@ def test_shooting_the_moon_scores_zero_and_26_to_each_other() -> None:
 
 
 def test_moon_variant_subtract_from_self() -> None:
-    state = hand_of(SUITS, rules=Rules(moon="subtract_from_self"))
+    state = hand_of(SUITS, rules=Rules(moon=SUBTRACT_FROM_SELF))
     play_out(state)
     assert state.points() == [-26, 0, 0, 0]
 
 
 def test_moon_variant_shooter_chooses_either_scoring() -> None:
-    state = hand_of(SUITS, rules=Rules(moon="shooter_chooses"))
+    state = hand_of(SUITS, rules=Rules(moon=SHOOTER_CHOOSES))
     play_out(state)
-    assert state.points("add_to_others") == [0, 26, 26, 26]
-    assert state.points("subtract_from_self") == [-26, 0, 0, 0]
+    assert state.points(ADD_TO_OTHERS) == [0, 26, 26, 26]
+    assert state.points(SUBTRACT_FROM_SELF) == [-26, 0, 0, 0]
     assert state.points() == [0, 26, 26, 26]
 
 
 def test_moon_choice_is_ignored_unless_the_rules_let_the_shooter_choose() -> None:
     state = hand_of(SUITS)
     play_out(state)
-    assert state.points("subtract_from_self") == [0, 26, 26, 26]
+    assert state.points(SUBTRACT_FROM_SELF) == [0, 26, 26, 26]
 
 
 def test_no_moon_while_the_hand_runs() -> None:
@@ -352,4 +363,11 @@ def test_rules_refuse_impossible_tables(kwargs: dict[str, object]) -> None:
 def test_variants_are_off_by_default() -> None:
     rules = Rules()
     assert not rules.qs_breaks_hearts and not rules.jd_bonus
-    assert (rules.moon, rules.target, rules.pass_count) == ("add_to_others", 100, 3)
+    assert (rules.moon, rules.target, rules.pass_count) == (ADD_TO_OTHERS, 100, 3)
+
+
+def test_the_moon_rules_are_named_once_and_typed_alike() -> None:
+    # The constants are the values of the types Rules.moon and a choice take.
+    assert get_args(Moon) == MOON_RULES == (ADD_TO_OTHERS, SUBTRACT_FROM_SELF, SHOOTER_CHOOSES)
+    assert get_args(MoonScoring) == MOON_SCORINGS == (ADD_TO_OTHERS, SUBTRACT_FROM_SELF)
+    assert Rules().moon == ADD_TO_OTHERS

@@ -35,7 +35,7 @@ from hearts.fairness import HandSeeds, is_client_seed
 from hearts.hand import DONE, PASS, PLAY, HandState
 from hearts.match import HandResult, Match
 from hearts.record import read_record, write_record
-from hearts.rules import TARGETS, Rules
+from hearts.rules import MOON_RULES, MOON_SCORINGS, SHOOTER_CHOOSES, TARGETS, Rules
 from hearts.server.i18n import lang, messages_en
 from hearts.server.i18n.messages import error_message, illegal_reason, pass_message, rule_message
 from hearts.view import PlayerView
@@ -50,7 +50,6 @@ NAMES_AROUND = ("An", "Bình", "Chi", "Dũng", "Hà", "Khôi")
 #: The rule keys a player may choose (the hearts-hand/1 rules object), and the players.
 API_RULES = ("players", "qs_breaks_hearts", "moon", "jd_bonus", "target")
 PLAYERS = range(3, 8)
-MOON_SCORINGS = ("add_to_others", "subtract_from_self")
 #: The preferred display order of suits: red and black alternate.
 _SUIT_ORDER = (CLUBS, HEARTS, SPADES, DIAMONDS)
 _RED = frozenset((DIAMONDS, HEARTS))
@@ -125,7 +124,7 @@ def rules_from_api(data: Any, base: Rules) -> Rules:
         if key in ("players", "target"):
             ok = type(value) is int and value in (PLAYERS if key == "players" else TARGETS)
         elif key == "moon":
-            ok = value in ("add_to_others", "subtract_from_self", "shooter_chooses")
+            ok = value in MOON_RULES
         else:
             ok = type(value) is bool
         if not ok:
@@ -271,7 +270,7 @@ class Game:
     def _finish(self) -> None:
         """Score the finished hand, unless South shot the moon and may choose."""
         hand = self.hand
-        if self.rules.moon == "shooter_chooses" and hand.shooter() in self.choosers:
+        if self.rules.moon == SHOOTER_CHOOSES and hand.shooter() in self.choosers:
             return
         self.match.finish_hand()
 
