@@ -42,8 +42,13 @@ REMOVED: dict[int, tuple[str, ...]] = {
     7: ("2D", "3D", "3C"),
 }
 
+#: The player counts a table may have.
+PLAYERS = range(min(REMOVED), max(REMOVED) + 1)
 #: The targets a player may choose (seed 002: any agreed score, 50 a sensible minimum).
 TARGETS = range(50, 501)
+#: The rules a player chooses, the keys of the API's rules object (docs/api.md) in
+#: its order: :meth:`Rules.from_api` reads them, :meth:`Rules.to_api` writes them.
+API_RULES = ("players", "qs_breaks_hearts", "moon", "jd_bonus", "target")
 
 #: Pass cycles.  With 3 players we chose left, right, no pass (SPEC leaves it open).
 PASS_CYCLES: dict[int, tuple[str, ...]] = {
@@ -67,7 +72,17 @@ _LEAD_CARDS = {p: (deck & -deck).bit_length() - 1 for p, deck in _DECKS.items()}
 
 
 class RulesError(ValueError):
-    """A rules value that cannot describe a table."""
+    """A rules value that cannot describe a table.
+
+    From :meth:`Rules.from_api`, ``rule`` says what is wrong: ``"object"`` (the
+    rules are not an object), ``"unknown"`` (``key`` is no rule a player chooses) or
+    the rule whose value is wrong (and ``key`` the same); elsewhere both are "".
+    """
+
+    def __init__(self, message: str, rule: str = "", key: str = "") -> None:
+        super().__init__(message)
+        self.rule = rule
+        self.key = key
 
 
 @dataclass(frozen=True, slots=True)
@@ -233,6 +248,60 @@ class Rules:
             if option.init and key not in out and value != getattr(default, key):
                 out[key] = value
         return out
+
+    # -- the API ------------------------------------------------------------------
+    def to_api(self) -> dict[str, Any]:
+        """The API's rules object: the :data:`API_RULES`, all of them.
+
+        >>> api = Rules(players=5, jd_bonus=True).to_api()
+        >>> api["players"], api["jd_bonus"], api["moon"], tuple(api) == API_RULES
+        (5, True, 'add_to_others', True)
+        """
+        return {key: getattr(self, key) for key in API_RULES}
+
+    @classmethod
+    def from_api(cls, data: Any, base: Rules | None = None) -> Rules:
+        """The rules of the API's rules object ``data``: any of :data:`API_RULES`
+        with a value it may take (``players`` in :data:`PLAYERS`, ``target`` in
+        :data:`TARGETS`, ``moon`` in :data:`MOON_RULES`, true or false for the
+        others); a key left out is ``base``'s (the defaults' if None), the options
+        not in the API the defaults'.  A :class:`RulesError` naming the first key
+        at fault otherwise.
+
+        >>> rules = Rules.from_api({"players": 5, "moon": SHOOTER_CHOOSES}, Rules(target=50))
+        >>> rules.players, rules.moon, rules.target
+        (5, 'shooter_chooses', 50)
+        >>> Rules.from_api({"target": 10})
+        Traceback (most recent call last):
+        hearts.rules.RulesError: target must be 50 to 500, not 10
+        >>> try:
+        ...     Rules.from_api({"colour": "red"})
+        ... except RulesError as err:
+        ...     print(err.rule, err.key, err)
+        unknown colour unknown rule 'colour'
+        """
+        if not isinstance(data, dict):
+            raise RulesError("rules must be an object", "object")
+        for key, value in data.items():
+            if key not in API_RULES:
+                raise RulesError(f"unknown rule {key!r}", "unknown", str(key))
+            if key == "players":
+                ok = type(value) is int and value in PLAYERS
+                want = f"{PLAYERS.start} to {PLAYERS.stop - 1}"
+            elif key == "target":
+                ok = type(value) is int and value in TARGETS
+                want = f"{TARGETS.start} to {TARGETS.stop - 1}"
+            elif key == "moon":
+                ok = value in MOON_RULES
+                want = f"one of {', '.join(MOON_RULES)}"
+            else:
+                ok = type(value) is bool
+                want = "true or false"
+            if not ok:
+                raise RulesError(f"{key} must be {want}, not {value!r}", key, key)
+        base = base if base is not None else cls()
+        chosen = {key: getattr(base, key) for key in API_RULES} | data
+        return cls(**chosen)
 
     @classmethod
     def from_json(cls, data: Any) -> Rules:

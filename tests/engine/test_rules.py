@@ -371,3 +371,44 @@ def test_the_moon_rules_are_named_once_and_typed_alike() -> None:
     assert get_args(Moon) == MOON_RULES == (ADD_TO_OTHERS, SUBTRACT_FROM_SELF, SHOOTER_CHOOSES)
     assert get_args(MoonScoring) == MOON_SCORINGS == (ADD_TO_OTHERS, SUBTRACT_FROM_SELF)
     assert Rules().moon == ADD_TO_OTHERS
+
+
+@pytest.mark.parametrize(
+    ("data", "rule", "key"),
+    [
+        ([4], "object", ""),
+        ("players=5", "object", ""),
+        ({"players": 8}, "players", "players"),
+        ({"players": 2}, "players", "players"),
+        ({"players": "5"}, "players", "players"),
+        ({"players": True}, "players", "players"),
+        ({"pass_count": 2}, "unknown", "pass_count"),  # a record's rule, not the API's
+        ({"colour": "red"}, "unknown", "colour"),
+        ({"moon": "x"}, "moon", "moon"),
+        ({"target": 49}, "target", "target"),
+        ({"target": 501}, "target", "target"),
+        ({"target": 100.0}, "target", "target"),
+        ({"jd_bonus": 1}, "jd_bonus", "jd_bonus"),
+        ({"qs_breaks_hearts": "yes"}, "qs_breaks_hearts", "qs_breaks_hearts"),
+        ({"jd_bonus": True, "moon": "x", "colour": 1}, "moon", "moon"),  # the first at fault
+    ],
+)
+def test_the_apis_rules_name_the_key_at_fault(data: object, rule: str, key: str) -> None:
+    with pytest.raises(RulesError) as caught:
+        Rules.from_api(data)
+    assert (caught.value.rule, caught.value.key) == (rule, key)
+    assert isinstance(caught.value, ValueError) and str(caught.value)
+
+
+def test_the_apis_rules_read_what_they_print_and_take_the_rest_from_the_base() -> None:
+    for rules in (
+        Rules(),
+        Rules(players=3, qs_breaks_hearts=True, moon=SUBTRACT_FROM_SELF, jd_bonus=True, target=50),
+        Rules(players=7, moon=SHOOTER_CHOOSES, target=500),
+    ):
+        assert Rules.from_api(rules.to_api()) == rules
+        assert Rules.from_api({}, rules) == rules
+    base = Rules(players=5, target=60)
+    assert Rules.from_api({"jd_bonus": True}, base) == Rules(players=5, target=60, jd_bonus=True)
+    # Options outside the API are the defaults', not the base's.
+    assert Rules.from_api({}, Rules(pass_count=4)).pass_count == 3
