@@ -19,13 +19,8 @@ from __future__ import annotations
 
 import random
 
-from hearts.cards import (
-    JD_BIT,
-    QUEEN_SPADES,
-    SUIT_MASKS,
-    cards_of,
-)
-from hearts.legal import CLEAN_ON_FIRST_TRICK, NOT_HEARTS, IllegalAction, why_illegal
+from hearts.cards import JD_BIT, cards_of
+from hearts.legal import IllegalAction, legal_cards, why_illegal, winning_card
 from hearts.rules import Rules
 from hearts.view import PlayerView
 
@@ -192,27 +187,18 @@ class HandState:
         return len(self.plays) < self.n
 
     def legal_mask(self) -> int:
-        """The cards the seat to play may play now, as a mask (0 outside play)."""
+        """The cards the seat to play may play now, as a mask (0 outside play):
+        :func:`hearts.legal.legal_cards` of its hand and the trick."""
         if self.phase != PLAY:
             return 0
-        hand = self.hands[self.turn]
         trick = self.trick
-        if trick:
-            follow = hand & SUIT_MASKS[trick[0] // 13]
-            if follow:
-                return follow
-            if len(self.plays) < self.n:
-                clean = hand & CLEAN_ON_FIRST_TRICK
-                if clean:
-                    return clean
-            return hand
-        if not self.plays:
-            return 1 << self.rules.lead_card
-        if not self.broken:
-            clean = hand & NOT_HEARTS
-            if clean:
-                return clean
-        return hand
+        return legal_cards(
+            self.rules,
+            self.hands[self.turn],
+            trick[0] if trick else -1,
+            len(self.plays) < self.n,
+            self.broken,
+        )
 
     def legal_actions(self) -> list[int]:
         return list(cards_of(self.legal_mask()))
@@ -286,9 +272,7 @@ class HandState:
         plays.append(card)
         trick = self.trick
         trick.append(card)
-        if (
-            card >= 39 or (card == QUEEN_SPADES and self.rules.qs_breaks_hearts)
-        ) and not self.broken:
+        if self.rules.breakers >> card & 1 and not self.broken:
             self.broken = True
             self.broken_at = len(plays) - 1
         n = self.n
@@ -296,18 +280,10 @@ class HandState:
             turn += 1
             self.turn = turn if turn < n else 0
             return
-        # The highest card of the suit led: cards of a suit are consecutive ints.
-        top = trick[0]
-        end = top - top % 13 + 13
-        best = 0
-        mask = 1 << top
-        for i in range(1, n):
-            c = trick[i]
+        mask = 0
+        for c in trick:
             mask |= 1 << c
-            if top < c < end:
-                top = c
-                best = i
-        winner = (self.leader + best) % n
+        winner = (self.leader + trick.index(winning_card(trick[0], mask))) % n
         self.taken[winner] |= mask
         self.winners.append(winner)
         self.trick = []
@@ -334,7 +310,7 @@ class HandState:
             leader = self.leader = winners[-1] if winners else self.first_leader
             seat = (leader + n - 1) % n
             self.phase = PLAY
-        if card >= QUEEN_SPADES and self.broken_at == len(plays):  # only Q♠ or a heart breaks
+        if self.broken_at == len(plays):  # the card broke hearts
             self.broken = False
             self.broken_at = -1
         self.hands[seat] |= 1 << card
@@ -398,7 +374,7 @@ class HandState:
         """The hand's points after moon scoring (:meth:`Rules.score`).
 
         ``moon`` picks the scoring of a moon when the rules let the shooter choose
-        (``add_to_others`` unless told otherwise).
+        (:data:`~hearts.rules.ADD_TO_OTHERS` unless told otherwise).
         """
         if self.phase != DONE:
             return self.raw_points()

@@ -1,7 +1,10 @@
-"""Which cards a seat may play, and the rule a forbidden card breaks.
+"""The play rules: which cards a seat may play, the rule a forbidden card breaks,
+and who wins a trick.
 
-The one home of the play rules' explanations: :class:`hearts.hand.HandState` (the
-full state) and :class:`hearts.view.PlayerView` (one seat's knowledge) both ask here.
+Their one home: :class:`hearts.hand.HandState` (the full state) and
+:class:`hearts.view.PlayerView` (one seat's knowledge) both ask here, and Khó's
+kernel and its pure-Python twin are held to these functions by property tests
+(tests/bots/test_kernel_rules.py).
 
 >>> from hearts.cards import mask_of, parse_card, parse_cards
 >>> from hearts.rules import Rules
@@ -11,6 +14,8 @@ full state) and :class:`hearts.view.PlayerView` (one seat's knowledge) both ask 
 True
 >>> why_illegal(Rules(), hand, parse_card("9S"), False, False, parse_card("KH")).code
 'must_follow_suit'
+>>> card_name(winning_card(parse_card("9S"), mask_of(parse_cards(["9S", "KH", "JS", "AC"]))))
+'JS'
 """
 
 from __future__ import annotations
@@ -40,9 +45,22 @@ class IllegalAction(Exception):
 def legal_cards(rules: Rules, hand: int, led: int, first_trick: bool, broken: bool) -> int:
     """The cards of ``hand`` the rules allow now: ``led`` is the card led to the trick
     in progress (-1 when this seat leads), ``first_trick`` whether no trick is
-    finished yet, ``broken`` whether hearts are broken.
+    finished yet, ``broken`` whether hearts are broken.  The one home of the rule:
+    :meth:`HandState.legal_mask` (the search's hot path) and so every view's
+    ``legal`` come from here.
 
-    :meth:`HandState.legal_mask` inlines the same rules (the search's hot path).
+    Follow suit if you can; on the first trick, no heart and no Q♠ while you hold
+    anything else; the first lead is the lead card; no heart led before hearts
+    are broken, unless the hand holds nothing else.
+
+    >>> from hearts.cards import parse_card as c, parse_cards, mask_of, names
+    >>> hand = mask_of(parse_cards(["3D", "QS", "KH", "AH"]))
+    >>> names(legal_cards(Rules(), hand, c("2C"), first_trick=True, broken=False))
+    ['3D']
+    >>> names(legal_cards(Rules(), hand, -1, first_trick=False, broken=False))
+    ['3D', 'QS']
+    >>> names(legal_cards(Rules(), mask_of(parse_cards(["KH", "AH"])), -1, False, False))
+    ['KH', 'AH']
     """
     if led >= 0:
         follow = hand & SUIT_MASKS[led // 13]
@@ -87,3 +105,18 @@ def why_illegal(
         lead = card_name(rules.lead_card)
         return IllegalAction("must_lead_lead_card", f"the first trick is led with {lead}")
     return IllegalAction("hearts_not_broken", "hearts may not be led before hearts are broken")
+
+
+def winning_card(led: int, cards: int) -> int:
+    """The card that wins a trick (finished or not) led with ``led`` whose cards are
+    ``cards`` (a mask, ``led`` among them): the highest card of the suit led.  The
+    one home of the rule: :meth:`HandState.push`, :meth:`PlayerView.winners` and
+    the bots' tactics ask here.
+
+    >>> from hearts.cards import card_name, mask_of, parse_card, parse_cards
+    >>> card_name(winning_card(parse_card("5C"), mask_of(parse_cards(["5C", "AH", "KC", "TC"]))))
+    'KC'
+    >>> card_name(winning_card(parse_card("5C"), mask_of(parse_cards(["5C", "AH"]))))
+    '5C'
+    """
+    return (cards & SUIT_MASKS[led // 13]).bit_length() - 1

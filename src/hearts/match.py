@@ -25,7 +25,7 @@ from typing import Any
 
 from hearts.cards import cards_of, lowest  # noqa: F401  (used in the doctest)
 from hearts.hand import HandState
-from hearts.rules import MOON, MoonScoring, Rules
+from hearts.rules import ADD_TO_OTHERS, MOON, SUBTRACT_FROM_SELF, MoonScoring, Rules
 from hearts.view import PlayerView
 
 
@@ -56,7 +56,7 @@ class HandResult:
         tell, as only subtracting leaves them at -26 or below (-36 with the J♦)."""
         if self.shooter < 0:
             return None
-        return "subtract_from_self" if self.points[self.shooter] <= -MOON else "add_to_others"
+        return SUBTRACT_FROM_SELF if self.points[self.shooter] <= -MOON else ADD_TO_OTHERS
 
 
 def match_winner(rules: Rules, totals: list[int] | tuple[int, ...]) -> int:

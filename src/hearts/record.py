@@ -26,7 +26,7 @@ from hearts.cards import card_name, cards_of, lowest, names, parse_card  # noqa:
 from hearts.fairness import HandSeeds, SeedError
 from hearts.hand import HandState
 from hearts.legal import IllegalAction
-from hearts.rules import Rules, RulesError
+from hearts.rules import MOON_SCORINGS, SHOOTER_CHOOSES, Rules, RulesError
 
 FORMAT = "hearts-hand/1"
 _FIELDS = {"format", "rules", "hand", "pass", "deal", "passes", "plays", "points", "fairness"}
@@ -298,8 +298,8 @@ def _check_points(state: HandState, points: dict[str, int]) -> None:
     if not state.is_terminal():
         raise IllegalStep(None, None, None, "points given for an unfinished hand", "points")
     allowed = [state.points()]
-    if rules.moon == "shooter_chooses" and state.shooter() >= 0:
-        allowed = [state.points("add_to_others"), state.points("subtract_from_self")]
+    if rules.moon == SHOOTER_CHOOSES and state.shooter() >= 0:
+        allowed = [state.points(how) for how in MOON_SCORINGS]
     given = [points[s] for s in seats]
     if given not in allowed:
         want = dict(zip(seats, allowed[0], strict=True))
@@ -315,7 +315,7 @@ def validate(data: Any) -> dict[str, int]:
     data = _parse(data)
     state, _ = read_record(data)
     if state.is_terminal() and "points" in data:
-        # Checked by read_record: under "shooter_chooses" either scoring of a moon.
+        # Checked by read_record: under SHOOTER_CHOOSES either scoring of a moon.
         return {seat: data["points"][seat] for seat in state.rules.seats}
     pts = state.points() if state.is_terminal() else state.raw_points()
     return dict(zip(state.rules.seats, pts, strict=True))

@@ -13,7 +13,7 @@ import hashlib
 from dataclasses import dataclass
 
 from hearts.cards import FULL_DECK, HEARTS_MASK, QS_BIT, SUIT_MASKS
-from hearts.legal import IllegalAction, why_illegal
+from hearts.legal import IllegalAction, why_illegal, winning_card
 from hearts.rules import Rules
 
 
@@ -147,11 +147,13 @@ class PlayerView:
         return out
 
     def winners(self) -> list[int]:
-        """The winner of each finished trick."""
+        """The winner of each finished trick (:func:`hearts.legal.winning_card`)."""
         out = []
         for trick in self.tricks:
-            led = trick[0][1] // 13
-            best = max((c for _, c in trick if c // 13 == led))
+            cards = 0
+            for _, c in trick:
+                cards |= 1 << c
+            best = winning_card(trick[0][1], cards)
             out.append(next(s for s, c in trick if c == best))
         return out
 

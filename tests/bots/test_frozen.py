@@ -17,12 +17,12 @@ import pytest
 
 from hearts.bots.base import get_bot
 from hearts.match import Match
-from hearts.rules import Rules
+from hearts.rules import SHOOTER_CHOOSES, Rules
 
 #: (rules, hands played) per table: about 1,100 decisions in all.
 TABLES: tuple[tuple[Rules, int], ...] = (
     (Rules(players=3, target=100), 5),
-    (Rules(players=4, target=60, moon="shooter_chooses"), 5),
+    (Rules(players=4, target=60, moon=SHOOTER_CHOOSES), 5),
     (Rules(players=5, target=60), 5),
     (Rules(players=4, qs_breaks_hearts=True, jd_bonus=True, target=75), 5),
 )

@@ -36,14 +36,14 @@ from hearts.bots.hard.sampling import DealSampler, WeightedSampler, deal_tables
 from hearts.bots.hard.splitmix import world_state
 from hearts.cards import QUEEN_SPADES, cards_of, parse_cards
 from hearts.hand import HandState
-from hearts.rules import Rules
+from hearts.rules import SHOOTER_CHOOSES, Rules
 from hearts.view import PlayerView
 
 TABLES = [
     Rules(),
     Rules(players=3),
     Rules(players=5),
-    Rules(qs_breaks_hearts=True, jd_bonus=True, moon="shooter_chooses"),
+    Rules(qs_breaks_hearts=True, jd_bonus=True, moon=SHOOTER_CHOOSES),
 ]
 
 

@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 from hearts.bots.base import Bot, get_bot
 from hearts.hand import HandState
-from hearts.rules import Rules
+from hearts.rules import SHOOTER_CHOOSES, Rules
 
 
 def _play_checked(
@@ -65,7 +65,7 @@ def test_every_level_plays_legally_at_every_table_size(players: int) -> None:
     for i, rules in enumerate(
         (
             Rules(players=players),
-            Rules(players=players, qs_breaks_hearts=True, jd_bonus=True, moon="shooter_chooses"),
+            Rules(players=players, qs_breaks_hearts=True, jd_bonus=True, moon=SHOOTER_CHOOSES),
         )
     ):
         levels = ["hard", "medium", "easy"] * 3

@@ -10,7 +10,7 @@ from typing import Any
 
 from hearts.cards import cards_of, mask_of, parse_card
 from hearts.hand import HandState
-from hearts.rules import Rules
+from hearts.rules import MOON_RULES, Rules
 
 S, W, N, E = 0, 1, 2, 3
 
@@ -101,7 +101,7 @@ def random_rules(rng: random.Random) -> Rules:
     return Rules(
         players=rng.choice((3, 4, 4, 4, 5, 6, 7)),
         qs_breaks_hearts=rng.random() < 0.5,
-        moon=rng.choice(("add_to_others", "subtract_from_self", "shooter_chooses")),
+        moon=rng.choice(MOON_RULES),
         jd_bonus=rng.random() < 0.5,
         target=rng.choice((50, 100, 150)),
     )

@@ -13,7 +13,7 @@ from hearts.cards import HEARTS_MASK
 from hearts.hand import HandState
 from hearts.match import HandResult, Match, match_winner
 from hearts.record import read_record
-from hearts.rules import Rules
+from hearts.rules import ADD_TO_OTHERS, SHOOTER_CHOOSES, SUBTRACT_FROM_SELF, Rules
 
 DATA = Path(__file__).resolve().parent / "data"
 SUITS = ("2C-AC", "2D-AD", "2S-AS", "2H-AH")  # South shoots the moon
@@ -101,15 +101,15 @@ def test_moon_adds_26_to_the_others_in_the_match() -> None:
 
 
 def test_moon_subtract_from_self_in_the_match() -> None:
-    match = rigged([30, 20, 20, 20], Rules(moon="subtract_from_self"))
+    match = rigged([30, 20, 20, 20], Rules(moon=SUBTRACT_FROM_SELF))
     match.start(finished(hand_of(SUITS, rules=match.rules)))
     match.finish_hand()
     assert match.totals == [4, 20, 20, 20]
 
 
 def test_shooter_chooses_adding_when_it_does_not_lose_the_match() -> None:
-    rules = Rules(moon="shooter_chooses")
-    assert rules.moon_choice([10, 20, 30, 40], MOON_BY_S, -1) == "add_to_others"
+    rules = Rules(moon=SHOOTER_CHOOSES)
+    assert rules.moon_choice([10, 20, 30, 40], MOON_BY_S, -1) == ADD_TO_OTHERS
     match = rigged([10, 20, 30, 40], rules)
     match.start(finished(hand_of(SUITS, rules=rules)))
     match.finish_hand()
@@ -117,9 +117,9 @@ def test_shooter_chooses_adding_when_it_does_not_lose_the_match() -> None:
 
 
 def test_shooter_chooses_subtracting_when_adding_would_lose_the_match() -> None:
-    rules = Rules(moon="shooter_chooses")
+    rules = Rules(moon=SHOOTER_CHOOSES)
     # Adding would give 90, 106, 96, 86: the match ends and East wins.
-    assert rules.moon_choice([90, 80, 70, 60], MOON_BY_S, -1) == "subtract_from_self"
+    assert rules.moon_choice([90, 80, 70, 60], MOON_BY_S, -1) == SUBTRACT_FROM_SELF
     match = rigged([90, 80, 70, 60], rules)
     match.start(finished(hand_of(SUITS, rules=rules)))
     result = match.finish_hand()
@@ -128,9 +128,9 @@ def test_shooter_chooses_subtracting_when_adding_would_lose_the_match() -> None:
 
 
 def test_moon_choice_follows_fixed_rules() -> None:
-    assert Rules().moon_choice([90, 80, 70, 60], MOON_BY_S, -1) == "add_to_others"
-    sub = Rules(moon="subtract_from_self")
-    assert sub.moon_choice([0, 0, 0, 0], MOON_BY_S, -1) == "subtract_from_self"
+    assert Rules().moon_choice([90, 80, 70, 60], MOON_BY_S, -1) == ADD_TO_OTHERS
+    sub = Rules(moon=SUBTRACT_FROM_SELF)
+    assert sub.moon_choice([0, 0, 0, 0], MOON_BY_S, -1) == SUBTRACT_FROM_SELF
 
 
 # -- pass direction by hand number ------------------------------------------------------------
@@ -226,31 +226,31 @@ def test_a_hands_points_under_every_rule_come_from_rules_score() -> None:
     assert jd.card_points(m("QS 2H 3H 4H 5H 6H")) == 18 == Rules().card_points(m("QS 2H-6H"))
     assert jd.card_points(m("JD 2H")) == -9 and Rules().card_points(m("JD 2H")) == 1
     assert jd.score([26, 0, 0, 0], 0) == [-10, 26, 26, 26]
-    assert Rules(moon="subtract_from_self").score([26, 0, 0, 0], -1) == [-26, 0, 0, 0]
-    assert Rules(moon="shooter_chooses").score([26, 0, 0, 0], -1, "subtract_from_self") == [
+    assert Rules(moon=SUBTRACT_FROM_SELF).score([26, 0, 0, 0], -1) == [-26, 0, 0, 0]
+    assert Rules(moon=SHOOTER_CHOOSES).score([26, 0, 0, 0], -1, SUBTRACT_FROM_SELF) == [
         -26,
         0,
         0,
         0,
     ]
-    hand = finished(hand_of(SUITS, rules=Rules(moon="subtract_from_self", jd_bonus=True)))
+    hand = finished(hand_of(SUITS, rules=Rules(moon=SUBTRACT_FROM_SELF, jd_bonus=True)))
     assert hand.points() == hand.rules.score(hand.penalties(), hand.jd_taker()) == [-36, 0, 0, 0]
 
 
 def test_hand_result_says_how_the_moon_was_scored() -> None:
-    assert HandResult((0, 26, 26, 26), 0).moon == "add_to_others"
-    assert HandResult((-10, 26, 26, 26), 0).moon == "add_to_others"
-    assert HandResult((-26, 0, 0, 0), 0).moon == "subtract_from_self"
-    assert HandResult((-36, 0, 0, 0), 0).moon == "subtract_from_self"
+    assert HandResult((0, 26, 26, 26), 0).moon == ADD_TO_OTHERS
+    assert HandResult((-10, 26, 26, 26), 0).moon == ADD_TO_OTHERS
+    assert HandResult((-26, 0, 0, 0), 0).moon == SUBTRACT_FROM_SELF
+    assert HandResult((-36, 0, 0, 0), 0).moon == SUBTRACT_FROM_SELF
     assert HandResult((4, 15, 7, 0), -1).moon is None
 
 
 def test_the_computer_moon_choice_counts_the_jack() -> None:
     # Adding 26 gives W 101, N 106, E 91: South at 100 would not be lowest, so South
     # subtracts; with the J♦ (−10) South ends at 90, alone at the lowest: South adds.
-    rules = Rules(moon="shooter_chooses", jd_bonus=True)
-    assert rules.moon_choice([100, 75, 80, 65], [26, 0, 0, 0], -1) == "subtract_from_self"
-    assert rules.moon_choice([100, 75, 80, 65], [26, 0, 0, 0], 0) == "add_to_others"
+    rules = Rules(moon=SHOOTER_CHOOSES, jd_bonus=True)
+    assert rules.moon_choice([100, 75, 80, 65], [26, 0, 0, 0], -1) == SUBTRACT_FROM_SELF
+    assert rules.moon_choice([100, 75, 80, 65], [26, 0, 0, 0], 0) == ADD_TO_OTHERS
 
 
 # -- the match's memory: earlier hands' plays in later views ----------------------------

@@ -16,7 +16,7 @@ from hearts.cards import HEARTS_MASK, JD_BIT, QUEEN_SPADES, cards_of
 from hearts.hand import HandState
 from hearts.match import Match
 from hearts.record import read_record, validate, write_record
-from hearts.rules import Rules
+from hearts.rules import MOON_RULES, SUBTRACT_FROM_SELF, Rules
 
 SEEDS = st.integers(min_value=0, max_value=2**32 - 1)
 
@@ -124,7 +124,7 @@ def check_points(state: HandState) -> None:
     assert state.taken[shooter] & rules.point_cards == rules.point_cards
     own_jd = jd if state.taken[shooter] & JD_BIT else 0
     others_jd = [jd if t & JD_BIT else 0 for t in state.taken]
-    if rules.moon == "subtract_from_self":
+    if rules.moon == SUBTRACT_FROM_SELF:
         want = [-26 + own_jd if s == shooter else others_jd[s] for s in range(state.n)]
     else:
         want = [own_jd if s == shooter else 26 + others_jd[s] for s in range(state.n)]
@@ -332,7 +332,7 @@ def test_random_matches_end_with_the_lowest_total_alone(seed: int) -> None:
     rng = random.Random(seed)
     rules = Rules(
         target=rng.choice((30, 60, 100)),
-        moon=rng.choice(("add_to_others", "subtract_from_self", "shooter_chooses")),
+        moon=rng.choice(MOON_RULES),
     )
     match = Match(rules)
     while not match.over:

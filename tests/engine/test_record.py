@@ -18,7 +18,7 @@ from engine_positions import hand_of, play, play_out, random_hand
 from hearts.cards import names
 from hearts.cli import main
 from hearts.record import IllegalStep, RecordError, read_record, write_record
-from hearts.rules import Rules
+from hearts.rules import SHOOTER_CHOOSES, Rules
 
 DATA = Path(__file__).resolve().parent / "data"
 SEED_HAND = json.loads((DATA / "hand_4_15_7_0.json").read_text())
@@ -83,7 +83,7 @@ def test_hand_in_progress_has_no_points() -> None:
 
 
 def test_variant_rules_are_written_and_read_back() -> None:
-    rules = Rules(players=5, qs_breaks_hearts=True, moon="shooter_chooses", jd_bonus=True)
+    rules = Rules(players=5, qs_breaks_hearts=True, moon=SHOOTER_CHOOSES, jd_bonus=True)
     state = random_hand(rules, 2, random.Random(8))
     record = write_record(state, 2)
     assert record["rules"] == {
@@ -223,7 +223,7 @@ def test_validate_other_illegal_steps(
 def test_shooter_chooses_accepts_either_moon_scoring(
     capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:
-    rules = Rules(moon="shooter_chooses")
+    rules = Rules(moon=SHOOTER_CHOOSES)
     state = hand_of(("2C-AC", "2D-AD", "2S-AS", "2H-AH"), rules=rules)
     play_out(state)
     record = write_record(state, 4)

@@ -4,13 +4,24 @@ position that shows it.  Positions are dealt explicitly (see ``engine_positions`
 from __future__ import annotations
 
 import random
+from typing import get_args
 
 import pytest
 from engine_positions import E, N, S, W, c, hand_of, m, play, play_out
 
 from hearts.cards import HEARTS_MASK, cards_of, mask_of
 from hearts.hand import HandState
-from hearts.rules import Rules, RulesError
+from hearts.rules import (
+    ADD_TO_OTHERS,
+    MOON_RULES,
+    MOON_SCORINGS,
+    SHOOTER_CHOOSES,
+    SUBTRACT_FROM_SELF,
+    Moon,
+    MoonScoring,
+    Rules,
+    RulesError,
+)
 
 # One suit per seat: South (all clubs) wins every trick and shoots the moon.
 SUITS = ("2C-AC", "2D-AD", "2S-AS", "2H-AH")
@@ -221,7 +232,7 @@ def test_a_hand_scores_26_points() -> None:
 
 
 def test_twelve_hearts_and_the_queen_is_not_a_moon() -> None:
-    for moon in ("add_to_others", "subtract_from_self", "shooter_chooses"):
+    for moon in MOON_RULES:
         state = hand_of(TWELVE_HEARTS_AND_QUEEN, rules=Rules(moon=moon))  # type: ignore[arg-type]
         play_out(state, prefer="QS")
         assert state.taken[S] & (HEARTS_MASK | m("QS")) == m("QS 2H-KH")
@@ -237,23 +248,23 @@ def test_shooting_the_moon_scores_zero_and_26_to_each_other() -> None:
 
 
 def test_moon_variant_subtract_from_self() -> None:
-    state = hand_of(SUITS, rules=Rules(moon="subtract_from_self"))
+    state = hand_of(SUITS, rules=Rules(moon=SUBTRACT_FROM_SELF))
     play_out(state)
     assert state.points() == [-26, 0, 0, 0]
 
 
 def test_moon_variant_shooter_chooses_either_scoring() -> None:
-    state = hand_of(SUITS, rules=Rules(moon="shooter_chooses"))
+    state = hand_of(SUITS, rules=Rules(moon=SHOOTER_CHOOSES))
     play_out(state)
-    assert state.points("add_to_others") == [0, 26, 26, 26]
-    assert state.points("subtract_from_self") == [-26, 0, 0, 0]
+    assert state.points(ADD_TO_OTHERS) == [0, 26, 26, 26]
+    assert state.points(SUBTRACT_FROM_SELF) == [-26, 0, 0, 0]
     assert state.points() == [0, 26, 26, 26]
 
 
 def test_moon_choice_is_ignored_unless_the_rules_let_the_shooter_choose() -> None:
     state = hand_of(SUITS)
     play_out(state)
-    assert state.points("subtract_from_self") == [0, 26, 26, 26]
+    assert state.points(SUBTRACT_FROM_SELF) == [0, 26, 26, 26]
 
 
 def test_no_moon_while_the_hand_runs() -> None:
@@ -352,4 +363,52 @@ def test_rules_refuse_impossible_tables(kwargs: dict[str, object]) -> None:
 def test_variants_are_off_by_default() -> None:
     rules = Rules()
     assert not rules.qs_breaks_hearts and not rules.jd_bonus
-    assert (rules.moon, rules.target, rules.pass_count) == ("add_to_others", 100, 3)
+    assert (rules.moon, rules.target, rules.pass_count) == (ADD_TO_OTHERS, 100, 3)
+
+
+def test_the_moon_rules_are_named_once_and_typed_alike() -> None:
+    # The constants are the values of the types Rules.moon and a choice take.
+    assert get_args(Moon) == MOON_RULES == (ADD_TO_OTHERS, SUBTRACT_FROM_SELF, SHOOTER_CHOOSES)
+    assert get_args(MoonScoring) == MOON_SCORINGS == (ADD_TO_OTHERS, SUBTRACT_FROM_SELF)
+    assert Rules().moon == ADD_TO_OTHERS
+
+
+@pytest.mark.parametrize(
+    ("data", "rule", "key"),
+    [
+        ([4], "object", ""),
+        ("players=5", "object", ""),
+        ({"players": 8}, "players", "players"),
+        ({"players": 2}, "players", "players"),
+        ({"players": "5"}, "players", "players"),
+        ({"players": True}, "players", "players"),
+        ({"pass_count": 2}, "unknown", "pass_count"),  # a record's rule, not the API's
+        ({"colour": "red"}, "unknown", "colour"),
+        ({"moon": "x"}, "moon", "moon"),
+        ({"target": 49}, "target", "target"),
+        ({"target": 501}, "target", "target"),
+        ({"target": 100.0}, "target", "target"),
+        ({"jd_bonus": 1}, "jd_bonus", "jd_bonus"),
+        ({"qs_breaks_hearts": "yes"}, "qs_breaks_hearts", "qs_breaks_hearts"),
+        ({"jd_bonus": True, "moon": "x", "colour": 1}, "moon", "moon"),  # the first at fault
+    ],
+)
+def test_the_apis_rules_name_the_key_at_fault(data: object, rule: str, key: str) -> None:
+    with pytest.raises(RulesError) as caught:
+        Rules.from_api(data)
+    assert (caught.value.rule, caught.value.key) == (rule, key)
+    assert isinstance(caught.value, ValueError) and str(caught.value)
+
+
+def test_the_apis_rules_read_what_they_print_and_take_the_rest_from_the_base() -> None:
+    for rules in (
+        Rules(),
+        Rules(players=3, qs_breaks_hearts=True, moon=SUBTRACT_FROM_SELF, jd_bonus=True, target=50),
+        Rules(players=7, moon=SHOOTER_CHOOSES, target=500),
+    ):
+        assert Rules.from_api(rules.to_api()) == rules
+        assert Rules.from_api({}, rules) == rules
+    base = Rules(players=5, target=60)
+    assert Rules.from_api({"jd_bonus": True}, base) == Rules(players=5, target=60, jd_bonus=True)
+    # Options outside the API are the defaults', not the base's.
+    assert Rules.from_api({}, Rules(pass_count=4)).pass_count == 3

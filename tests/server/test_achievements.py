@@ -24,7 +24,7 @@ from hearts.fairness import HandSeeds, derived_seed
 from hearts.hand import HandState
 from hearts.match import HandResult
 from hearts.record import read_record
-from hearts.rules import Rules
+from hearts.rules import SHOOTER_CHOOSES, Rules
 from hearts.server.app import create_app
 from hearts.server.solo import achievements as ach
 from hearts.server.store import retention
@@ -179,7 +179,7 @@ def test_the_variants_of_a_table() -> None:
     assert ach.variants_of(Rules()) == set()
     assert ach.variants_of(Rules(players=3)) == {"three"}
     assert ach.variants_of(Rules(players=7, jd_bonus=True)) == {"many", "jd_bonus"}
-    assert ach.variants_of(Rules(qs_breaks_hearts=True, moon="shooter_chooses")) == {
+    assert ach.variants_of(Rules(qs_breaks_hearts=True, moon=SHOOTER_CHOOSES)) == {
         "qs_breaks_hearts",
         "moon",
     }

@@ -17,7 +17,7 @@ from hearts.bots.base import get_bot
 from hearts.bots.hard import Weighing
 from hearts.cards import QS_BIT, SPADES, SUIT_MASKS, cards_of, parse_card
 from hearts.hand import HandState
-from hearts.rules import Rules
+from hearts.rules import SUBTRACT_FROM_SELF, Rules
 from hearts.server.solo.coach import (
     _SAY,
     CLOSE_POINTS,
@@ -200,7 +200,7 @@ def test_less_risk_of_a_moon_where_a_moon_takes_from_the_shooter() -> None:
     """Under ``subtract_from_self`` another seat's moon leaves South 0 points: the
     card that gives fewer moons is chosen though South takes more on average, and
     the hint says so ("ít rủi ro bị bắn trăng hơn")."""
-    view = _south_to_play(_any, rules=Rules(moon="subtract_from_self"))
+    view = _south_to_play(_any, rules=Rules(moon=SUBTRACT_FROM_SELF))
     chosen = _mean([(1.0, [5, 7, 7, 7])])
     runner = _mean([(0.3, [0, -26, 0, 0]), (0.7, [3, 9, 7, 7])])
     w = _weighing(view, [chosen, runner])

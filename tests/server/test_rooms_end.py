@@ -28,7 +28,7 @@ from room_guests import Guest, new_room
 from hearts.cards import mask_of, parse_card
 from hearts.hand import HandState
 from hearts.match import HandResult, Match
-from hearts.rules import Rules
+from hearts.rules import SHOOTER_CHOOSES, Rules
 from hearts.server.app import create_app
 from hearts.server.i18n.messages import ERRORS
 from hearts.server.rooms import live
@@ -126,7 +126,7 @@ def test_the_shooter_chooses_how_the_moon_counts_in_a_room(client, db_url: str) 
     """Rules "Người bắn tự chọn": the human who shot chooses; the others wait."""
     rules = {"moon": "shooter_chooses", "target": 100}
     creator, guest, code = two_humans(client, db_url, rules)
-    plant(client, db_url, code, moon_match(Rules(moon="shooter_chooses"), [10, 20, 30, 40]))
+    plant(client, db_url, code, moon_match(Rules(moon=SHOOTER_CHOOSES), [10, 20, 30, 40]))
     play_out(code, creator, guest)
 
     mine = quiet(creator, code)

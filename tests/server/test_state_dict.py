@@ -10,7 +10,7 @@ import pytest
 from pydantic_core import to_json
 
 from hearts.fairness import HandSeeds, derived_seed
-from hearts.rules import Rules
+from hearts.rules import SHOOTER_CHOOSES, Rules
 from hearts.server.i18n.lang import using
 from hearts.server.table.computers import decide
 from hearts.server.table.game import Game, Job
@@ -18,7 +18,7 @@ from hearts.server.web.schema import State
 
 
 def states_of_a_match(players: int) -> list[dict]:
-    rules = Rules(players=players, target=40, moon="shooter_chooses", jd_bonus=players == 4)
+    rules = Rules(players=players, target=40, moon=SHOOTER_CHOOSES, jd_bonus=players == 4)
     game = Game.new(rules, 1, HandSeeds(derived_seed(5, f"s{players}")))
     out = []
     for step in range(400):

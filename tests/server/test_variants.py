@@ -13,7 +13,7 @@ from hearts.cards import card_name, cards_of, mask_of, parse_card
 from hearts.hand import HandState
 from hearts.match import HandResult, Match
 from hearts.record import validate
-from hearts.rules import Rules
+from hearts.rules import SHOOTER_CHOOSES, Rules
 from hearts.server.store.db import Store
 from hearts.server.table.game import Game
 
@@ -223,7 +223,7 @@ def planted_match(rules: Rules, totals: list[int], shooter: int) -> Game:
 
 
 def test_south_chooses_how_the_moon_is_scored(south, db_url) -> None:
-    rules = Rules(moon="shooter_chooses", jd_bonus=True)
+    rules = Rules(moon=SHOOTER_CHOOSES, jd_bonus=True)
     south.state()
     plant(db_url, south.token, planted_match(rules, [10, 20, 30, 40], 0))
     player = Player(south)
@@ -268,7 +268,7 @@ def test_south_chooses_how_the_moon_is_scored(south, db_url) -> None:
 def test_computer_shooters_choose_and_the_result_says_how(south, db_url) -> None:
     # West shoots at 45, East at 10: adding 26 would end the match (target 50) with
     # East at the lowest total, so West subtracts.
-    rules = Rules(moon="shooter_chooses", target=50)
+    rules = Rules(moon=SHOOTER_CHOOSES, target=50)
     south.state()
     plant(db_url, south.token, planted_match(rules, [30, 45, 40, 10], 1))
     s = Player(south).play_hand(south.state())

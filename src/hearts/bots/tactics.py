@@ -20,6 +20,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from hearts.cards import HEARTS, HEARTS_MASK, QS_BIT, QUEEN_SPADES, SPADES, SUIT_MASKS, card_name
+from hearts.legal import winning_card
 from hearts.view import PlayerView
 
 __all__ = [
@@ -89,13 +90,18 @@ def point_cards(mask: int) -> int:
 
 
 def trick_winner(trick: Sequence[tuple[int, int]]) -> tuple[int, int]:
-    """``(seat, card)`` winning a (possibly unfinished) trick, leader first."""
-    led = trick[0][1] // 13
-    best_seat, best = trick[0]
-    for seat, card in trick[1:]:
-        if card // 13 == led and card > best:
-            best_seat, best = seat, card
-    return best_seat, best
+    """``(seat, card)`` winning a (possibly unfinished) trick, leader first, by the
+    engine's rule (:func:`hearts.legal.winning_card`).
+
+    >>> from hearts.cards import parse_card as c
+    >>> trick_winner([(2, c("5C")), (3, c("AH")), (0, c("KC"))]) == (0, c("KC"))
+    True
+    """
+    cards = 0
+    for _, card in trick:
+        cards |= 1 << card
+    best = winning_card(trick[0][1], cards)
+    return next(play for play in trick if play[1] == best)
 
 
 def sure_loser(card: int, others: int) -> bool:

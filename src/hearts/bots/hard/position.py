@@ -9,10 +9,11 @@ from typing import NamedTuple
 
 from hearts.bots.hard.value import near_the_end
 from hearts.cards import JD_BIT
+from hearts.rules import ADD_TO_OTHERS, SHOOTER_CHOOSES, SUBTRACT_FROM_SELF
 from hearts.view import PlayerView
 
 #: Codes of the moon rules in the kernels.
-MOON_CODES = {"add_to_others": 0, "subtract_from_self": 1, "shooter_chooses": 2}
+MOON_CODES = {ADD_TO_OTHERS: 0, SUBTRACT_FROM_SELF: 1, SHOOTER_CHOOSES: 2}
 
 
 class Position(NamedTuple):

@@ -13,7 +13,7 @@ from typing import Any
 from hearts.bots.hard.position import any_void
 from hearts.bots.hard.reference import rollout
 from hearts.bots.hard.value import hand_utility
-from hearts.cards import JD_BIT, QUEEN_SPADES
+from hearts.cards import JD_BIT
 from hearts.view import PlayerView
 
 
@@ -182,6 +182,7 @@ def card_rollout(view: PlayerView) -> WorldRollout:
         if mask & JD_BIT:
             jd0 = s
     qs_breaks = rules.qs_breaks_hearts
+    breakers = rules.breakers
     lead_card = rules.lead_card
     voids = any_void(view)
 
@@ -197,7 +198,7 @@ def card_rollout(view: PlayerView) -> WorldRollout:
             t,
             leader,
             played + 1,
-            broken or card >= 39 or (qs_breaks and card == QUEEN_SPADES),
+            broken or bool(breakers >> card & 1),
             pen,
             jd0,
             qs_breaks,

@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 
-from hearts.rules import Rules
+from hearts.rules import SHOOTER_CHOOSES, Rules
 
 Utility = Callable[[list[int], int], float]
 
@@ -28,7 +28,7 @@ def hand_utility(rules: Rules, totals: tuple[int, ...], me: int) -> Utility:
     target = rules.target
     near = near_the_end(rules, totals)
     score = rules.score
-    chooses = rules.moon == "shooter_chooses"
+    chooses = rules.moon == SHOOTER_CHOOSES
 
     def points(pen: list[int], jd: int) -> list[int]:
         # The shooter, if any, scores the moon as the rules (or its own choice) say.
@@ -66,7 +66,7 @@ def hand_utility(rules: Rules, totals: tuple[int, ...], me: int) -> Utility:
 def seat_points(rules: Rules, totals: tuple[int, ...], me: int) -> Callable[[list[int], int], int]:
     """``f(pen, jd_taker)``: the points ``me`` scores for a finished hand (a moon
     scored as the shooter would choose), what a coach calls expected points."""
-    chooses = rules.moon == "shooter_chooses"
+    chooses = rules.moon == SHOOTER_CHOOSES
 
     def points(pen: list[int], jd: int) -> int:
         return rules.score(pen, jd, rules.moon_choice(totals, pen, jd) if chooses else None)[me]

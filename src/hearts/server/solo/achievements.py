@@ -31,7 +31,7 @@ from hearts.cards import HEARTS_MASK, JD_BIT, QS_BIT, QUEEN_SPADES
 from hearts.hand import HandState
 from hearts.match import HandResult
 from hearts.record import read_record
-from hearts.rules import Rules, RulesError
+from hearts.rules import ADD_TO_OTHERS, Rules, RulesError
 from hearts.server.i18n import lang, messages_en
 from hearts.server.store.db import Loaded, Store, achievements, hands, matches, players
 
@@ -227,7 +227,7 @@ def variants_of(rules: Rules) -> set[str]:
         found.add("many")
     if rules.qs_breaks_hearts:
         found.add("qs_breaks_hearts")
-    if rules.moon != "add_to_others":
+    if rules.moon != ADD_TO_OTHERS:
         found.add("moon")
     if rules.jd_bonus:
         found.add("jd_bonus")

@@ -20,6 +20,7 @@ from typing import Any
 
 from hearts.bots.hard import HardBot, Weighing
 from hearts.cards import HEARTS, QS_BIT, QUEEN_SPADES, SPADES, SUIT_MASKS, card_name, cards_of
+from hearts.rules import SUBTRACT_FROM_SELF
 from hearts.server.i18n import lang, messages_en
 from hearts.server.i18n.messages import SUITS_VI
 from hearts.view import PlayerView
@@ -238,7 +239,7 @@ def moon_share(view: PlayerView, w: Weighing, option: int) -> float:
     total = (n - 1) * w.value[option] + n * w.points[option]
     plain = 26 - (10 if rules.jd_bonus else 0)  # every card taken, no moon
     # Far from the end a shooter who may choose adds 26 to the others.
-    if rules.moon == "subtract_from_self":
+    if rules.moon == SUBTRACT_FROM_SELF:
         share = (plain - total) / 52
     else:
         share = (total - plain) / (26 * (n - 2))

@@ -35,7 +35,7 @@ from hearts.fairness import HandSeeds, is_client_seed
 from hearts.hand import DONE, PASS, PLAY, HandState
 from hearts.match import HandResult, Match
 from hearts.record import read_record, write_record
-from hearts.rules import TARGETS, Rules
+from hearts.rules import MOON_SCORINGS, SHOOTER_CHOOSES, Rules, RulesError
 from hearts.server.i18n import lang, messages_en
 from hearts.server.i18n.messages import error_message, illegal_reason, pass_message, rule_message
 from hearts.view import PlayerView
@@ -47,10 +47,6 @@ SOUTH = 0
 #: "Bạn" in play order with NAMES_AROUND (the names of seed 001's worked example).
 NAMES = {"S": "Bạn", "W": "Tây", "N": "Bắc", "E": "Đông"}
 NAMES_AROUND = ("An", "Bình", "Chi", "Dũng", "Hà", "Khôi")
-#: The rule keys a player may choose (the hearts-hand/1 rules object), and the players.
-API_RULES = ("players", "qs_breaks_hearts", "moon", "jd_bonus", "target")
-PLAYERS = range(3, 8)
-MOON_SCORINGS = ("add_to_others", "subtract_from_self")
 #: The preferred display order of suits: red and black alternate.
 _SUIT_ORDER = (CLUBS, HEARTS, SPADES, DIAMONDS)
 _RED = frozenset((DIAMONDS, HEARTS))
@@ -112,26 +108,18 @@ def seat_names(rules: Rules) -> dict[str, str]:
 
 
 def rules_from_api(data: Any, base: Rules) -> Rules:
-    """The rules a player asked for (``None``: ``base``, the server's table); a
-    :class:`GameError` ``bad_rules`` with a Vietnamese message for anything else
-    than the five keys with their values."""
+    """The rules a player asked for (``None``: ``base``, the server's table), read
+    by :meth:`Rules.from_api`; a :class:`GameError` ``bad_rules`` with the message
+    of the rule at fault, in the request's language, for anything else than the
+    five keys with their values."""
     if data is None:
         return base
-    if not isinstance(data, dict):
-        raise GameError("bad_rules", rule_message("object"))
-    for key, value in data.items():
-        if key not in API_RULES:
-            raise GameError("bad_rules", rule_message("unknown", key))
-        if key in ("players", "target"):
-            ok = type(value) is int and value in (PLAYERS if key == "players" else TARGETS)
-        elif key == "moon":
-            ok = value in ("add_to_others", "subtract_from_self", "shooter_chooses")
-        else:
-            ok = type(value) is bool
-        if not ok:
-            raise GameError("bad_rules", rule_message(key))
-    chosen = {key: getattr(base, key) for key in API_RULES} | data
-    return Rules(**chosen)
+    try:
+        return Rules.from_api(data, base)
+    except RulesError as err:
+        if not err.rule:  # not the request's fault
+            raise
+        raise GameError("bad_rules", rule_message(err.rule, err.key)) from None
 
 
 def client_seed_from_api(value: str | None) -> str | None:
@@ -143,8 +131,8 @@ def client_seed_from_api(value: str | None) -> str | None:
 
 
 def rules_json(rules: Rules) -> dict[str, Any]:
-    """The five keys a player chooses, all of them."""
-    return {key: getattr(rules, key) for key in API_RULES}
+    """The five keys a player chooses, all of them (:meth:`Rules.to_api`)."""
+    return rules.to_api()
 
 
 @dataclass(frozen=True, slots=True)
@@ -271,7 +259,7 @@ class Game:
     def _finish(self) -> None:
         """Score the finished hand, unless South shot the moon and may choose."""
         hand = self.hand
-        if self.rules.moon == "shooter_chooses" and hand.shooter() in self.choosers:
+        if self.rules.moon == SHOOTER_CHOOSES and hand.shooter() in self.choosers:
             return
         self.match.finish_hand()
 

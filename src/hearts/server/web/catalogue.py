@@ -11,8 +11,7 @@ from fastapi import APIRouter, Response
 from pydantic import BaseModel, Field
 
 from hearts.cards import card_name, cards_of
-from hearts.rules import MOON_RULES, REMOVED, TARGETS, Rules
-from hearts.server.table.game import API_RULES
+from hearts.rules import API_RULES, MOON_RULES, REMOVED, TARGETS, Rules
 
 
 class TargetRange(BaseModel):

@@ -10,6 +10,8 @@ from fastapi.responses import JSONResponse
 from fastapi.routing import APIRoute
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictStr
 
+from hearts.rules import Moon, MoonScoring
+
 MAX_VERSION = 2**53  # the largest integer every JSON client holds exactly
 #: No match has more hands; a larger number in a path is no hand (404), whatever the
 #: database's integers hold.
@@ -65,7 +67,7 @@ class NewMatchBody(NextHandBody):
 
 
 class MoonBody(VersionBody):
-    choice: Literal["add_to_others", "subtract_from_self"]
+    choice: MoonScoring
 
 
 class PlayBody(VersionBody):
@@ -132,15 +134,12 @@ class Settings(BaseModel):
     take_back: bool = Field(True, description="South may take back its last card (Đi lại)")
 
 
-MoonScoring = Literal["add_to_others", "subtract_from_self"]
-
-
 class RulesInfo(BaseModel):
     """The match's rules: all five keys, always."""
 
     players: int
     qs_breaks_hearts: bool
-    moon: Literal["add_to_others", "subtract_from_self", "shooter_chooses"]
+    moon: Moon
     jd_bonus: bool
     target: int
 
