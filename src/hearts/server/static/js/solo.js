@@ -20,11 +20,13 @@ export class SoloTransport {
     this.stuck = false; // the computers' steps failed again and again: "Thử lại" shown
   }
 
-  // South's action → the State after it; a deal carries this browser's seed.
+  // South's action ("play", "pass", "moon", "next-hand") → the State after it; a deal
+  // carries this browser's seed.
   async act(what, body, newest) {
     if (what === "play") return api.play(body.version, body.card);
     if (what === "pass") return api.pass(body.version, body.cards);
     if (what === "moon") return api.moon(body.version, body.choice);
+    if (what !== "next-hand") throw new Error(`no such action: ${what}`);
     const sent = fairness.seedFor(newest);
     const state = await api.nextHand(body.version, sent.seed);
     fairness.dealt(sent, state);
