@@ -307,6 +307,20 @@ export class RoomLink {
 
   refresh() { return roomApi.get(this.code); }
 
+  // After a 409 stale: whether the seat's action (what, body), sent from the State
+  // `s`, still stands in a Room (still my turn, that card still legal, ...).
+  still(what, body, s) {
+    const hand = s && s.match.hand_number;
+    const tests = {
+      play: (t) => t.hand.phase === "play" && t.hand.turn === t.seats[0] && (t.hand.legal || []).includes(body.card),
+      pass: (t) => t.match.hand_number === hand && t.hand.phase === "pass" && !t.hand.passed &&
+        body.cards.every((c) => t.hand.cards.includes(c)),
+      moon: (t) => t.hand.phase === "moon_choice",
+      "next-hand": (t) => t.match.hand_number === hand && t.hand.phase === "done" && !!t.hand.points,
+    };
+    return (room) => !!room.state && !!tests[what] && tests[what](room.state);
+  }
+
   // call(version)'s Room to the page. Another player may have moved the room on
   // meanwhile (409 stale, with the Room): the action is sent once more at the new
   // version if still(room) says it still stands there (still my turn, that card still

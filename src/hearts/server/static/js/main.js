@@ -1,13 +1,12 @@
-// The single-player page: the table (tablepage.js) fed by the solo transport (solo.js:
-// REST, the page pacing the computers), and what only this table has: the hint, the
-// take-back, a new match, the settings, the statistics and achievements, the review.
+// The single-player page: the table (tablepage.js) fed by the solo transport (api.js's
+// SoloTransport: REST, the page pacing the computers), and what only this table has:
+// the hint, the take-back, a new match, the settings, the statistics, the review.
 // It never decides what is legal: it shows what the server sends.
-import { api } from "./api.js";
+import { api, SoloTransport } from "./api.js";
 import * as fairness from "./fairness.js";
 import { firstState } from "./boot.js";
 import { announce } from "./controller.js";
 import { TablePage } from "./tablepage.js";
-import { SoloTransport } from "./solo.js";
 import { renderStats } from "./panels.js";
 import { wirePanels } from "./layout.js";
 import { T, SEAT_NAME, LANG, chooseLang } from "./i18n.js";

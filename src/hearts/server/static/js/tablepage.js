@@ -1,32 +1,17 @@
-// One page controller for every table: the solo table (main.js), a room and a public
-// table (room.js). It shows the States it is sent one card at a time (steps.js, at the
-// mode's pace), keeps the hand's controller (controller.js), the message line and its
-// flash, the button block under the table and the moon's choice. It decides nothing:
-// the server's State says what is legal, and the page paints it.
-//
-// How an action reaches the server and what comes back is the transport's: solo.js
-// (REST, a State for each action, the page pacing the computers with one step per
-// card) or live.js's RoomLink (the room's socket or long poll, a Room for each action
-// and pushes; the server paces). What else a table shows (a room's lobby and seats,
-// the solo table's hint and statistics) is its mode's, beside this module.
-//
-// The transport: act(what, body, newest) → the update after the seat's action
-// ("play", "pass", "moon", "next-hand"; body has the version); run(page, call, still):
-// an action's life (call(version) sent, its answer and what follows given to
-// page.receive, errors said on the message line); stuck: the retry button shown;
-// refresh(): its call; after(page), optional: the page is idle again.
-//
-// The mode: stateOf(update) → the State in it; accept(update), optional: whether an
-// update is newer than the last (and what the mode keeps of it); arrive(update) → the
-// State to show, or null when the mode draws another screen; onTable(): the table is
-// the screen; pace(): {gap, hold, flight} in ms (real time: `paced` is applied here);
-// holdOnOpen: a table opened right after a trick was taken holds it first; the words
-// of the message line (choosing, passesAwaited, handOver, yourTurn, othersTurn);
-// played(s, p), optional: a card played as the live region reads it; allows: the
-// coach's buttons shown ({hint, review, newMatch}); hinted(s): the cards a hint marks;
-// flashPerVersion: a flash lasts while the State it was said at is the newest;
-// mergeNews: news of the others is said before "your turn"; takeBack(), waitText;
-// paint(s, busy) and busyChanged(), optional: the mode's own parts.
+// One page controller for every table (the solo table: main.js; a room, a public
+// table: room.js): the States it is sent shown one card at a time (steps.js) at the
+// mode's pace, the hand's controller (controller.js), the message line and its flash,
+// the button block, the moon's choice. It decides nothing: it paints the server's State.
+// A transport carries the actions and brings the updates: api.js's SoloTransport
+// (REST; the page paces the computers, one step per card) or live.js's RoomLink (the
+// socket or long poll; the server paces). Its act(what, body, newest) → the update
+// after a seat's action; run(page, call, still): an action's life, each update given
+// to page.receive; still(what, body, s), optional: a 409's retry test; stuck, refresh()
+// and after(page), optional: the retry button and an idle page. The mode (main.js's
+// SOLO, room.js's RoomPage) says the rest: stateOf(update), accept(update), arrive(update)
+// (the State to draw, or null: another screen), onTable(), pace(), holdOnOpen, the
+// message line's words, played(s, p), allows (the coach's buttons), hinted(s),
+// flashPerVersion, mergeNews, takeBack, waitText, paint(s, busy), busyChanged().
 import * as fairness from "./fairness.js";
 import { HandController, announce } from "./controller.js";
 import { T, SEAT_NAME } from "./i18n.js";
@@ -170,42 +155,20 @@ export class TablePage {
     }
   }
 
-  // still() over the State of an update.
-  still(test) {
-    return (update) => {
-      const s = this.mode.stateOf(update);
-      return !!s && test(s);
-    };
-  }
-
-  play(card) {
-    this.act((v) => this.transport.act("play", { version: v, card }, this.newest), this.still((s) =>
-      s.hand.phase === "play" && s.hand.turn === s.seats[0] && (s.hand.legal || []).includes(card)));
-  }
-
-  pass(cards) {
-    const hand = this.current().match.hand_number;
-    this.act(async (v) => {
-      const got = await this.transport.act("pass", { version: v, cards }, this.newest);
-      this.hand.passed();
+  // A seat's action ("play", "pass", "moon", "next-hand"); then(): once answered.
+  seat(what, body, then = () => {}) {
+    const still = this.transport.still ? this.transport.still(what, body, this.current()) : undefined;
+    return this.act(async (v) => {
+      const got = await this.transport.act(what, { version: v, ...body }, this.newest);
+      then();
       return got;
-    }, this.still((s) => s.match.hand_number === hand && s.hand.phase === "pass" &&
-      !s.hand.passed && cards.every((c) => s.hand.cards.includes(c))));
+    }, still);
   }
 
-  chooseMoon(how) {
-    this.act((v) => this.transport.act("moon", { version: v, choice: how }, this.newest),
-      this.still((s) => s.hand.phase === "moon_choice"));
-  }
-
-  nextHand() {
-    const hand = this.current().match.hand_number;
-    this.act(async (v) => {
-      const got = await this.transport.act("next-hand", { version: v }, this.newest);
-      this.hand.reset();
-      return got;
-    }, this.still((s) => s.match.hand_number === hand && s.hand.phase === "done" && !!s.hand.points));
-  }
+  play(card) { this.seat("play", { card }); }
+  pass(cards) { this.seat("pass", { cards }, () => this.hand.passed()); }
+  chooseMoon(how) { this.seat("moon", { choice: how }); }
+  nextHand() { this.seat("next-hand", {}, () => this.hand.reset()); }
 
   // After the player's action: where the next one is, if focus was lost.
   placeFocus() {
