@@ -1,9 +1,9 @@
-// The hand's controller, one for the single-player table (main.js) and a room's
-// (room.js): it keeps what the player is doing with their hand (the cards chosen to
-// pass, "Vòng trước" open), turns taps and keys into the page's actions, and paints
-// the parts of the page that belong to the hand: the table (TableView), the note on
-// it, the pass and take-back buttons. It decides nothing: legal cards and reasons
-// are the server's, and each page says how an action goes to its server.
+// The hand's controller, kept by the table's page (tablepage.js) of every mode: it
+// keeps what the player is doing with their hand (the cards chosen to pass, "Vòng
+// trước" open), turns taps and keys into the page's actions, and paints the parts of
+// the page that belong to the hand: the table (TableView), the note on it, the pass
+// and take-back buttons. It decides nothing: legal cards and reasons are the
+// server's, and the table's transport says how an action goes to its server.
 import { TableView } from "./table.js";
 import { renderTricks, renderScores } from "./panels.js";
 import { SEAT_NAME, T, cardShort } from "./i18n.js";

@@ -5,8 +5,10 @@
 // then. A dropped socket reconnects with a growing pause; every (re)connection starts
 // with the whole Room, so nothing missed while away is lost. While the socket is open
 // the seat's actions go over it too (act): cheaper for the server than a request each.
-import { ApiError, ensureToken, LANG_HEADERS } from "./api.js";
-import { LANG } from "./i18n.js";
+// RoomLink, at the end, is a room's transport for the table's page (tablepage.js).
+import { ApiError, ensureToken, LANG_HEADERS, roomApi } from "./api.js";
+import * as fairness from "./fairness.js";
+import { LANG, T } from "./i18n.js";
 import { sleep } from "./dom.js";
 
 const PING_MS = 20000;        // keep the socket alive through proxies; notice a dead one
@@ -267,6 +269,83 @@ export class Live {
       } finally {
         clearTimeout(timer);
       }
+    }
+  }
+}
+
+// A room's transport for the table's page (tablepage.js): the seat's actions over the
+// socket while it is open, else (or if the socket drops before answering) by REST,
+// each answered by a Room; the Rooms the server pushes come from Live.
+export class RoomLink {
+  constructor(code) {
+    this.code = code;
+    this.live = null;
+    this.stuck = false; // the server paces a room: nothing for the page to retry
+  }
+
+  // hooks: Live's onRoom, onGone, onLink.
+  start(version, hooks) {
+    this.live = new Live({ code: this.code, version, ...hooks });
+    this.live.start();
+  }
+
+  stop() { if (this.live) this.live.stop(); }
+
+  // A seat's action by name ("pass", "play", "moon", "next-hand", "seed"); the version
+  // makes a second try change nothing. A deal carries this seat's seed.
+  async act(what, body, newest) {
+    if (what === "next-hand") body = { ...body, client_seed: fairness.seedFor(newest).seed };
+    if (this.live) {
+      try {
+        return await this.live.act(what, body);
+      } catch (e) {
+        if (!(e instanceof NoSocket)) throw e;
+      }
+    }
+    return roomApi.act(this.code, what, body);
+  }
+
+  refresh() { return roomApi.get(this.code); }
+
+  // After a 409 stale: whether the seat's action (what, body), sent from the State
+  // `s`, still stands in a Room (still my turn, that card still legal, ...).
+  still(what, body, s) {
+    const hand = s && s.match.hand_number;
+    const tests = {
+      play: (t) => t.hand.phase === "play" && t.hand.turn === t.seats[0] && (t.hand.legal || []).includes(body.card),
+      pass: (t) => t.match.hand_number === hand && t.hand.phase === "pass" && !t.hand.passed &&
+        body.cards.every((c) => t.hand.cards.includes(c)),
+      moon: (t) => t.hand.phase === "moon_choice",
+      "next-hand": (t) => t.match.hand_number === hand && t.hand.phase === "done" && !!t.hand.points,
+    };
+    return (room) => !!room.state && !!tests[what] && tests[what](room.state);
+  }
+
+  // call(version)'s Room to the page. Another player may have moved the room on
+  // meanwhile (409 stale, with the Room): the action is sent once more at the new
+  // version if still(room) says it still stands there (still my turn, that card still
+  // legal, ...); the server decides.
+  async run(page, call, still) {
+    if (!call) return;
+    try {
+      let version = page.version();
+      for (let tries = 0; ; tries++) {
+        try {
+          page.receive(await call(version));
+          return;
+        } catch (e) {
+          // a 409 whose Room did not come through: fetch it
+          let room = e.room;
+          if (!room && e.status === 409) room = await roomApi.get(this.code).catch(() => null);
+          if (!room) throw e;
+          page.receive(room);
+          const stale = e.code === "stale" || (!e.room && room.version !== version);
+          if (!stale || tries > 0 || !still(room)) throw e;
+          version = room.version;
+        }
+      }
+    } catch (e) {
+      if (e.code !== "stale") page.say(e.code === "network" ? T.netError : e.message || T.error);
     }
   }
 }

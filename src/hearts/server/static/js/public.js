@@ -199,9 +199,9 @@ export class PublicTable {
       this.seen.add(r.id);
       this.over[r.seat] = { reaction: r.reaction, until: now + SHOWN_MS };
       const names = s.names || SEAT_NAME;
-      if (r.seat !== "S") this.page.setFlash(P.reacted(names[r.seat] || r.seat, P.reactions[r.reaction] || r.reaction), "info");
+      if (r.seat !== "S") this.page.table.say(P.reacted(names[r.seat] || r.seat, P.reactions[r.reaction] || r.reaction), "info");
       clearTimeout(this.overTimer);
-      this.overTimer = setTimeout(() => this.page.repaint(), SHOWN_MS + 50);
+      this.overTimer = setTimeout(() => this.page.table.repaint(), SHOWN_MS + 50);
     }
     for (const root of document.querySelectorAll("#table .seat[data-seat]")) {
       const shown = this.over[root.dataset.seat];
@@ -242,7 +242,7 @@ export class PublicTable {
   // Over the room's socket while it is open (the others see it pushed at once), else
   // by REST; a second try is refused as too soon, nothing shown twice.
   async send(name) {
-    const live = this.page.live;
+    const live = this.page.link.live;
     if (live) {
       try {
         return await live.act("react", { reaction: name });
@@ -255,10 +255,10 @@ export class PublicTable {
 
   async react(name) {
     try {
-      this.page.offer(await this.send(name));
+      this.page.table.receive(await this.send(name));
     } catch (e) {
-      if (e.room) this.page.offer(e.room);
-      this.page.setFlash(e.code === "network" ? T.netError : e.message || T.error);
+      if (e.room) this.page.table.receive(e.room);
+      this.page.table.say(e.code === "network" ? T.netError : e.message || T.error);
     }
   }
 
@@ -286,10 +286,10 @@ export class PublicTable {
 
   async hide(seat, hidden) {
     try {
-      this.page.offer(await publicApi.hide(this.page.code, seat, hidden));
+      this.page.table.receive(await publicApi.hide(this.page.code, seat, hidden));
     } catch (e) {
-      if (e.room) this.page.offer(e.room);
-      this.page.setFlash(e.code === "network" ? T.netError : e.message || T.error);
+      if (e.room) this.page.table.receive(e.room);
+      this.page.table.say(e.code === "network" ? T.netError : e.message || T.error);
     }
   }
 

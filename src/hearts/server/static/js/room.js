@@ -1,26 +1,25 @@
-// Play with friends (docs/api.md, Rooms): the join screen, the lobby and the table of
-// a room. The server sends each viewer the table from their own seat ("S") in the
-// single-player State's shape, so the same TableView draws it; this page only shows
-// what it is sent (legal cards, who is waited for, which plays were automatic) and
-// animates from one pushed State to the next like the single-player page.
+// Play with friends (docs/api.md, Rooms): the join screen, the lobby and what a room's
+// table shows besides the table itself. The server sends each viewer the table from
+// their own seat in the single-player State's shape: the same table controller
+// (tablepage.js) draws it, fed by the room's transport (live.js's RoomLink: the
+// socket or the long poll, a Room for each action and pushes). This module is the
+// room's mode of that table: which screen a Room shows, the words of its message line
+// (who is waited for, the time left), the seats' marks (away, automatic plays).
 import { roomApi } from "./api.js";
 import * as fairness from "./fairness.js";
-import { Live, NoSocket } from "./live.js";
-import { HandController, announce } from "./controller.js";
-import { renderMoonChoice } from "./moonchoice.js";
-import { makePresenter, playedSeq, intermediate } from "./steps.js";
+import { RoomLink } from "./live.js";
+import { TablePage } from "./tablepage.js";
 import { RoomDialog, savedName, saveName } from "./roomdialog.js";
 import { A, T, W, SEAT_NAME, rulesLine } from "./i18n.js";
 import { qrDetails, wireShare } from "./share.js";
 import { isDefaultRules, rulesReady } from "./rules.js";
-import { $, el, markBusy, paced, reducedMotion, sleep } from "./dom.js";
+import { $, el, markBusy, sleep } from "./dom.js";
 import { CODE_IN_PATH, forget, publicFlag, remember, remembered, roomLink } from "./roomstore.js";
 
 // The server paces the computers (a card about every 0.7 s): the page shows each card
 // as it comes, a little apart when several come at once.
-const GAP_MS = 300;
-const HOLD_MS = 900;
-const flightMs = () => (reducedMotion() ? 0 : 280);
+const PACE = { gap: 300, hold: 900, flight: 280 };
+const names = (s) => s.names || SEAT_NAME;
 
 // A seat the computer plays for now: the server keeps the mark until the player acts,
 // but a player who is back (connected) loses it at once on every screen.
@@ -81,25 +80,15 @@ export function openRoomDialog({ current }) {
 class RoomPage {
   constructor(code) {
     this.code = code;
-    this.latest = null;     // the newest Room received
-    this.onScreen = null;   // the Room drawn (may lag while cards land)
-    this.shown = null;      // the State snapshot on the table
     this.screen = "";       // "join" | "lobby" | "table" | "gone"
-    this.pumping = false;
-    this.acting = false;
-    this.flash = null;      // {text, kind, until}
-    this.hand = null;       // the hand's controller, once the table is shown
-    this.live = null;
+    this.showing = null;    // the Room whose State is on the table
     this.deadlineAt = null; // performance.now() when the waited-for turn is played for them
-    this.present = makePresenter({
-      paint: (s) => this.paintTable(s),
-      announce,
-      names: (s) => s.names || SEAT_NAME,
-      gapMs: () => paced(GAP_MS),
-      holdMs: () => paced(HOLD_MS),
-      flightMs,
-      played: (s, p) => T.played((s.names || SEAT_NAME)[p.seat], p.card) + (this.isAuto(p) ? ` ${W.auto}` : ""),
-    });
+    // what the table controller asks of a room (tablepage.js, "the mode")
+    this.waitText = W.wait;
+    this.mergeNews = true;
+    this.holdOnOpen = false;
+    this.link = new RoomLink(code);
+    this.table = new TablePage({ transport: this.link, mode: this });
   }
 
   // ------------------------------------------------------------ start and feed
@@ -111,7 +100,6 @@ class RoomPage {
     badge.dataset.mode = "room";
     badge.textContent = W.mode;
     document.title = W.title;
-    this.wire();
     window.dispatchEvent(new Event("resize")); // the top bar changed: measure it again
     for (let attempt = 0; !room; attempt++) {
       try {
@@ -123,11 +111,9 @@ class RoomPage {
       }
     }
     await rulesReady; // asked for as the page started, beside the Room
-    this.offer(room);
-    this.live = new Live({
-      code: this.code,
-      version: room.version,
-      onRoom: (r) => this.offer(r),
+    this.table.receive(room);
+    this.link.start(room.version, {
+      onRoom: (r) => this.table.receive(r),
       onGone: (err) => this.gone(err.code, err.message),
       onLink: (how) => {
         document.body.dataset.live = how;
@@ -136,25 +122,25 @@ class RoomPage {
         this.barVisibility();
       },
     });
-    this.live.start();
     setInterval(() => this.tick(), 1000);
   }
 
   // A Room from any source (an action's answer, the socket, the long poll): the
   // newest wins; an older one is dropped.
-  offer(room) {
-    if (!room || typeof room.version !== "number") return;
-    const old = this.latest;
-    if (old && room.version < old.version) return;
-    if (old && room.version === old.version && JSON.stringify(room.seats) === JSON.stringify(old.seats)) return;
-    if (old && !old.you && room.you && this.live) this.live.reconnect(); // seated now
-    this.latest = room;
-    if (this.live) this.live.version = Math.max(this.live.version, room.version); // the long poll's "after"
+  accept(room) {
+    if (typeof room.version !== "number") return false;
+    const old = this.table.newest, live = this.link.live;
+    if (old && room.version < old.version) return false;
+    if (old && room.version === old.version && JSON.stringify(room.seats) === JSON.stringify(old.seats)) return false;
+    if (old && !old.you && room.you && live) live.reconnect(); // seated now
+    if (live) live.version = Math.max(live.version, room.version); // the long poll's "after"
     this.deadlineAt = typeof room.deadline === "number" ? performance.now() + room.deadline * 1000 : null;
     if (room.you) remember(this.code);
     this.offerSeed(room);
-    this.pump();
+    return true;
   }
+
+  stateOf(room) { return room.state || null; }
 
   // This seat's seed for the room's next deal (docs/fairness.md, "Rooms: whose
   // seeds"), sent once per promised deal: in the lobby and as soon as a hand is over
@@ -169,34 +155,15 @@ class RoomPage {
     this.seeding = f.next_commitment;
     const sent = fairness.seedFor(room);
     try {
-      const answer = await this.send("seed", { client_seed: sent.seed, commitment: sent.promised });
+      const answer = await this.link.act("seed", { client_seed: sent.seed, commitment: sent.promised });
       fairness.kept(sent, answer);
-      this.offer(answer);
+      this.table.receive(answer);
     } catch (e) {
-      if (e.room) this.offer(e.room); // dealt meanwhile: the next deal is another one
+      if (e.room) this.table.receive(e.room); // dealt meanwhile: the next deal is another one
     } finally {
       if (this.seeding === sent.promised && !fairness.isKept(sent.promised)) this.seeding = null;
     }
   }
-
-  // Draw Rooms one after the other: a State that adds cards is shown card by card.
-  async pump() {
-    if (this.pumping) return;
-    this.pumping = true;
-    this.busyChanged();
-    try {
-      while (this.latest !== this.onScreen) {
-        const room = this.latest;
-        await this.show(room);
-        this.onScreen = room;
-      }
-    } finally {
-      this.pumping = false;
-      this.busyChanged();
-    }
-  }
-
-  busy() { return this.pumping || this.acting; }
 
   // A public table's own parts (public.js), loaded with its first Room.
   async publicPart() {
@@ -205,41 +172,25 @@ class RoomPage {
   }
 
   busyChanged() {
-    markBusy(this.busy());
-    if (this.screen === "table" && this.shown) this.paintTable(this.shown);
     const startBtn = this.screen === "lobby" && $("#room-start");
-    if (startBtn) startBtn.disabled = this.acting;
+    if (startBtn) startBtn.disabled = this.table.acting;
   }
 
-  async show(room) {
-    if (room.public && (await this.publicPart()).takes(room)) return;
+  // The screen a Room shows, in turn: the State to draw on the table, or null when
+  // another screen (the join screen, the lobby, a public table's) is drawn instead.
+  async arrive(room) {
+    if (room.public && (await this.publicPart()).takes(room)) return null;
     if (!room.you) {
       forget(this.code);
       if (room.phase === "lobby" && !room.full) this.joinScreen(room);
       else this.gone(room.phase === "lobby" ? "room_full" : room.phase === "over" ? "match_over" : "room_started");
-      return;
+      return null;
     }
-    if (room.phase === "lobby" || !room.state) { this.lobbyScreen(room); return; }
+    if (room.phase === "lobby" || !room.state) { this.lobbyScreen(room); return null; }
     this.tableScreen(room);
-    const prev = this.onScreen;
-    this.noticeChanges(prev, room);
+    this.noticeChanges(this.table.onScreen, room);
     this.showing = room;
-    const next = room.state;
-    if (this.shown && next.match.hand_number !== this.shown.match.hand_number) this.hand.reset();
-    if (!this.shown) await this.holdOnArrival(next);
-    await this.present(this.shown, next);
-    this.shown = next;
-    this.paintTable(next);
-  }
-
-  // Opened right after a trick was taken (nobody has led the next one): the trick is
-  // held on the table as if it had just been played, as on the single-player page.
-  async holdOnArrival(s) {
-    const h = s.hand;
-    if (h.phase !== "play" || (h.trick || []).length || !(h.tricks || []).length || !h.trick_winner) return;
-    const seq = playedSeq(s);
-    this.paintTable(intermediate(s, s, seq, seq.length, false));
-    await sleep(paced(HOLD_MS));
+    return room.state;
   }
 
   // What changed between two Rooms that the players should read: a pass made, all
@@ -247,80 +198,40 @@ class RoomPage {
   noticeChanges(prev, room) {
     const s = room.state, p = prev && prev.state;
     if (!p || !s || p.match.hand_number !== s.match.hand_number) return;
-    const names = s.names || SEAT_NAME;
-    if (p.hand.phase === "pass" && s.hand.phase !== "pass") { this.setFlash(W.allPassed, "info"); return; }
+    const n = names(s), me = s.seats[0], say = (text) => this.table.say(text, "info");
+    if (p.hand.phase === "pass" && s.hand.phase !== "pass") { say(W.allPassed); return; }
     if (s.hand.phase === "pass") {
       const before = new Set(prev.waiting_for || []);
       const now = new Set(room.waiting_for || []);
-      const passed = [...before].filter((seat) => !now.has(seat) && seat !== "S");
+      const passed = [...before].filter((seat) => !now.has(seat) && seat !== me);
       const autoPass = (room.auto_plays || []).find((a) => a.step === "pass" && passed.includes(a.seat));
-      if (autoPass) this.setFlash(W.autoPassed(names[autoPass.seat]), "info");
-      else if (passed.length) this.setFlash(W.passedOne(passed.map((seat) => names[seat]).join(", ")), "info");
+      if (autoPass) say(W.autoPassed(n[autoPass.seat]));
+      else if (passed.length) say(W.passedOne(passed.map((seat) => n[seat]).join(", ")));
       return;
     }
     const had = new Set((prev.auto_plays || []).map((a) => `${a.seat}:${a.step}:${a.card}`));
     const fresh = (room.auto_plays || []).filter((a) => a.step === "play" && !had.has(`${a.seat}:${a.step}:${a.card}`));
     if (fresh.length) {
       const a = fresh[fresh.length - 1];
-      this.setFlash(W.autoPlayed(names[a.seat], a.card), "info");
+      say(W.autoPlayed(n[a.seat], a.card));
     }
   }
 
+  // The Room whose State the table draws (the newest while none is drawn yet).
+  room() { return this.showing || this.table.newest; }
+
   isAuto(p) {
-    const room = this.showing || this.latest;
+    const room = this.room();
     return !!room && (room.auto_plays || []).some((a) => a.step === "play" && a.seat === p.seat && a.card === p.card);
   }
 
-  // Runs one of the player's actions, call(version); its answer is drawn. Another
-  // player may have moved the room on meanwhile (409 stale, with the Room): the
-  // action is sent once more at the new version if still(room) says it still
-  // stands there (still my turn, that card still legal, ...); the server decides.
-  async act(call, still = () => false) {
-    if (this.busy()) { this.setFlash(W.wait, "info"); return; }
-    this.acting = true;
-    this.busyChanged();
-    try {
-      let version = this.latest.version;
-      for (let tries = 0; ; tries++) {
-        try {
-          this.offer(await call(version));
-          break;
-        } catch (e) {
-          // a 409 whose Room did not come through: fetch it
-          let room = e.room;
-          if (!room && e.status === 409) room = await roomApi.get(this.code).catch(() => null);
-          if (!room) throw e;
-          this.offer(room);
-          const stale = e.code === "stale" || (!e.room && room.version !== version);
-          if (!stale || tries > 0 || !still(room)) throw e;
-          version = room.version;
-        }
-      }
-    } catch (e) {
-      if (e.code !== "stale") this.setFlash(e.code === "network" ? T.netError : e.message || T.error);
-    } finally {
-      this.acting = false;
-      this.busyChanged();
-    }
-    while (this.pumping) await sleep(50);
-    this.placeFocus();
-  }
+  // A card played, as the live region reads it: "(tự động)" when played for them.
+  played(s, p) { return T.played(names(s)[p.seat], p.card) + (this.isAuto(p) ? ` ${W.auto}` : ""); }
 
-  // A seat's action: over the room's socket while it is open, else (or if the socket
-  // drops before answering) by REST; the version makes a second try change nothing.
-  async send(what, body) {
-    if (this.live) {
-      try {
-        return await this.live.act(what, body);
-      } catch (e) {
-        if (!(e instanceof NoSocket)) throw e;
-      }
-    }
-    return roomApi.act(this.code, what, body);
-  }
+  act(call, still) { return this.table.act(call, still); }
 
   gone(code, message) {
-    if (this.live) this.live.stop();
+    this.link.stop();
     forget(this.code);
     this.screen = "gone";
     const box = $("#room-screen");
@@ -372,13 +283,13 @@ class RoomPage {
     $("#join-go", box).disabled = true;
     try {
       if (name) saveName(name);
-      const sent = fairness.seedFor(this.latest);
+      const sent = fairness.seedFor(this.table.newest);
       const room = await roomApi.join(this.code, name, sent.seed);
       fairness.kept(sent, room);
       remember(this.code);
-      this.offer(room);
+      this.table.receive(room);
     } catch (e) {
-      if (e.room) this.offer(e.room);
+      if (e.room) this.table.receive(e.room);
       err.textContent = e.code === "network" ? T.netError : e.message || T.error;
       err.hidden = false;
     } finally {
@@ -407,7 +318,7 @@ class RoomPage {
       wireShare($("#room-share", box), W.title, W.shareText, roomLink(this.code));
       $(".invite", box).append(qrDetails(roomLink(this.code), A.qrRoom));
       $("#room-start", box).addEventListener("click", () => {
-        this.act((v) => roomApi.start(this.code, v, fairness.seedFor(this.latest).seed),
+        this.act((v) => roomApi.start(this.code, v, fairness.seedFor(this.table.newest).seed),
           (r) => r.phase === "lobby" && r.creator === r.you);
       });
       $("#room-leave", box).addEventListener("click", () => this.leave());
@@ -418,7 +329,7 @@ class RoomPage {
     const creator = room.creator === room.you;
     const start = $("#room-start", box);
     start.hidden = !creator;
-    start.disabled = this.acting;
+    start.disabled = this.table.acting;
     $("#lobby-note", box).textContent = creator ? W.youStart : W.starting;
     document.body.dataset.phase = "lobby";
     document.body.dataset.roomPhase = "lobby";
@@ -482,7 +393,7 @@ class RoomPage {
   }
 
   async leave() {
-    const room = this.latest;
+    const room = this.table.newest;
     if (room && room.phase === "playing" && !this.confirmLeave) {
       this.confirmLeave = true;
       this.renderBar(room);
@@ -494,7 +405,7 @@ class RoomPage {
         await (this.pub ? this.pub.leaveCall() : roomApi.leave(this.code, version));
         break;
       } catch (e) {
-        if (e.code === "network") { this.setFlash(T.netError); return; }
+        if (e.code === "network") { this.table.say(T.netError); return; }
         // another player moved the room on meanwhile (409 stale, with the Room): leave
         // the room as it is now, not only this page (the seat stayed taken)
         if (e.code === "stale" && e.room && tries < 3) { version = e.room.version; continue; }
@@ -502,7 +413,7 @@ class RoomPage {
       }
     }
     forget(this.code);
-    if (this.live) this.live.stop();
+    this.link.stop();
     goHome();
   }
 
@@ -527,7 +438,7 @@ class RoomPage {
         yes.addEventListener("click", () => this.leave());
         const no = el("button", "ghost", W.cancel);
         no.type = "button";
-        no.addEventListener("click", () => { this.confirmLeave = false; this.renderBar(this.latest); });
+        no.addEventListener("click", () => { this.confirmLeave = false; this.renderBar(this.table.newest); });
         bar.append(ask, yes, no);
         yes.focus();
       } else {
@@ -563,67 +474,18 @@ class RoomPage {
       $("#room-screen").replaceChildren();
       this.showScreen(false);
       $("#room-panel").hidden = false;
-      if (!this.hand) this.hand = this.makeHand();
     }
     document.body.dataset.roomPhase = room.phase;
     this.renderSeatList($("#room-players"), room, false);
     this.renderBar(room);
   }
 
-  wire() {
-    $("#next-hand").addEventListener("click", () => {
-      const hand = this.latest.state.match.hand_number;
-      this.act((v) => this.send("next-hand", { version: v, client_seed: fairness.seedFor(this.latest).seed }),
-        (r) => !!r.state && r.state.match.hand_number === hand && r.state.hand.phase === "done" && !!r.state.hand.points);
-    });
-  }
-
-  repaint() { if (this.screen === "table" && this.shown) this.paintTable(this.shown); }
-
-  // The hand's controller: a card played, the pass made, as the room's actions.
-  makeHand() {
-    return new HandController({
-      current: () => (this.screen === "table" && this.latest ? this.latest.state : null),
-      busy: () => this.busy(),
-      say: (text, kind) => this.setFlash(text, kind),
-      hush: () => { this.flash = null; },
-      repaint: () => this.repaint(),
-      play: (card) => this.play(card),
-      pass: (cards) => this.pass(cards),
-      waitText: W.wait,
-    });
-  }
-
-  play(card) {
-    const still = (r) => !!r.state && r.state.hand.phase === "play" && r.state.hand.turn === "S" && (r.state.hand.legal || []).includes(card);
-    this.act((v) => this.send("play", { version: v, card }), still);
-  }
-
-  pass(cards) {
-    const hand = this.latest.state.match.hand_number;
-    const still = (r) => !!r.state && r.state.match.hand_number === hand && r.state.hand.phase === "pass" &&
-      !r.state.hand.passed && cards.every((c) => r.state.hand.cards.includes(c));
-    this.act(async (v) => {
-      const got = await this.send("pass", { version: v, cards });
-      this.hand.passed();
-      return got;
-    }, still);
-  }
-
-  chooseMoon(how) {
-    this.act((v) => this.send("moon", { version: v, choice: how }), (r) => !!r.state && r.state.hand.phase === "moon_choice");
-  }
-
-  setFlash(text, kind = "warn") {
-    this.flash = { text, kind, until: performance.now() + 4000 };
-    this.repaint();
-    clearTimeout(this.flashTimer);
-    this.flashTimer = setTimeout(() => this.repaint(), 4100);
-  }
+  onTable() { return this.screen === "table"; }
+  pace() { return PACE; }
 
   // Once a second: the time left to the waited-for player, on the message line.
   tick() {
-    if (this.deadlineAt !== null && !this.pumping) this.repaint();
+    if (this.deadlineAt !== null && !this.table.presenting) this.table.repaint();
   }
 
   secondsLeft() {
@@ -631,64 +493,42 @@ class RoomPage {
     return Math.max(0, Math.ceil((this.deadlineAt - performance.now()) / 1000));
   }
 
-  // The message line: whose turn, whom the table waits for, what just happened.
-  message(s) {
-    const room = this.showing || this.latest;
-    const h = s.hand, names = s.names || SEAT_NAME, me = s.seats[0];
-    const waiting = (room.waiting_for || []).filter((seat) => seat !== me).map((seat) => names[seat] || seat);
+  // ------------------------------------------------------------ the message line's words
+  // Whom the table waits for, and the time left to them.
+  waiting(s) {
+    return (this.room().waiting_for || []).filter((seat) => seat !== s.seats[0]).map((seat) => names(s)[seat] || seat);
+  }
+
+  clock(text) {
     const left = this.secondsLeft();
-    const clock = (text) => (left !== null && !this.pumping ? `${text} · ${W.secondsLeft(left)}` : text);
-    if (s.match.over) return { text: T.matchDone + (s.match.winner ? " " + T.winner(names[s.match.winner], s.match.totals[s.match.winner]) : "") };
-    if (h.phase === "pass") {
-      if (!h.passed) return { text: clock(`${T.passHint(h.pass_direction, names[h.pass_to], h.pass_count)} · ${T.chosen(this.hand.selected.size, h.pass_count)}`), kind: "turn" };
-      return { text: waiting.length ? clock(W.waitPass(waiting.join(", "))) : W.waitAll };
-    }
-    if (h.phase === "moon_choice") return { text: T.moonChoose, kind: "turn" };
-    if (h.phase === "done") {
-      if (!h.points) return { text: W.waitMoon(waiting.join(", ") || W.theShooter) };
-      return { text: W.handDone };
-    }
-    if (h.trick_winner && (h.tricks || []).length) return { text: T.tookTrick(names[h.trick_winner], h.tricks[h.tricks.length - 1].points) };
-    if (h.turn === me) return { text: clock(T.yourTurn), kind: "turn" };
-    if (h.turn) {
-      const seat = room.seats.find((x) => x.seat === h.turn);
-      if (seat && seat.kind === "human") return { text: clock(W.waitFor(names[h.turn])) };
-      return { text: T.isPlaying(names[h.turn]) };
-    }
-    return { text: "" };
+    return left !== null && !this.table.presenting ? `${text} · ${W.secondsLeft(left)}` : text;
   }
 
-  paintTable(s) {
-    if (!this.hand) return;
-    this.shown = s;
-    const busy = this.busy();
-    this.hand.paint(s, { busy });
-    const h = s.hand;
-    const msg = $("#message");
-    let m = this.message(s);
-    if (this.flash && performance.now() < this.flash.until) {
-      // news of the others never hides that it is the player's turn
-      m = this.flash.kind === "info" && m.kind === "turn"
-        ? { text: `${this.flash.text}. ${m.text}`, kind: "turn" }
-        : { text: this.flash.text, kind: this.flash.kind };
-    }
-    msg.textContent = m.text;
-    msg.className = m.kind || "";
-    $("#next-hand").hidden = !(h.phase === "done" && h.points && !s.match.over);
-    $("#next-hand").disabled = busy;
-    $("#new-match").hidden = true;
-    $("#hint-button").hidden = true;
-    $("#retry").hidden = true;
-    renderMoonChoice(s, { busy, choose: (how) => this.chooseMoon(how) });
-    fairness.look(s);
-    fairness.paint(s);
-    this.decorate(s);
+  choosing(s, text) { return { text: this.clock(text), kind: "turn" }; }
+
+  passesAwaited(s) {
+    const waiting = this.waiting(s);
+    return { text: waiting.length ? this.clock(W.waitPass(waiting.join(", "))) : W.waitAll };
   }
 
-  // On the plates: a human away, a decision made for them, a pass made; on the table:
-  // "(tự động)" under a card played for an absent player.
-  decorate(s) {
-    const room = this.showing || this.latest;
+  handOver(s) {
+    if (!s.hand.points) return { text: W.waitMoon(this.waiting(s).join(", ") || W.theShooter) };
+    return { text: W.handDone };
+  }
+
+  yourTurn() { return { text: this.clock(T.yourTurn), kind: "turn" }; }
+
+  othersTurn(s, turn) {
+    const seat = this.room().seats.find((x) => x.seat === turn);
+    if (seat && seat.kind === "human") return { text: this.clock(W.waitFor(names(s)[turn])) };
+    return { text: T.isPlaying(names(s)[turn]) };
+  }
+
+  // After each paint of the table (tablepage.js): on the plates, a human away, a
+  // decision made for them, a pass made; on the table, "(tự động)" under a card played
+  // for an absent player.
+  paint(s) {
+    const room = this.room();
     const h = s.hand;
     const waiting = new Set(room.waiting_for || []);
     for (const seat of room.seats) {
@@ -724,16 +564,11 @@ class RoomPage {
       if (auto && !tag) {
         tag = el("span", "auto-tag", W.auto);
         c.append(tag);
-        c.setAttribute("aria-label", `${T.played((s.names || SEAT_NAME)[c.dataset.seat], c.dataset.card)} ${W.auto}`);
+        c.setAttribute("aria-label", `${T.played(names(s)[c.dataset.seat], c.dataset.card)} ${W.auto}`);
       } else if (!auto && tag) {
         tag.remove();
       }
     }
     if (this.pub) this.pub.decorate(room, s);
-  }
-
-  // After the player's action: where the next one is, if focus was lost.
-  placeFocus() {
-    if (this.screen === "table" && this.shown && this.hand) this.hand.placeFocus(this.shown);
   }
 }

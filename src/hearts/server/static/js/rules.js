@@ -1,7 +1,7 @@
 // The rule facts as the server states them (GET /api/rules, docs/api.md): the
-// default table, the targets one may choose, each table size's deck, the cards that
-// break hearts. Asked for once as the page starts, beside its first State; the page
-// paints nothing before `rulesReady` has resolved.
+// default table, the targets one may choose, each table size's deck (which card broke
+// hearts, the State says: hand.broken_at). Asked for once as the page starts, beside
+// its first State; the page paints nothing before `rulesReady` has resolved.
 import { sleep } from "./dom.js";
 
 let facts = null;
@@ -36,10 +36,3 @@ export function removedCards(players) { return (facts.tables[String(players)] ||
 export function handSize(players) { return facts.tables[String(players)].hand_size; }
 // The card that leads the first trick at a table of `players`.
 export function leadCard(players) { return facts.tables[String(players)].lead; }
-
-// The cards whose play breaks hearts under the rules `r`.
-export function breakers(r) {
-  const b = facts.breakers;
-  const more = Object.entries(b.rules).filter(([rule]) => r && r[rule]).flatMap(([, cards]) => cards);
-  return new Set([...b.cards, ...more]);
-}

@@ -2,7 +2,6 @@
 // cards played since the earlier State land one at a time (single player and rooms).
 // Nothing here decides what is legal: every snapshot is cut from the later State.
 import { T } from "./i18n.js";
-import { breakers } from "./rules.js";
 import { now, sleep } from "./dom.js";
 
 // sound.js is asked for once the first hand is on the table (loadSound: main.js), not
@@ -20,10 +19,11 @@ export function sameHand(a, b) {
     (a.match.hands || []).length === (b.match.hands || []).length - (b.hand.phase === "done" && a.hand.phase !== "done" ? 1 : 0);
 }
 
-// Snapshot of the table after the k-th card of next's sequence has been played.
+// Snapshot of the table after the k-th card of next's sequence has been played. The
+// rule facts are the server's: which card broke hearts (hand.broken_at, an index in
+// that sequence) and the points each seat has taken after each trick (tricks[].taken).
 export function intermediate(prev, next, seq, k, cleared) {
   const ph = prev.hand, nh = next.hand;
-  const broken = breakers(next.rules);
   const upto = new Set(seq.slice(0, k).map((p) => p.card));
   const later = seq.slice(k);
   const n = next.seats.length;
@@ -32,8 +32,8 @@ export function intermediate(prev, next, seq, k, cleared) {
   const tricks = (nh.tricks || []).slice(0, Math.floor(k / n));
   const counts = { ...nh.counts };
   for (const p of later) counts[p.seat] = (counts[p.seat] || 0) + 1;
-  const taken = Object.fromEntries(next.seats.map((seat) => [seat, 0]));
-  for (const t of tricks) taken[t.winner] += t.points;
+  const last = tricks[tricks.length - 1];
+  const taken = last ? { ...last.taken } : Object.fromEntries(next.seats.map((seat) => [seat, 0]));
   const cards = ph.phase === "play" ? (ph.cards || []).filter((c) => !upto.has(c)) : (nh.cards || []);
   const trick = complete && cleared ? [] : seq.slice(ti * n, k);
   return {
@@ -52,8 +52,8 @@ export function intermediate(prev, next, seq, k, cleared) {
       tricks,
       counts,
       taken,
-      // as the server has it: broken once a card that breaks hearts was played
-      hearts_broken: [...upto].some((c) => broken.has(c)),
+      // as the server has it: broken once the card that broke hearts was played
+      hearts_broken: typeof nh.broken_at === "number" && nh.broken_at < k,
       mark_received: ph.phase === "play" ? ph.mark_received && k < n : nh.mark_received,
       points: null,
       moon: null,
