@@ -16,7 +16,7 @@ from hearts.server.public import rating
 from hearts.server.public.names import public_name
 from hearts.server.public.reactions import hide, react
 from hearts.server.public.seating import Seating
-from hearts.server.rooms.api import NO_STORE, ROOM_RESPONSES, SocketAction, answer
+from hearts.server.rooms.api import ROOM_RESPONSES, SocketAction, answer
 from hearts.server.rooms.service import Rooms
 from hearts.server.rooms.store import Room
 from hearts.server.solo.tables import Tables
@@ -24,6 +24,7 @@ from hearts.server.table.game import rules_from_api
 from hearts.server.web.errors import ApiError, bearer_token
 from hearts.server.web.ratelimit import RateLimited, TokenBuckets, request_address
 from hearts.server.web.schema import ERROR_RESPONSES
+from hearts.server.web.security import NO_STORE
 
 
 class _Body(BaseModel):

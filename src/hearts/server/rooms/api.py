@@ -36,7 +36,7 @@ from hearts.server.web.schema import (
     PlayBody,
     Version,
 )
-from hearts.server.web.security import HEADERS
+from hearts.server.web.security import HEADERS, NO_STORE
 
 log = logging.getLogger("hearts.server")
 
@@ -44,7 +44,6 @@ log = logging.getLogger("hearts.server")
 POLL_SECONDS = 25.0
 #: How long a new socket may take to send its token.
 HELLO_SECONDS = 10.0
-NO_STORE = {"Cache-Control": "no-store"}
 #: A Room is sent as service.py made its JSON text (no response model to check it again).
 ROOM_RESPONSES: dict[int | str, dict[str, Any]] = {
     **ERROR_RESPONSES,
@@ -393,7 +392,7 @@ async def _on_message(
 
 async def _stale(_request: Request, exc: RoomError) -> JSONResponse:
     body = {"error": {"code": exc.code, "message": exc.message}, "room": exc.room}
-    headers = {"Cache-Control": "no-store", **HEADERS}
+    headers = {**NO_STORE, **HEADERS}
     return JSONResponse(body, status_code=error_status(exc.code), headers=headers)
 
 

@@ -42,8 +42,7 @@ from hearts.server.web.schema import (
     Stats,
     VersionBody,
 )
-
-NO_STORE = {"Cache-Control": "no-store"}
+from hearts.server.web.security import NO_STORE
 
 
 async def current_player(request: Request) -> int:

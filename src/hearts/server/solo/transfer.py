@@ -37,13 +37,13 @@ from hearts.server.store.db import moved_tokens, players, token_hash, transfers
 from hearts.server.web.errors import ApiError, bearer_token
 from hearts.server.web.ratelimit import RateLimited, TokenBuckets, request_address
 from hearts.server.web.schema import ERROR_RESPONSES, Token, TransferBody, TransferCode
+from hearts.server.web.security import NO_STORE
 
 #: The code's symbols: no 0/O, 1/I/L or U, so that it reads and types without doubt.
 ALPHABET = "ABCDEFGHJKMNPQRSTVWXYZ23456789"
 GROUPS, GROUP = 3, 5  # 15 symbols: 15 · log2(30) ≈ 73.6 bits
 LIFETIME = 600  # seconds
 CLAIM_BURST, CLAIM_INTERVAL = 10, 60.0  # per address, codes asked for and claimed
-NO_STORE = {"Cache-Control": "no-store"}
 
 
 def new_code() -> str:

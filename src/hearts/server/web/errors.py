@@ -15,7 +15,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from hearts.server.i18n.messages import error_message, error_status, localized
 from hearts.server.store import outage
 from hearts.server.table.game import GameError
-from hearts.server.web.security import HEADERS
+from hearts.server.web.security import HEADERS, NO_STORE
 
 log = logging.getLogger("hearts.server")
 
@@ -38,7 +38,7 @@ def error_response(
     if state is not None:
         body["state"] = state
     # The security headers too: a crash's answer is sent outside the middleware.
-    headers = {"Cache-Control": "no-store", **HEADERS}
+    headers = {**NO_STORE, **HEADERS}
     return JSONResponse(body, status_code=error_status(code), headers=headers)
 
 

@@ -19,6 +19,7 @@ from fastapi import APIRouter, Query, Request
 from fastapi.responses import Response
 
 from hearts.server.web.errors import ApiError
+from hearts.server.web.security import NO_STORE
 
 #: The page's paths a QR code may carry: a room's invite link and a transfer link.
 LINK_PATH = re.compile(r"/(?:r|t)/[A-Za-z0-9-]{4,64}")
@@ -71,4 +72,4 @@ async def qr_code(request: Request, link: Annotated[str, Query(max_length=MAX_LI
     """A QR code of ``link``, one of this page's invite or transfer links."""
     if not own_link(link, request.headers.get("host", "")):
         raise ApiError("bad_request")
-    return Response(qr_svg(link), media_type="image/svg+xml", headers={"Cache-Control": "no-store"})
+    return Response(qr_svg(link), media_type="image/svg+xml", headers=NO_STORE)

@@ -49,6 +49,8 @@ HEADERS = {
     "Referrer-Policy": "no-referrer",
     "X-Frame-Options": "DENY",  # for browsers without frame-ancestors
 }
+#: The header of an answer no cache may keep (States, Rooms, records, tokens, errors).
+NO_STORE = {"Cache-Control": "no-store"}
 IMMUTABLE = "public, max-age=31536000, immutable"
 
 
