@@ -11,7 +11,8 @@ from fastapi import Depends, FastAPI, Request
 from fastapi.responses import Response
 
 from hearts.server.players.identity import PlayerId
-from hearts.server.solo import achievements, history, review
+from hearts.server.records import achievements, history
+from hearts.server.solo import review
 from hearts.server.solo.tables import Tables
 from hearts.server.table import actions
 from hearts.server.table.game import client_seed_from_api, rules_from_api

@@ -22,7 +22,8 @@ from hearts.fairness import HandSeeds, commitment
 from hearts.rules import Rules
 from hearts.server.i18n import lang
 from hearts.server.players.identity import Players
-from hearts.server.solo import achievements, analysis, analysis_store, coach, history, knew
+from hearts.server.records import achievements, history
+from hearts.server.solo import analysis, analysis_store, coach, knew
 from hearts.server.solo.first_deal import FirstDeals
 from hearts.server.store import outage
 from hearts.server.store.db import Loaded, PlayerGone, Stale, Store, token_hash

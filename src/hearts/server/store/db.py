@@ -12,7 +12,7 @@ Tables:
 - ``matches``: every match a player started: rules, totals, hand results, the
   hand on the table as a ``hearts-hand/1`` record, and how it ended.
 - ``hands``: every finished hand as a complete ``hearts-hand/1`` record.
-- ``achievements``: the goals a player unlocked (``solo/achievements.py``), once each.
+- ``achievements``: the goals a player unlocked (``records/achievements.py``), once each.
 - ``analyses``: Phân tích of a finished hand, its progress and findings
   (``solo/analysis_store.py``), so that every server process answers the same.
 - ``transfers``, ``moved_tokens``: moving a player to another browser

@@ -254,7 +254,7 @@ class HandInfo(BaseModel):
 
 
 class Unlock(BaseModel):
-    """An achievement (solo/achievements.py): its stable id, Vietnamese name,
+    """An achievement (records/achievements.py): its stable id, Vietnamese name,
     one-line condition and icon."""
 
     id: str
