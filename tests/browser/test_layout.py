@@ -35,7 +35,7 @@ from table_page import (
 )
 from test_screens import tap_areas
 
-from hearts.server.solo.achievements import GOALS
+from hearts.server.records.achievements import GOALS
 
 pytestmark = pytest.mark.browser
 

@@ -26,7 +26,7 @@ from hearts.match import HandResult
 from hearts.record import read_record
 from hearts.rules import SHOOTER_CHOOSES, Rules
 from hearts.server.app import create_app
-from hearts.server.solo import achievements as ach
+from hearts.server.records import achievements as ach
 from hearts.server.store import retention
 from hearts.server.store.db import Store, achievements
 from hearts.server.table.game import Game

@@ -109,7 +109,7 @@ def test_a_ticket_deals_once(client: TestClient) -> None:
     # at once from two callers: one deals, the other is refused
     ticket, _ = page_ticket(client)
     tables = client.app.state.tables  # type: ignore[attr-defined]
-    tokens = [tables.tokens.issue() for _ in range(2)]
+    tokens = [tables.players.tokens.issue() for _ in range(2)]
     before = counts(client)
 
     def use(token: str) -> str:

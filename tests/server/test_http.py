@@ -108,7 +108,7 @@ def test_a_crash_is_500_internal_with_the_security_headers(db_url: str) -> None:
     async def broken(_token: str) -> int:
         raise RuntimeError("a bug")
 
-    app.state.tables.player_id = broken
+    app.state.players.player_id = broken
     with TestClient(app, raise_server_exceptions=False) as client:
         response = client.get("/api/state", headers=auth("x"))
     error_of(response, 500, "internal")

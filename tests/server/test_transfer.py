@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
-from hearts.server.solo import transfer
+from hearts.server.players import transfer
 
 South = Any  # tests/server/conftest.py's South: one browser
 pytestmark = pytest.mark.both_databases("the claim's SQL: a token replaced, a code used once")

@@ -23,13 +23,14 @@ from fastapi import FastAPI
 from hearts.rules import Rules
 from hearts.server.config import Config
 from hearts.server.i18n.lang import Language
+from hearts.server.players import transfer
+from hearts.server.players.identity import Players
 from hearts.server.public import api as public_api
 from hearts.server.public.seating import Seating
 from hearts.server.rooms import api as rooms_api
 from hearts.server.rooms.live import Live
 from hearts.server.rooms.service import Rooms
 from hearts.server.solo import api as solo_api
-from hearts.server.solo import transfer
 from hearts.server.solo.tables import Tables
 from hearts.server.store import retention
 from hearts.server.store.db import Store
@@ -88,14 +89,16 @@ def create_app(
     if executor is None and executor_factory is not None:
         executor = executor_factory()
     workers = executor or ThreadPoolExecutor(max_workers=2, thread_name_prefix="hearts-bot")
-    tables = Tables(store, rules or Rules(target=target), workers, executor_factory)
+    players = Players(store)
+    table = rules or Rules(target=target)
+    tables = Tables(store, table, workers, executor_factory, players=players)
     tables.analysis_iterations = config.analysis_iterations
     tables.analysis_stale = config.analysis_stale
     pace = config.room_pace if room_pace is None else room_pace
     rooms = Rooms(store, tables.computers, pace, lambda _c, _r: None)
     live = Live(rooms)
     seating = Seating(rooms, config.public_start_seconds, config.public_turn_seconds)
-    pruning = _pruning(config, store, tables, rooms, unused_days, keep_days, prune_every)
+    pruning = _pruning(config, store, players, rooms, unused_days, keep_days, prune_every)
 
     app = FastAPI(
         title="Hearts",
@@ -106,6 +109,7 @@ def create_app(
         redoc_url=None,
         lifespan=_lifespan(tables, rooms, live, seating, pruning, own_executor),
     )
+    app.state.players = players  # who a player is: players/identity.py's PlayerId
     app.state.tables = tables
     app.state.rooms = rooms
     app.state.live = live
@@ -114,10 +118,10 @@ def create_app(
     install_error_handlers(app)
     install_rate_limit(app, config)
     install_openapi(app)
-    rooms_api.install(app, tables, rooms, live, config)
-    public_api.install(app, tables, rooms, seating, config)
+    rooms_api.install(app, players, table, rooms, live, config)
+    public_api.install(app, table, rooms, seating, config)
     solo_api.install(app, tables)
-    transfer.install(app, tables)
+    transfer.install(app, players)
     app.include_router(catalogue.router)
     app.include_router(qr.router)
     page.install(app, STATIC_DIR, tables.first_deals.meta)
@@ -127,7 +131,7 @@ def create_app(
 def _pruning(
     config: Config,
     store: Store,
-    tables: Tables,
+    players: Players,
     rooms: Rooms,
     unused_days: float | None,
     keep_days: float | None,
@@ -145,7 +149,7 @@ def _pruning(
     if every is None:
         return None
     return functools.partial(
-        retention.keep_pruning, store, policy, every, tables.forget, rooms.forget_all
+        retention.keep_pruning, store, policy, every, players.forget, rooms.forget_all
     )
 
 

@@ -132,7 +132,7 @@ def computer(n: int) -> str:
     return f"Computer {n}"
 
 
-#: The achievements' names and conditions (hearts.server.solo.achievements), by id.
+#: The achievements' names and conditions (hearts.server.records.achievements), by id.
 ACHIEVEMENTS: dict[str, tuple[str, str]] = {
     "moon": ("Shoot the moon", "Take all 13 hearts and the queen of spades in one hand"),
     "moon_stopper": (

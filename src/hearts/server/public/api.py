@@ -3,15 +3,17 @@ player sits, reactions, hiding a player, leaving, and the leaderboard."""
 
 import json
 from enum import Enum
-from typing import Annotated, Any
+from typing import Any
 
 import anyio.to_thread
-from fastapi import Depends, FastAPI, Request
+from fastapi import FastAPI, Request
 from fastapi.responses import Response
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictStr
 
 from hearts.bots.base import LEVELS
+from hearts.rules import Rules
 from hearts.server.config import Config
+from hearts.server.players.identity import PlayerId
 from hearts.server.public import rating
 from hearts.server.public.names import public_name
 from hearts.server.public.reactions import hide, react
@@ -19,9 +21,8 @@ from hearts.server.public.seating import Seating
 from hearts.server.rooms.api import ROOM_RESPONSES, SocketAction, answer
 from hearts.server.rooms.service import Rooms
 from hearts.server.rooms.store import Room
-from hearts.server.solo.tables import Tables
 from hearts.server.table.game import rules_from_api
-from hearts.server.web.errors import ApiError, bearer_token
+from hearts.server.web.errors import ApiError
 from hearts.server.web.ratelimit import RateLimited, TokenBuckets, request_address
 from hearts.server.web.schema import ERROR_RESPONSES
 from hearts.server.web.security import NO_STORE
@@ -83,21 +84,17 @@ def _seek_answer(room: Room, player_id: int, text: str) -> Response:
     )
 
 
-def install(app: FastAPI, tables: Tables, rooms: Rooms, seating: Seating, config: Config) -> None:
-    """The public tables' routes on ``app``."""
+def install(app: FastAPI, table: Rules, rooms: Rooms, seating: Seating, config: Config) -> None:
+    """The public tables' routes on ``app``; a seeker who names no rules plays at
+    ``table``, the server's."""
     limits = app.state.public_limits = Limits(config)
-
-    async def player(request: Request) -> int:
-        return await tables.player_id(bearer_token(request))
-
-    Player = Annotated[int, Depends(player)]
     tags: list[str | Enum] = ["public"]
 
     @app.post("/api/public/seek", responses=ROOM_RESPONSES, tags=tags)
-    async def seek(body: SeekBody, pid: Player, request: Request) -> Response:
+    async def seek(body: SeekBody, pid: PlayerId, request: Request) -> Response:
         """ "Tìm bàn": seated at a waiting public table of these rules, or a new one;
         while a match runs, queued for a computer's seat at the next hand."""
-        rules = rules_from_api(body.rules, tables.rules)
+        rules = rules_from_api(body.rules, table)
         if body.level not in LEVELS:
             raise ApiError("bad_request")
         name = public_name(body.name)
@@ -117,7 +114,7 @@ def install(app: FastAPI, tables: Tables, rooms: Rooms, seating: Seating, config
     }
 
     @app.get("/api/public/table", responses=ERROR_RESPONSES, tags=tags)
-    async def where(pid: Player) -> Response:
+    async def where(pid: PlayerId) -> Response:
         """The public table the player is at (seated or queued), or null; and the
         public tables' settings the page words ("bắt đầu sau 20 giây")."""
         room = await anyio.to_thread.run_sync(seating.where, pid)
@@ -140,30 +137,32 @@ def install(app: FastAPI, tables: Tables, rooms: Rooms, seating: Seating, config
     app.state.socket_actions["react"] = SocketAction(ReactBody, reacting)
 
     @app.post("/api/public/{code}/react", responses=ROOM_RESPONSES, tags=tags)
-    async def send_reaction(code: str, body: ReactBody, pid: Player, request: Request) -> Response:
+    async def send_reaction(
+        code: str, body: ReactBody, pid: PlayerId, request: Request
+    ) -> Response:
         """A reaction over the player's seat (one per --public-reaction-seconds); also
         the room socket's ``{"type": "react", "reaction": ...}``."""
         return answer(await reacting(code, pid, body, request_address(request)))
 
     @app.post("/api/public/{code}/hide", responses=ROOM_RESPONSES, tags=tags)
-    async def hide_player(code: str, body: HideBody, pid: Player) -> Response:
+    async def hide_player(code: str, body: HideBody, pid: PlayerId) -> Response:
         """Hide a player's name and reactions for the rest of the match (or show them)."""
         return answer(await rooms.act(code, pid, hide(body.seat, body.hidden)))
 
     @app.post("/api/public/{code}/leave", responses=ROOM_RESPONSES, tags=tags)
-    async def leave(code: str, pid: Player) -> Response:
+    async def leave(code: str, pid: PlayerId) -> Response:
         """Leave for good: a computer takes the seat and the match counts as last
         place (a queued newcomer just leaves the queue)."""
         return answer(await _leave(rooms, code, pid))
 
-    _leaderboard_routes(app, rooms, Player, tags)
+    _leaderboard_routes(app, rooms, tags)
 
 
-def _leaderboard_routes(app: FastAPI, rooms: Rooms, Player: Any, tags: list[str | Enum]) -> None:
+def _leaderboard_routes(app: FastAPI, rooms: Rooms, tags: list[str | Enum]) -> None:
     """The leaderboard: read it, keep oneself off it (docs/api.md "Public tables")."""
 
     @app.get("/api/leaderboard", responses=ERROR_RESPONSES, tags=tags)
-    async def leaderboard(pid: Player) -> Response:
+    async def leaderboard(pid: PlayerId) -> Response:
         """This week's and all-time top 50 by mu - 3 sigma, and the player's own place."""
 
         def read() -> dict[str, Any]:
@@ -177,7 +176,7 @@ def _leaderboard_routes(app: FastAPI, rooms: Rooms, Player: Any, tags: list[str 
         )
 
     @app.put("/api/leaderboard/me", responses=ERROR_RESPONSES, tags=tags)
-    async def keep_off(body: BoardBody, pid: Player) -> Response:
+    async def keep_off(body: BoardBody, pid: PlayerId) -> Response:
         """Keep myself off the leaderboard (or back on it); the board after it."""
 
         def write() -> dict[str, Any]:

@@ -15,16 +15,17 @@ from fastapi import Depends, FastAPI, Query, Request, WebSocket, WebSocketDiscon
 from fastapi.responses import JSONResponse, Response
 from pydantic import BaseModel, ConfigDict, Field, StrictStr, ValidationError
 
+from hearts.rules import Rules
 from hearts.server.config import Config
 from hearts.server.i18n.messages import error_message, error_status
+from hearts.server.players.identity import PlayerId, Players
 from hearts.server.rooms.caps import CLOSE_CODE, Held, SocketCaps
 from hearts.server.rooms.live import Live, Watcher
 from hearts.server.rooms.service import RoomError, Rooms
-from hearts.server.solo.tables import Tables
 from hearts.server.store import outage
 from hearts.server.table import actions
 from hearts.server.table.game import GameError, client_seed_from_api, rules_from_api
-from hearts.server.web.errors import ApiError, bearer_token
+from hearts.server.web.errors import ApiError
 from hearts.server.web.middleware import BODY_LIMIT
 from hearts.server.web.ratelimit import RateLimited, TokenBuckets, request_address
 from hearts.server.web.schema import (
@@ -144,12 +145,12 @@ SEAT_ACTIONS: dict[str, SeatAction] = {
 MESSAGE_LIMIT = BODY_LIMIT
 
 
-def install(app: FastAPI, tables: Tables, rooms: Rooms, live: Live, config: Config) -> None:
-    """The rooms' routes on ``app``."""
+def install(
+    app: FastAPI, players: Players, table: Rules, rooms: Rooms, live: Live, config: Config
+) -> None:
+    """The rooms' routes on ``app``; a room that names no rules plays at ``table``, the
+    server's."""
     joins = TokenBuckets(config.new_player_burst, config.new_player_interval)
-
-    async def player(request: Request) -> int:
-        return await tables.player_id(bearer_token(request))
 
     def limit(request: Request) -> None:
         """Joining (and making rooms) is limited per address, like new tokens."""
@@ -157,52 +158,51 @@ def install(app: FastAPI, tables: Tables, rooms: Rooms, live: Live, config: Conf
         if wait > 0:
             raise RateLimited(wait, "join_limited")
 
-    Player = Annotated[int, Depends(player)]
     app.exception_handler(RoomError)(_stale)
     tags: list[str | Enum] = ["rooms"]
 
     @app.post("/api/rooms", responses=ROOM_RESPONSES, tags=tags, dependencies=[Depends(limit)])
-    async def new_room(body: NewRoomBody, pid: Player) -> Response:
+    async def new_room(body: NewRoomBody, pid: PlayerId) -> Response:
         """A room at these rules; the creator sits at seat 0."""
-        rules = rules_from_api(body.rules, tables.rules)
+        rules = rules_from_api(body.rules, table)
         room = await rooms.create(pid, rules, body.level, body.turn_seconds, body.name)
         return answer(room)
 
     @app.get("/api/rooms/{code}", responses=ROOM_RESPONSES, tags=tags)
-    async def get_room(code: str, pid: Player) -> Response:
+    async def get_room(code: str, pid: PlayerId) -> Response:
         """The Room as this token sees it."""
         return answer(await rooms.look(code, pid))
 
     limited = [Depends(limit)]
 
     @app.post("/api/rooms/{code}/join", responses=ROOM_RESPONSES, tags=tags, dependencies=limited)
-    async def join(code: str, body: JoinBody, pid: Player) -> Response:
+    async def join(code: str, body: JoinBody, pid: PlayerId) -> Response:
         """Sit at the next free seat of the room's lobby."""
         seed = client_seed_from_api(body.client_seed)
         return answer(await rooms.join(code, pid, body.name, seed))
 
     @app.post("/api/rooms/{code}/start", responses=ROOM_RESPONSES, tags=tags)
-    async def start(code: str, body: RoomDealBody, pid: Player) -> Response:
+    async def start(code: str, body: RoomDealBody, pid: PlayerId) -> Response:
         """The creator starts the match; computers take the empty seats."""
         seed = client_seed_from_api(body.client_seed)
         return answer(await rooms.start(code, pid, body.version, seed))
 
     @app.post("/api/rooms/{code}/remove", responses=ROOM_RESPONSES, tags=tags)
-    async def remove(code: str, body: RemoveBody, pid: Player) -> Response:
+    async def remove(code: str, body: RemoveBody, pid: PlayerId) -> Response:
         """The creator removes a guest from the lobby."""
         return answer(await rooms.remove(code, pid, body.version, body.seat))
 
     @app.post("/api/rooms/{code}/leave", responses=ROOM_RESPONSES, tags=tags)
-    async def leave(code: str, body: RoomVersionBody, pid: Player) -> Response:
+    async def leave(code: str, body: RoomVersionBody, pid: PlayerId) -> Response:
         """Leave for good: a computer takes the seat (in the lobby it is freed)."""
         return answer(await rooms.leave(code, pid, body.version))
 
-    _install_seat_actions(app, rooms, Player, tags)
+    _install_seat_actions(app, rooms, tags)
 
     @app.get("/api/rooms/{code}/events", responses=ROOM_RESPONSES, tags=tags)
     async def events(
         code: str,
-        pid: Player,
+        pid: PlayerId,
         request: Request,
         after: Annotated[int, Query(ge=-1, le=MAX_VERSION)] = -1,
     ) -> Response:
@@ -213,30 +213,30 @@ def install(app: FastAPI, tables: Tables, rooms: Rooms, live: Live, config: Conf
         finally:
             gone.cancel()
 
-    _install_socket(app, tables, rooms, live)
+    _install_socket(app, players, rooms, live)
 
 
-def _install_seat_actions(app: FastAPI, rooms: Rooms, Player: Any, tags: list[str | Enum]) -> None:
+def _install_seat_actions(app: FastAPI, rooms: Rooms, tags: list[str | Enum]) -> None:
     """The seat's actions over REST (SEAT_ACTIONS: also the socket's messages)."""
 
     @app.post("/api/rooms/{code}/pass", responses=ROOM_RESPONSES, tags=tags)
-    async def pass_cards(code: str, body: PassBody, pid: Player) -> Response:
+    async def pass_cards(code: str, body: PassBody, pid: PlayerId) -> Response:
         return answer(await SEAT_ACTIONS["pass"].run(rooms, code, pid, body))
 
     @app.post("/api/rooms/{code}/play", responses=ROOM_RESPONSES, tags=tags)
-    async def play(code: str, body: PlayBody, pid: Player) -> Response:
+    async def play(code: str, body: PlayBody, pid: PlayerId) -> Response:
         return answer(await SEAT_ACTIONS["play"].run(rooms, code, pid, body))
 
     @app.post("/api/rooms/{code}/moon", responses=ROOM_RESPONSES, tags=tags)
-    async def moon(code: str, body: MoonBody, pid: Player) -> Response:
+    async def moon(code: str, body: MoonBody, pid: PlayerId) -> Response:
         return answer(await SEAT_ACTIONS["moon"].run(rooms, code, pid, body))
 
     @app.post("/api/rooms/{code}/next-hand", responses=ROOM_RESPONSES, tags=tags)
-    async def next_hand(code: str, body: RoomDealBody, pid: Player) -> Response:
+    async def next_hand(code: str, body: RoomDealBody, pid: PlayerId) -> Response:
         return answer(await SEAT_ACTIONS["next-hand"].run(rooms, code, pid, body))
 
     @app.post("/api/rooms/{code}/seed", responses=ROOM_RESPONSES, tags=tags)
-    async def seed(code: str, body: SeedBody, pid: Player) -> Response:
+    async def seed(code: str, body: SeedBody, pid: PlayerId) -> Response:
         """This seat's seed for the room's next deal (docs/fairness.md)."""
         return answer(await SEAT_ACTIONS["seed"].run(rooms, code, pid, body))
 
@@ -248,7 +248,7 @@ async def _hung_up(request: Request) -> None:
         pass
 
 
-def _install_socket(app: FastAPI, tables: Tables, rooms: Rooms, live: Live) -> None:
+def _install_socket(app: FastAPI, players: Players, rooms: Rooms, live: Live) -> None:
     """A room's WebSocket: the seat's actions in, the Room pushed out after each change."""
     caps = app.state.socket_caps = SocketCaps()
     #: more messages the socket takes (public/api.py adds "react")
@@ -260,7 +260,7 @@ def _install_socket(app: FastAPI, tables: Tables, rooms: Rooms, live: Live) -> N
         await websocket.accept()
         held: list[Held] = []
         try:
-            pid = await _hello(websocket, tables, rooms, code, caps, held)
+            pid = await _hello(websocket, players, rooms, code, caps, held)
             if pid is None:
                 return
             watcher = Watcher(websocket, pid)
@@ -286,7 +286,7 @@ def _install_socket(app: FastAPI, tables: Tables, rooms: Rooms, live: Live) -> N
 
 async def _hello(
     websocket: WebSocket,
-    tables: Tables,
+    players: Players,
     rooms: Rooms,
     code: str,
     caps: SocketCaps,
@@ -303,7 +303,7 @@ async def _hello(
         token = hello.get("token") if isinstance(hello, dict) else None
         if not isinstance(token, str) or not token or len(token) > 256:
             raise ApiError("bad_token")
-        pid = await tables.player_id(token)
+        pid = await players.player_id(token)
         await rooms.look(code, pid)  # room_not_found before anything is kept
         caps.take("token", pid, held)
         caps.take("room", code, held)

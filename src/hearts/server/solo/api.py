@@ -4,17 +4,19 @@ the take-back, the records, Phân tích, the settings and the statistics."""
 from __future__ import annotations
 
 import functools
-from typing import Annotated, Any
+from typing import Any
 
 import anyio.to_thread
 from fastapi import Depends, FastAPI, Request
 from fastapi.responses import Response
 
-from hearts.server.solo import achievements, history, review
+from hearts.server.players.identity import PlayerId
+from hearts.server.records import achievements, history
+from hearts.server.solo import review
 from hearts.server.solo.tables import Tables
 from hearts.server.table import actions
 from hearts.server.table.game import client_seed_from_api, rules_from_api
-from hearts.server.web.errors import ApiError, bearer_token
+from hearts.server.web.errors import ApiError
 from hearts.server.web.ratelimit import (
     RATE_LIMITED_RESPONSE,
     limit_new_players,
@@ -43,15 +45,6 @@ from hearts.server.web.schema import (
     VersionBody,
 )
 from hearts.server.web.security import NO_STORE
-
-
-async def current_player(request: Request) -> int:
-    """The player named by ``Authorization: Bearer <token>`` (403 otherwise)."""
-    tables: Tables = request.app.state.tables
-    return await tables.player_id(bearer_token(request))
-
-
-PlayerId = Annotated[int, Depends(current_player)]
 
 
 def install(app: FastAPI, tables: Tables) -> None:
@@ -99,7 +92,7 @@ def _deal_routes(app: FastAPI, tables: Tables) -> None:
         its first use), with ``"fairness": true`` also its first deal's commitment,
         with ``"first_deal"`` its first match dealt from the page's ticket."""
         response.headers.update(NO_STORE)
-        token = tables.tokens.issue()
+        token = tables.players.tokens.issue()
         if body is not None and body.first_deal is not None:
             # the token and its first match at once, or nothing (solo/first_deal.py)
             seed = client_seed_from_api(body.first_deal.client_seed)
@@ -107,7 +100,7 @@ def _deal_routes(app: FastAPI, tables: Tables) -> None:
             return {"token": token, "state": await anyio.to_thread.run_sync(deal)}
         if body is None or not body.fairness:
             return {"token": token}
-        pid = await tables.player_id(token)  # its first use: the row and its seed
+        pid = await tables.players.player_id(token)  # its first use: the row and its seed
         found = await tables.run(pid, functools.partial(tables.next_commitment, pid))
         return {"token": token, "fairness": found}
 

@@ -21,11 +21,12 @@ from sqlalchemy.exc import IntegrityError
 from hearts.fairness import HandSeeds, commitment
 from hearts.rules import Rules
 from hearts.server.i18n import lang
-from hearts.server.solo import achievements, analysis, analysis_store, coach, history, knew
+from hearts.server.players.identity import Players
+from hearts.server.records import achievements, history
+from hearts.server.solo import analysis, analysis_store, coach, knew
 from hearts.server.solo.first_deal import FirstDeals
 from hearts.server.store import outage
-from hearts.server.store.db import Loaded, Moved, PlayerGone, Stale, Store, token_hash
-from hearts.server.store.tokens import Tokens
+from hearts.server.store.db import Loaded, PlayerGone, Stale, Store, token_hash
 from hearts.server.table import actions
 from hearts.server.table.computers import Choices, Computers, Heavy, decide_here
 from hearts.server.table.game import SOUTH, Game, GameError, Job
@@ -34,10 +35,6 @@ from hearts.server.web.ratelimit import RateLimited
 
 log = logging.getLogger("hearts.server")
 
-#: How long a token's player id is trusted without asking the database (the
-#: retention may remove a player inactive for a day; its lookup refreshes that; a
-#: token moved to another browser by another process is refused after this long).
-ID_CACHE_SECONDS = 30.0
 #: Analyses a process runs at once, of all players and of one address: a new one
 #: beyond is 429 ``analysis_busy``, to ask again after ANALYSIS_RETRY_SECONDS.
 ANALYSES_PER_PROCESS = 4
@@ -64,14 +61,15 @@ class Tables:
         rules: Rules,
         executor: Executor,
         executor_factory: Callable[[], Executor] | None = None,
+        *,
+        players: Players,
     ) -> None:
         self.store = store
+        self.players = players  # who a player is (players/identity.py), for every mode
         self.rules = rules
         self.computers = Computers(executor, executor_factory)
         self._locks: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
-        self.tokens = Tokens(store.token_secret)
         self.first_deals = FirstDeals(store.token_secret, store.seeds)
-        self._ids: dict[str, tuple[int, float]] = {}  # token hash -> (player id, until)
         # One costly decision per (player, version), shared by every step that
         # asks for it; dropped when made.
         self._thinking: dict[tuple[int, int], asyncio.Future[tuple[bool, dict[str, Any]]]] = {}
@@ -194,26 +192,6 @@ class Tables:
         return self._state(loaded, version + 1)
 
     # -- the calls ------------------------------------------------------------------
-    async def player_id(self, token: str) -> int:
-        """The token's player; its row is made on the first call of a token this
-        server issued.  403 ``bad_token`` for any other token."""
-        key = token_hash(token)  # the raw token is kept nowhere, not even here
-        now = time.monotonic()
-        cached = self._ids.get(key)
-        if cached is not None and cached[1] > now:
-            return cached[0]
-        issued = self.tokens.issued(token)
-        try:
-            found = await anyio.to_thread.run_sync(self.store.player_for, key, issued)
-        except Moved:
-            raise ApiError("moved") from None
-        if found is None:
-            raise ApiError("bad_token")
-        if len(self._ids) > 100_000:
-            self._ids.clear()
-        self._ids[key] = (found, now + ID_CACHE_SECONDS)
-        return found
-
     async def run(self, player_id: int, fn: Callable[[], T]) -> T:
         try:
             async with self.lock(player_id):
@@ -221,18 +199,8 @@ class Tables:
         except PlayerGone:
             # Removed by another process's retention since the lookup: the page
             # starts over with a new token, as after any 403.
-            self.forget([player_id])
+            self.players.forget([player_id])
             raise ApiError("bad_token") from None
-
-    def forget_token(self, digest: str) -> None:
-        """Drop a token that moved to another browser (solo/transfer.py) from the cache."""
-        self._ids.pop(digest, None)
-
-    def forget(self, player_ids: list[int]) -> None:
-        """Drop removed players from the token cache."""
-        gone = set(player_ids)
-        if gone:
-            self._ids = {k: v for k, v in self._ids.items() if v[0] not in gone}
 
     async def step(self, player_id: int, version: int) -> dict[str, Any]:
         """One computer action.  Dễ and Vừa decide in well under a millisecond: inside

@@ -12,11 +12,11 @@ Tables:
 - ``matches``: every match a player started: rules, totals, hand results, the
   hand on the table as a ``hearts-hand/1`` record, and how it ended.
 - ``hands``: every finished hand as a complete ``hearts-hand/1`` record.
-- ``achievements``: the goals a player unlocked (``solo/achievements.py``), once each.
+- ``achievements``: the goals a player unlocked (``records/achievements.py``), once each.
 - ``analyses``: Phân tích of a finished hand, its progress and findings
   (``solo/analysis_store.py``), so that every server process answers the same.
 - ``transfers``, ``moved_tokens``: moving a player to another browser
-  (``solo/transfer.py``): the one-time codes, and the tokens that moved away.
+  (``players/transfer.py``): the one-time codes, and the tokens that moved away.
 - ``meta``: ``schema`` (the schema's number, for servers older than the migrations)
   and ``token_secret`` (the key that signs the tokens, see ``tokens.py``).
 
@@ -253,7 +253,7 @@ analyses = sa.Table(
 )
 
 
-# -- moving a player to another browser (issue 39 item 17; the SQL is solo/transfer.py) --
+# -- moving a player to another browser (issue 39 item 17; the SQL is players/transfer.py) --
 transfers = sa.Table(
     "transfers",
     metadata,
@@ -262,7 +262,7 @@ transfers = sa.Table(
     sa.Column("player_id", sa.Integer, nullable=False, index=True),
     sa.Column("expires_at", sa.Float, nullable=False, index=True),  # Unix seconds
     sa.Column("used", sa.Boolean, nullable=False),
-    # SHA-256 of the claiming page's claim id, once used (solo/transfer.py: a repeat)
+    # SHA-256 of the claiming page's claim id, once used (players/transfer.py: a repeat)
     sa.Column("claim_hash", sa.String(64), nullable=True),
 )
 
@@ -294,7 +294,7 @@ class Stale(Exception):
 
 
 class Moved(Exception):
-    """The token's player moved to another browser (solo/transfer.py)."""
+    """The token's player moved to another browser (players/transfer.py)."""
 
 
 class PlayerGone(Exception):

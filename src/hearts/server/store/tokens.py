@@ -41,7 +41,7 @@ class Tokens:
 
     def derive(self, seed: str) -> str:
         """The token that ``seed`` (secret to its holder, at least 128 bits) always
-        gives: it can be answered again without being kept (solo/transfer.py)."""
+        gives: it can be answered again without being kept (players/transfer.py)."""
         mac = hmac.new(self._secret, b"derive:" + seed.encode(), hashlib.sha256).digest()
         body = base64.urlsafe_b64encode(mac[:24]).decode()  # as token_urlsafe(24)
         return f"{body}.{self._tag(body)}"

@@ -43,7 +43,7 @@ def install(app: FastAPI, static_dir: Path, first_deal: Callable[[], str] | None
 
     @app.get("/t/{code}", include_in_schema=False)
     async def transfer_page(code: str, request: Request) -> Response:
-        """A transfer's link (solo/transfer.py): the page, which claims the code only
+        """A transfer's link (players/transfer.py): the page, which claims the code only
         when the player says so (a link preview fetching it changes nothing)."""
         return await index(request)
 

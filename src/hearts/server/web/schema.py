@@ -253,7 +253,7 @@ class HandInfo(BaseModel):
 
 
 class Unlock(BaseModel):
-    """An achievement (solo/achievements.py): its stable id, Vietnamese name,
+    """An achievement (records/achievements.py): its stable id, Vietnamese name,
     one-line condition and icon."""
 
     id: str

@@ -1,4 +1,4 @@
-// Chuyển sang máy khác (issue 39, item 17; solo/transfer.py): this browser's match,
+// Chuyển sang máy khác (issue 39, item 17; players/transfer.py): this browser's match,
 // statistics and achievements move to another one, with no account. "Chuyển sang máy
 // khác" (in the Thành tích panel) asks the server for a one-time code and shows it
 // with its link /t/<code> and the link's QR code; the other browser opens the link

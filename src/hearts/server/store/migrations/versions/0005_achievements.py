@@ -1,6 +1,6 @@
 """Achievements (issue 10, item 4).
 
-- ``achievements``: one row per goal a player unlocked (``hearts.server.solo.achievements``),
+- ``achievements``: one row per goal a player unlocked (``hearts.server.records.achievements``),
   keyed by the player and the goal's id, so a goal is unlocked once.
 - ``hands.level``: the difficulty set when the hand ended (for "won on Khó" and the
   points per hand by difficulty); NULL for the hands played before: nobody knows it.

@@ -1,4 +1,4 @@
-"""Moving a player to another browser (issue 39, item 17; solo/transfer.py).
+"""Moving a player to another browser (issue 39, item 17; players/transfer.py).
 
 - ``transfers``: the one-time codes (their SHA-256), the player, when each expires
   and whether it was used.

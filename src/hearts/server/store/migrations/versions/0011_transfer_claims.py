@@ -1,4 +1,4 @@
-"""A transfer's claim, answered again (solo/transfer.py): ``transfers.claim_hash``,
+"""A transfer's claim, answered again (players/transfer.py): ``transfers.claim_hash``,
 the SHA-256 of the claim id the claiming page sent with the claim that used the code.
 
 Revision ID: 0011

@@ -10,7 +10,7 @@ alone, and the old token is kept among the moved ones, so that its browser is to
 new one replaces the player's earlier ones; claims are limited per address (each
 address may try ``CLAIM_BURST`` codes at once, then one a minute), so a code cannot
 be guessed.  The token cache of this process forgets the old token at once; another
-process of the same database trusts it for at most ``tables.ID_CACHE_SECONDS``.
+process of the same database trusts it for at most ``identity.ID_CACHE_SECONDS``.
 
 A claim's answer may be lost (the connection drops, the server stops after its
 commit): the page sends a random claim id with its claim and, after a network error,
@@ -32,7 +32,7 @@ import anyio.to_thread
 import sqlalchemy as sa
 from fastapi import FastAPI, Request, Response
 
-from hearts.server.solo.tables import Tables
+from hearts.server.players.identity import Players
 from hearts.server.store.db import moved_tokens, players, token_hash, transfers
 from hearts.server.web.errors import ApiError, bearer_token
 from hearts.server.web.ratelimit import RateLimited, TokenBuckets, request_address
@@ -67,10 +67,10 @@ def code_hash(code: str) -> str | None:
 
 
 class Transfers:
-    """The codes of one app, on the store of its ``tables``."""
+    """The codes of one app, on the store of its ``players``."""
 
-    def __init__(self, tables: Tables, clock: Callable[[], float] = time.time) -> None:
-        self.tables = tables
+    def __init__(self, players: Players, clock: Callable[[], float] = time.time) -> None:
+        self.players = players
         self.clock = clock
         self.limit = TokenBuckets(CLAIM_BURST, CLAIM_INTERVAL)
 
@@ -83,7 +83,7 @@ class Transfers:
         """A new code for ``player_id``; its earlier unused codes stop working."""
         code = new_code()
         digest = code_hash(code)
-        with self.tables.store.write() as conn:
+        with self.players.store.write() as conn:
             conn.execute(transfers.delete().where(transfers.c.player_id == player_id))
             conn.execute(
                 transfers.insert().values(
@@ -105,9 +105,9 @@ class Transfers:
         claim = None if claim_id is None else hashlib.sha256(claim_id.encode()).hexdigest()
         # With a claim id the token is derived, not drawn: its answer, lost, can be
         # given again to the holder of the code and the claim id, and is kept nowhere.
-        tokens = self.tables.tokens
+        tokens = self.players.tokens
         token = tokens.issue() if claim_id is None else tokens.derive(f"{digest}:{claim_id}")
-        with self.tables.store.write() as conn:
+        with self.players.store.write() as conn:
             row = conn.execute(sa.select(transfers).where(transfers.c.code_hash == digest)).first()
             if row is None:
                 raise ApiError("transfer_unknown")
@@ -152,16 +152,16 @@ class Transfers:
         return found == token_hash(token)
 
 
-def install(app: FastAPI, tables: Tables) -> None:
+def install(app: FastAPI, players: Players) -> None:
     """The transfer's routes on ``app``."""
-    transfer = Transfers(tables)
+    transfer = Transfers(players)
     app.state.transfers = transfer
     responses = ERROR_RESPONSES | {429: {"description": "too many codes from one address"}}
 
     @app.post("/api/transfer", response_model=TransferCode, responses=responses, tags=["api"])
     async def new_transfer(request: Request, response: Response) -> dict[str, object]:
         """A one-time code that moves this token's player to another browser."""
-        pid = await tables.player_id(bearer_token(request))
+        pid = await players.player_id(bearer_token(request))
         transfer.check_limit(request)
         code = await anyio.to_thread.run_sync(transfer.create, pid)
         response.headers.update(NO_STORE)
@@ -175,6 +175,6 @@ def install(app: FastAPI, tables: Tables) -> None:
         transfer.check_limit(request)
         token, old = await anyio.to_thread.run_sync(transfer.claim, body.code, body.claim_id)
         if old is not None:
-            tables.forget_token(old)
+            players.forget_token(old)
         response.headers.update(NO_STORE)
         return {"token": token}
