@@ -97,8 +97,10 @@ def hearts_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[HeartsSe
 @pytest.fixture(scope="session")
 def room_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[HeartsServer]:
     """One server for the rooms' and public tables' tests: computers play at once,
-    and every player comes from 127.0.0.1, so no limit on new players or joins."""
-    args = ("--room-pace", "0", "--new-player-burst", "1000")
+    and every player comes from 127.0.0.1, so no limit on new players or joins; a
+    context may name another address in ``X-Forwarded-For`` (127.0.0.1 is a trusted
+    proxy): strangers from addresses of their own."""
+    args = ("--room-pace", "0", "--new-player-burst", "1000", "--trusted-proxy", "127.0.0.1")
     server = HeartsServer(tmp_path_factory.mktemp("rooms-data"), args=args)
     server.start()
     yield server

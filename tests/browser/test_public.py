@@ -190,15 +190,18 @@ def token_of(page: Page) -> str:
     return token
 
 
-def play_out(url: str, tokens: list[str], code: str) -> dict[str, Any]:
-    """The players of ``tokens`` play the match to its end through the API (the
-    first legal card; the next deal; the moon added to the others): its last Room."""
+def play_out(
+    url: str, tokens: list[str], code: str, done: Callable[[Any], bool] | None = None
+) -> dict[str, Any]:
+    """The players of ``tokens`` play the match to its end (or until ``done(room)``)
+    through the API (the first legal card; the next deal; the moon added to the
+    others): its last Room."""
     deadline = time.monotonic() + 300
     while time.monotonic() < deadline:
         moved = False
         for token in tokens:
             _, room = call(url, token, "GET", f"/api/rooms/{code}")
-            if room["phase"] == "over":
+            if room["phase"] == "over" or (done is not None and done(room)):
                 return dict(room)
             state, v = room["state"], room["version"]
             hand, path = state["hand"], f"/api/rooms/{code}/"
@@ -284,9 +287,15 @@ def test_three_strangers_play_react_one_is_away_and_back_one_leaves_for_good(
     match as his last place."""
     errors: list[str] = []
     pages = []
-    for size in (DESKTOP, PHONE, DESKTOP):
-        page = make_context(base_url=room_server.url, **size).new_page()
+    for n, size in enumerate((DESKTOP, PHONE, DESKTOP)):
+        # three addresses, and tokens in use before the table opens: real opponents
+        # (public/rating.py)
+        stranger = {"X-Forwarded-For": f"10.1.0.{n + 1}"}
+        page = make_context(base_url=room_server.url, extra_http_headers=stranger, **size)
+        page = page.new_page()
         page.on("pageerror", lambda e: errors.append(str(e)))
+        page.goto("/")
+        page.wait_for_function("() => !!localStorage.getItem('hearts-token')")
         pages.append(page)
     an, binh, chi = pages
     code = seek(an, "An", players=3, target=50)
@@ -315,7 +324,11 @@ def test_three_strangers_play_react_one_is_away_and_back_one_leaves_for_good(
     expect(an.locator('#table .seat[data-reaction-shown="wow"]')).to_have_count(1)
     assert posted == []
 
-    # Bình leaves for good: a computer takes his seat
+    # the first hand played out (through the API), then Bình leaves for good: a
+    # computer takes his seat
+    url = room_server.url.rstrip("/")
+    tokens = [token_of(an), token_of(binh), token_of(chi)]
+    play_out(url, tokens, code, lambda room: room["state"]["match"]["hands"] != [])
     binh.locator("#room-leave-table").click()
     expect(binh.locator(".room-ask")).to_contain_text("về chót")
     binh.locator("#room-leave-yes").click()
@@ -323,7 +336,6 @@ def test_three_strangers_play_react_one_is_away_and_back_one_leaves_for_good(
     expect(an.locator('#room-players [data-kind="computer"]')).to_have_count(1)
 
     # An and Chi play the match out; it is rated: Bình last of the three
-    url = room_server.url.rstrip("/")
     tokens = [token_of(an), token_of(chi)]
     chi.close()  # no page draws the cards played through the API
     an.goto("about:blank")

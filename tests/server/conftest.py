@@ -89,10 +89,12 @@ class South:
         raise AssertionError("the hand did not finish")
 
 
-def make_client(url: str, **options: Any) -> TestClient:
+def make_client(url: str, peer: str = "testclient", **options: Any) -> TestClient:
+    """The app on ``url`` with ``create_app``'s ``options``; its calls come from
+    ``peer`` (a trusted proxy's address lets a test name each caller's)."""
     options.setdefault("seed", 1)
     options.setdefault("executor", ThreadPoolExecutor(max_workers=1))
-    return TestClient(create_app(url, **options))
+    return TestClient(create_app(url, **options), client=(peer, 50000))
 
 
 @pytest.fixture

@@ -23,14 +23,16 @@ CARD = re.compile(r"^(?:[2-9TJQKA][CDSH])$")
 class Guest:
     """One browser in a room: its token and every JSON body it received."""
 
-    def __init__(self, client: TestClient) -> None:
+    def __init__(self, client: TestClient, address: str | None = None) -> None:
         self.client = client
-        self.token = client.post("/api/players").json()["token"]
+        # behind a trusted proxy (a client made with one), the address it names
+        self.forwarded = {"X-Forwarded-For": address} if address is not None else {}
+        self.token = client.post("/api/players", headers=self.forwarded).json()["token"]
         self.received: list[Any] = []
 
     @property
     def headers(self) -> dict[str, str]:
-        return {"Authorization": f"Bearer {self.token}"}
+        return {"Authorization": f"Bearer {self.token}"} | self.forwarded
 
     def call(self, method: str, path: str, body: Any = None, status: int | None = 200) -> Any:
         """The answer's body (asserting its status, unless ``status`` is None)."""

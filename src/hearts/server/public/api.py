@@ -98,12 +98,13 @@ def install(app: FastAPI, table: Rules, rooms: Rooms, seating: Seating, config: 
         if body.level not in LEVELS:
             raise ApiError("bad_request")
         name = public_name(body.name)
+        address = request_address(request)
         limits.take(
             "seek_limited",
             (limits.seek_player, str(pid)),
-            (limits.seek_address, request_address(request)),
+            (limits.seek_address, address),
         )
-        room, text = await seating.find(pid, rules, body.level, name)
+        room, text = await seating.find(pid, rules, body.level, name, address)
         return _seek_answer(room, pid, text)
 
     # what the page tells a seeker (docs/config.md's public_* settings)

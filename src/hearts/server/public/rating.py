@@ -1,18 +1,29 @@
 """The rating of public matches (issue 40): openskill's Plackett-Luce model, made
 for free-for-all games of several players, and the leaderboard.
 
-A finished public match with at least two humans (those seated at its end and
-those who left it for good) is rated once: in the same transaction as the change
-that ended it, which the room's version check lets happen once whatever the
-processes do (``rating_changes``' key is the second guard).  The humans are
-ranked among themselves by their totals (lower is better, ties share a place);
-who left ranks last.  Computers are not rated.  The leaderboard orders by the
-conservative rating ``mu - 3 sigma`` (0 for a new player).
+A finished public match with at least two real opponents is rated once: in the
+same transaction as the change that ended it, which the room's version check lets
+happen once whatever the processes do (``rating_changes``' key is the second
+guard).  A human counts when they played at least one whole hand at the table,
+their token is older than the table, and no earlier-seated counted human came from
+their address (one person's second browser is not an opponent: issue 57, item 3).
+Those who count are ranked among themselves by their totals (lower is better, ties
+share a place); whoever left the match for good at any time ranks last, even if
+they sat down again (item 4).  Computers are not rated.  The leaderboard orders by
+the conservative rating ``mu - 3 sigma`` (0 for a new player).
+
+What seating records for this, in the room's ``public`` part (never sent to a
+page): ``people``, by player id as text, in the order they came: ``from`` (a hash
+of the address as the limits count it), ``since`` (the hands scored when they sat
+down; None while not seated), ``hands`` (whole hands played in earlier stints) and
+``left``.
 """
 
 from __future__ import annotations
 
 import datetime as dt
+import hashlib
+from collections.abc import Collection
 from dataclasses import dataclass
 from typing import Any
 
@@ -21,7 +32,7 @@ from openskill.models import PlackettLuce
 from sqlalchemy.engine import Connection
 
 from hearts.server.rooms.store import Room
-from hearts.server.store.db import rating_changes, ratings
+from hearts.server.store.db import players, rating_changes, ratings, rooms
 
 MODEL = PlackettLuce()
 #: How many players each board lists.
@@ -45,30 +56,84 @@ def conservative(mu: float, sigma: float) -> float:
     return mu - 3 * sigma
 
 
-def standings(room: Room) -> list[Rated]:
-    """The match's humans and their places: the seated by total, then who left."""
+def address_key(address: str) -> str:
+    """What a public table keeps of a seeker's address: enough to tell two seats
+    from one address apart, not the address."""
+    return hashlib.sha256(b"hearts-public-address:" + address.encode()).hexdigest()[:16]
+
+
+def person(public: dict[str, Any], player_id: int) -> dict[str, Any]:
+    """The table's record of ``player_id`` (made on their first seek here)."""
+    people: dict[str, dict[str, Any]] = public.setdefault("people", {})
+    return people.setdefault(
+        str(player_id), {"from": None, "since": None, "hands": 0, "left": False}
+    )
+
+
+def sat_down(public: dict[str, Any], player_id: int, scored: int) -> None:
+    """``player_id`` takes a seat when ``scored`` hands of the match are scored."""
+    person(public, player_id)["since"] = scored
+
+
+def stood_up(public: dict[str, Any], player_id: int, scored: int) -> None:
+    """``player_id`` leaves the match for good when ``scored`` hands are scored."""
+    p = person(public, player_id)
+    if p["since"] is not None:
+        p["hands"] += scored - p["since"]
+    p["since"], p["left"] = None, True
+
+
+def _counted(room: Room, newer: Collection[int]) -> list[tuple[int, str, bool]]:
+    """The match's real opponents in the order they came: (player id, name shown,
+    whether they ever left it)."""
     assert room.game is not None and room.public is not None
+    scored = len(room.game.results)
+    names = {g["player_id"]: g["name"] for g in room.public.get("left", [])}
+    names |= {s.player_id: s.name or "" for s in room.seats if s.kind == "human"}
+    seated = {s.player_id for s in room.seats if s.kind == "human"}
+    people = room.public.get("people")
+    if people is None:  # a table from before the record: everyone at it counts
+        return [(pid, name, pid not in seated) for pid, name in names.items() if pid is not None]
+    out, addresses = [], set()
+    for key, p in people.items():
+        pid = int(key)
+        hands = p["hands"] + (scored - p["since"] if p["since"] is not None else 0)
+        if pid not in names or hands < 1 or pid in newer or p["from"] in addresses:
+            continue
+        if p["from"] is not None:
+            addresses.add(p["from"])
+        out.append((pid, names[pid], p["left"] or pid not in seated))
+    return out
+
+
+def standings(room: Room, newer: Collection[int] = ()) -> list[Rated]:
+    """The match's real opponents and their places: those who stayed by total, then
+    whoever left (``newer``: the players whose token is younger than the table)."""
+    assert room.game is not None
     totals = room.game.totals
-    seated = [(totals[s.seat], s.player_id, s.name or "") for s in room.seats if s.kind == "human"]
-    here = {pid for _t, pid, _n in seated}
+    at = {s.player_id: s.seat for s in room.seats if s.kind == "human"}
+    counted = _counted(room, newer)
+    stayed = [(totals[at[pid]], pid, name) for pid, name, left in counted if not left]
     out = [
-        Rated(pid, name, 1 + sum(1 for other, _p, _n in seated if other < total))
-        for total, pid, name in seated
-        if pid is not None
+        Rated(pid, name, 1 + sum(1 for other, _p, _n in stayed if other < total))
+        for total, pid, name in stayed
     ]
     last = len(out) + 1
-    gone: dict[int, str] = {}
-    for left in room.public.get("left", []):
-        if left["player_id"] not in here:
-            gone[left["player_id"]] = left["name"]
-    out += [Rated(pid, name, last) for pid, name in gone.items()]
-    return out
+    return out + [Rated(pid, name, last) for pid, name, left in counted if left]
+
+
+def _newer(conn: Connection, room: Room) -> set[int]:
+    """The humans at ``room`` whose token is younger than the table."""
+    ids = [int(k) for k in (room.public or {}).get("people", {})]
+    opened = sa.select(rooms.c.created_at).where(rooms.c.id == room.id).scalar_subquery()
+    query = sa.select(players.c.id).where(players.c.id.in_(ids), players.c.created_at > opened)
+    return set(conn.execute(query).scalars()) if ids else set()
 
 
 def rate(conn: Connection, room: Room) -> dict[str, Any]:
     """Rate the finished match ``room`` in the caller's transaction: each human's
     change (by player id, as text) or {} when the match is not rated."""
-    people = sorted(standings(room), key=lambda r: r.player_id)  # one lock order
+    people = sorted(standings(room, _newer(conn, room)), key=lambda r: r.player_id)  # lock order
     if len(people) < 2:
         return {}
     ids = [r.player_id for r in people]

@@ -21,6 +21,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import datetime as dt
+import functools
 import json
 import logging
 from typing import Any
@@ -155,6 +156,8 @@ class Seating:
             newcomer, seat = queue.pop(0), computers.pop(0)
             seat.kind, seat.name, seat.player_id = "human", newcomer["name"], newcomer["player_id"]
             seat.auto, seat.seen_at = False, now()
+            assert room.game is not None
+            rating.sat_down(public, newcomer["player_id"], len(room.game.results))
 
     def on_leave(self, room: Room, seat: int) -> None:
         """Leaving a match for good counts as its last place; the last human's
@@ -162,20 +165,28 @@ class Seating:
         public = room.public
         if public is None:
             return
+        s = room.seats[seat]
         if room.phase == "lobby":
+            if s.player_id is not None:
+                rating.person(public, s.player_id)["since"] = None
             if not [h for h in room.humans if h != seat]:
                 public["start_at"] = None  # no human left: it waits for one
             return
-        s = room.seats[seat]
         public.setdefault("left", []).append({"player_id": s.player_id, "name": s.name})
+        if s.player_id is not None and room.game is not None:
+            rating.stood_up(public, s.player_id, len(room.game.results))
         if not [h for h in room.humans if h != seat]:
             public["abandoned"] = True
             public["queue"] = []
 
     # -- seeking -------------------------------------------------------------------
-    def seek(self, player_id: int, rules: Rules, level: str, name: str | None) -> tuple[Room, bool]:
+    def seek(
+        self, player_id: int, rules: Rules, level: str, name: str | None, address: str = ""
+    ) -> tuple[Room, bool]:
         """Seat the player at a public table of this kind, or open one (in a thread):
-        the table, and whether this call changed it (else the player was there)."""
+        the table, and whether this call changed it (else the player was there).
+        ``address``: where the seek came from, as the limits count it (the rating
+        counts one seat of an address: public/rating.py)."""
         if level not in LEVELS:
             raise ApiError("bad_request")
         wanted = kind(rules, level)
@@ -185,9 +196,10 @@ class Seating:
                     found = self._already(conn, player_id)
                     if found is not None:
                         return found, False
-                    room = self._sit(conn, player_id, wanted, name)
+                    came = rating.address_key(address)
+                    room = self._sit(conn, player_id, wanted, name, came)
                     if room is None:
-                        room = self._open(conn, player_id, rules, level, wanted, name)
+                        room = self._open(conn, player_id, rules, level, wanted, name, came)
                     conn.execute(
                         public_players.insert().values(
                             player_id=player_id, room_id=room.id, joined_at=_now()
@@ -217,7 +229,7 @@ class Seating:
         return None
 
     def _sit(
-        self, conn: Connection, player_id: int, wanted: str, chosen: str | None
+        self, conn: Connection, player_id: int, wanted: str, chosen: str | None, came: str
     ) -> Room | None:
         """Seat the player at an open table of ``wanted`` kind (None: there is none
         free now): a lobby's empty seat, or a running match's queue."""
@@ -245,6 +257,7 @@ class Seating:
         def sit(room: Room, _seat: int | None) -> None:
             assert room.public is not None
             name = at_table(chosen, names_at(room))  # distinct at the table
+            rating.person(room.public, player_id)["from"] = came
             if room.phase == "lobby":
                 empty = [s for s in room.seats if s.kind == "empty"]
                 if not empty:
@@ -252,6 +265,7 @@ class Seating:
                 seat = empty[0]
                 seat.kind, seat.name, seat.player_id = "human", name, player_id
                 seat.seen_at, seat.auto = now(), False
+                rating.sat_down(room.public, player_id, 0)
                 if room.public.get("start_at") is None:
                     room.public["start_at"] = now() + self.start_seconds
                 if len(empty) == 1:
@@ -271,9 +285,12 @@ class Seating:
         level: str,
         wanted: str,
         chosen: str | None,
+        came: str,
     ) -> Room:
         """A new public table with the player at its first seat."""
-        public = {"kind": wanted, "start_at": now() + self.start_seconds}
+        public: dict[str, Any] = {"kind": wanted, "start_at": now() + self.start_seconds}
+        rating.person(public, player_id)["from"] = came
+        rating.sat_down(public, player_id, 0)
         name = at_table(chosen, [])
         room = new_lobby(rules, level, self.turn_seconds, player_id, name, public)
         self.rooms.db.create(conn, room)  # a taken code: IntegrityError, tried again
@@ -286,10 +303,11 @@ class Seating:
         return room
 
     async def find(
-        self, player_id: int, rules: Rules, level: str, name: str | None
+        self, player_id: int, rules: Rules, level: str, name: str | None, address: str = ""
     ) -> tuple[Room, str]:
         """ "Tìm bàn" on the loop: the table and the player's Room there (JSON text)."""
-        room, changed = await anyio.to_thread.run_sync(self.seek, player_id, rules, level, name)
+        seek = functools.partial(self.seek, player_id, rules, level, name, address)
+        room, changed = await anyio.to_thread.run_sync(seek)
         if changed:
             self.rooms.committed(room)
         return room, room_text(room, room.seat_of(player_id))
