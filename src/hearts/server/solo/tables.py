@@ -11,7 +11,7 @@ import functools
 import logging
 import time
 import weakref
-from collections.abc import AsyncIterator, Callable
+from collections.abc import Callable
 from concurrent.futures import BrokenExecutor, Executor
 from typing import Any, TypeVar
 
@@ -30,6 +30,7 @@ from hearts.server.store.db import Loaded, PlayerGone, Stale, Store, token_hash
 from hearts.server.table import actions
 from hearts.server.table.computers import Choices, Computers, Heavy, decide_here
 from hearts.server.table.game import SOUTH, Game, GameError, Job
+from hearts.server.table.slots import CostlySlots
 from hearts.server.web.errors import ApiError
 from hearts.server.web.ratelimit import RateLimited
 
@@ -75,10 +76,8 @@ class Tables:
         self._thinking: dict[tuple[int, int], asyncio.Future[tuple[bool, dict[str, Any]]]] = {}
         # One hint per (player, version), shared by the calls that ask for it.
         self._hinting: dict[tuple[int, int, str], asyncio.Future[dict[str, Any] | None]] = {}
-        # At most one costly decision of a player computed at a time.
-        self._thinkers: weakref.WeakValueDictionary[int, asyncio.Lock] = (
-            weakref.WeakValueDictionary()
-        )
+        # At most one costly job of a player at a time, shared with the coach.
+        self.slots = CostlySlots(self._still_at)
         # Phân tích: the analyses this process runs, by (match id, hand): (player,
         # run, task, the address that asked: for its cap).  Their rows
         # (analysis_store.py) are what every process answers.
@@ -277,32 +276,10 @@ class Tables:
         self, player_id: int, match_id: int | None, version: int, level: str, job: Job
     ) -> Choices | _MovedOn:
         """The decision, made when no other of this player's is being made."""
-        async with self._costly_turn(player_id, match_id, version) as current:
+        async with self.slots.turn(player_id, match_id, version) as current:
             if not current:
                 return MOVED_ON
             return await self.computers.decide(level, job)
-
-    @contextlib.asynccontextmanager
-    async def _costly_turn(
-        self, player_id: int, match_id: int | None, version: int
-    ) -> AsyncIterator[bool]:
-        """Hold the player's one slot for costly work (Khó's decision, a hint); yields
-        whether the game is still at ``version`` when the turn comes (False: it moved
-        on while this waited, so the work would be thrown away)."""
-        async with self._costly_slot(player_id) as waited:
-            yield not waited or await anyio.to_thread.run_sync(
-                self._still_at, player_id, match_id, version
-            )
-
-    @contextlib.asynccontextmanager
-    async def _costly_slot(self, player_id: int) -> AsyncIterator[bool]:
-        """The player's one slot for costly work; yields whether it had to wait."""
-        thinker = self._thinkers.get(player_id)
-        if thinker is None:
-            thinker = self._thinkers[player_id] = asyncio.Lock()
-        waited = thinker.locked()
-        async with thinker:
-            yield waited
 
     # -- Gợi ý ------------------------------------------------------------------
     async def hint(self, player_id: int, version: int) -> dict[str, Any]:
@@ -356,7 +333,7 @@ class Tables:
         it waited)."""
         async with (
             self.computers.background() as run,
-            self._costly_turn(player_id, match_id, version) as current,
+            self.slots.turn(player_id, match_id, version) as current,
         ):
             if not current:
                 return None
@@ -516,7 +493,7 @@ class Tables:
                 if await self._moved_on(player_id, found):
                     await anyio.to_thread.run_sync(self.analyses.cancel, job)
                     return
-                async with self.computers.background() as run, self._costly_slot(player_id):
+                async with self.computers.background() as run, self.slots.slot(player_id):
                     result = await run(analysis.weigh, step.view, step.chosen, job.iterations)
                 if result is not None:
                     found.found.append(result)
@@ -636,7 +613,7 @@ class Tables:
                 beliefs.append(None)
                 continue
             try:
-                async with self.computers.background() as run, self._costly_slot(player_id):
+                async with self.computers.background() as run, self.slots.slot(player_id):
                     beliefs.append(await run(knew.believe, step.view))
             except BrokenExecutor:
                 raise ApiError("internal") from None
