@@ -9,9 +9,9 @@ more worth telling apart (:func:`hearts.bots.hard.candidates`), in hands Vừa p
 near it (70 82 64 77 of 100); and South's passes of hands 1–3.  For each, three
 searches of South's view:
 
-- the hint (:func:`hearts.server.solo.coach.hint`'s bot: Khó as players meet it,
+- the hint (:func:`hearts.server.coach.hint.hint`'s bot: Khó as players meet it,
   with ``--variant``'s options, as a changed default would give it);
-- the analysis (the search of :func:`hearts.server.solo.analysis.weigh`: its
+- the analysis (the search of :func:`hearts.server.coach.analysis.weigh`: its
   budget, every playout spent, with ``--variant``'s options too);
 - the reference: Khó with every playout spent on a larger budget
   (``--hint-reference`` for plays, 32× that for passes; another seed, so its deals
@@ -21,7 +21,7 @@ Printed: the share of positions where each gives the reference's card (or one th
 rules make equal), with a 95% interval, and where they differ, how much worse the
 reference judges their card (in its measure: points far from the target, the
 chance to win in percentage points near it), and how often that is under the
-hint's "too close to matter" (``coach.CLOSE_POINTS`` / ``CLOSE_CHANCE``).
+hint's "too close to matter" (``hint.CLOSE_POINTS`` / ``CLOSE_CHANCE``).
 """
 
 from __future__ import annotations
@@ -42,7 +42,7 @@ from hearts.bots.base import get_bot
 from hearts.bots.hard import HardBot, Weighing, candidates
 from hearts.hand import HandState
 from hearts.rules import Rules
-from hearts.server.solo import analysis, coach
+from hearts.server.coach import analysis, hint
 from hearts.view import PlayerView
 
 
@@ -50,7 +50,7 @@ def regret(ref: Weighing, card: int, n: int) -> float:
     """How much worse the reference judges ``card`` than its own choice, in the
     hint's units (points far from the target, percentage points near it)."""
     gap = ref.value[ref.choice] - ref.value.get(card, ref.value[ref.choice])
-    # Near the end the value is already 100 × the chance to win (coach.why).
+    # Near the end the value is already 100 × the chance to win (hint.why).
     return gap if ref.near else gap * (n - 1) / n
 
 
@@ -125,7 +125,7 @@ def main(argv: list[str] | None = None) -> int:
         "hint": (HardBot(**options), reference(options, args.hint_reference)),
         "analysis": (analysis_bot, reference(options, args.analysis_reference)),
     }
-    close = coach.CLOSE_CHANCE if args.near else coach.CLOSE_POINTS
+    close = hint.CLOSE_CHANCE if args.near else hint.CLOSE_POINTS
     views = positions(args)
     tallies = {k: Tally() for k in ("hint play", "hint pass", "analysis play", "analysis pass")}
     t0 = time.process_time()

@@ -1,4 +1,4 @@
-"""How close is "too close to matter" for Gợi ý's why (hearts.server.solo.coach).
+"""How close is "too close to matter" for Gợi ý's why (hearts.server.coach.hint).
 
     python3 bench/coach_margins.py [--positions N] [--near] [--seed S]
 
@@ -9,7 +9,7 @@ the gap between its choice and the runner-up in the measure it chose by (points
 far from the target, chance to win in percentage points near it); Khó with
 another seed (``HardBot(seed=7)``) chooses again.  Printed per bin of the gap:
 the positions and how often the other seed chose another card, the search's own
-noise, which sets ``coach.CLOSE_POINTS`` and ``coach.CLOSE_CHANCE``.
+noise, which sets ``hint.CLOSE_POINTS`` and ``hint.CLOSE_CHANCE``.
 """
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
 """Máy đã biết gì: Khó's belief about the hidden cards (hearts.bots.hard.belief), as
-the server reports it after a hand (hearts.server.solo.knew), comes from the
+the server reports it after a hand (hearts.server.coach.knew), comes from the
 deciding seat's view alone: the cards it could not see, dealt again in any way
 consistent with that view, leave it the same (the re-deal of test_fairness.py).
 And it is the belief of Khó's own search: the same deals, as many."""
@@ -17,7 +17,7 @@ from hearts.cards import cards_of
 from hearts.hand import HandState
 from hearts.record import write_record
 from hearts.rules import Rules
-from hearts.server.solo import knew
+from hearts.server.coach import knew
 
 TOTALS = (12, 40, 7, 88)
 MENTORS = [get_bot("medium"), get_bot("easy"), get_bot("medium"), get_bot("easy")]

@@ -115,9 +115,9 @@ def test_hard_at_its_default_budget_is_blind_to_the_hidden_cards() -> None:
 
 
 def test_the_hint_is_blind_to_the_hidden_cards() -> None:
-    """Gợi ý (hearts.server.solo.coach) at the budget players get: its card or pass, the
+    """Gợi ý (hearts.server.coach.hint) at the budget players get: its card or pass, the
     estimates and the reasons stay the same when the hidden cards are re-dealt."""
-    from hearts.server.solo.coach import hint
+    from hearts.server.coach.hint import hint
 
     names = {0: "Bạn", 1: "Tây", 2: "Bắc", 3: "Đông"}
     rng = random.Random(23)
@@ -136,11 +136,11 @@ def test_the_hint_is_blind_to_the_hidden_cards() -> None:
 
 
 def test_the_analysis_is_blind_to_the_hidden_cards() -> None:
-    """Phân tích (hearts.server.solo.analysis) weighs a decision from the deciding seat's
+    """Phân tích (hearts.server.coach.analysis) weighs a decision from the deciding seat's
     view alone: Khó's choice, South's, the costs stay the same when the hidden cards
     are re-dealt (a small budget: the search is the same at any)."""
     from hearts.hand import PASS
-    from hearts.server.solo.analysis import weigh
+    from hearts.server.coach.analysis import weigh
 
     rng = random.Random(29)
     moved = differs = 0
@@ -166,7 +166,7 @@ def test_the_analysis_rebuilds_south_s_own_views_from_the_record() -> None:
     """The views the analysis weighs, rebuilt from a finished hand's record, are
     exactly the views South had at its decisions (nothing more is in them)."""
     from hearts.record import write_record
-    from hearts.server.solo.analysis import decisions
+    from hearts.server.coach.analysis import decisions
 
     players = [get_bot("medium"), get_bot("easy"), get_bot("medium"), get_bot("easy")]
     rng = random.Random(31)

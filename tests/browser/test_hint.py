@@ -22,7 +22,7 @@ from table_page import (
     wait_ready,
 )
 
-from hearts.server.solo.coach import WHY_CODES, why_pattern
+from hearts.server.coach.hint import WHY_CODES, why_pattern
 
 pytestmark = pytest.mark.browser
 

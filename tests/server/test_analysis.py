@@ -11,7 +11,7 @@ from concurrent.futures import Future, ThreadPoolExecutor
 from typing import Any
 
 from hearts.cards import card_name, parse_card
-from hearts.server.solo import analysis
+from hearts.server.coach import analysis
 
 SMALL = 48  # playouts: a quick analysis for the tests
 
@@ -45,7 +45,7 @@ def _wait(south: Any, hand: int, until: str = "done") -> Any:
 
 
 def test_the_analysis_lists_where_khó_differs_with_the_cost(south: Any) -> None:
-    south.client.app.state.tables.analysis_iterations = SMALL
+    south.client.app.state.coach.analysis_iterations = SMALL
     _careless_hand(south)
     record = south.call("GET", "/api/hands/1")
     started = south.call("POST", "/api/analysis", {"hand": 1})
@@ -93,8 +93,8 @@ def test_only_finished_hands_are_analysed(south: Any) -> None:
 
 
 def test_the_analysis_stops_when_the_player_moves_on(south: Any) -> None:
-    tables = south.client.app.state.tables
-    tables.analysis_iterations = 40_000  # seconds of work: still running when the deal comes
+    coach = south.client.app.state.coach
+    coach.analysis_iterations = 40_000  # seconds of work: still running when the deal comes
     state = _careless_hand(south)
     started = south.call("POST", "/api/analysis", {"hand": 1})
     assert started["status"] == "running"
@@ -104,7 +104,7 @@ def test_the_analysis_stops_when_the_player_moves_on(south: Any) -> None:
     time.sleep(0.5)
     assert south.call("GET", "/api/analysis/1")["done"] == got["done"]
     # a new one can start on the hand (still hand 1 of this match)
-    tables.analysis_iterations = SMALL
+    coach.analysis_iterations = SMALL
     assert south.call("POST", "/api/analysis", {"hand": 1})["status"] == "running"
     _wait(south, 1)
 
@@ -175,7 +175,7 @@ def test_analyses_beyond_the_caps_are_429_with_retry_after(app_client: Any, new_
     analysis_busy with Retry-After (the player's own running one is not counted)."""
     held = HeldAnalysis()
     client = app_client(executor=held)
-    tables = client.app.state.tables
+    coach = client.app.state.coach
     players = [new_south(client) for _ in range(2)]
     for player in players:
         player.call("PUT", "/api/settings", {"level": "easy"})
@@ -183,12 +183,12 @@ def test_analyses_beyond_the_caps_are_429_with_retry_after(app_client: Any, new_
     first, second = players
     assert first.call("POST", "/api/analysis", {"hand": 1})["status"] == "running"
     for caps in ((4, 1), (1, 4)):  # of this address (every test call's), of the process
-        tables.analysis_caps = caps
+        coach.analysis_caps = caps
         refused = client.post("/api/analysis", json={"hand": 1}, headers=second.headers)
         assert refused.status_code == 429, refused.text
         assert refused.json()["error"]["code"] == "analysis_busy"
         assert refused.headers["retry-after"] == "10"
         assert first.call("POST", "/api/analysis", {"hand": 1})["status"] == "running"
-    tables.analysis_caps = (2, 2)
+    coach.analysis_caps = (2, 2)
     assert second.call("POST", "/api/analysis", {"hand": 1})["status"] == "running"
     held.gate.set()

@@ -19,7 +19,7 @@ import httpx
 import pytest
 from processes import hearts_command, kill_group, stop_group
 
-from hearts.server.solo import analysis
+from hearts.server.coach import analysis
 
 START_TIMEOUT = 60.0
 LIVE = 60.0  # liveness bound only

@@ -12,8 +12,8 @@ from typing import Any
 
 import pytest
 
-from hearts.server.solo import analysis
-from hearts.server.solo import analysis_store as analysisdb
+from hearts.server.coach import analysis
+from hearts.server.coach import analysis_store as analysisdb
 
 pytestmark = pytest.mark.both_databases(
     "two apps on one database hand an analysis over through its rows"
@@ -73,7 +73,7 @@ def _expected(record: Any) -> list[Any]:
 def test_an_analysis_made_by_one_process_is_read_by_another(
     south: Any, app_client: Any, new_south: Any
 ) -> None:
-    south.client.app.state.tables.analysis_iterations = SMALL
+    south.client.app.state.coach.analysis_iterations = SMALL
     _careless_hand(south)
     other = new_south(app_client(), south.token)  # the same browser, the other process
     assert other.call("GET", "/api/analysis/1", status=404)["error"]["code"] == "not_found"
@@ -85,7 +85,7 @@ def test_an_analysis_made_by_one_process_is_read_by_another(
     assert seen["decisions"] == _expected(south.call("GET", "/api/hands/1"))
     # asked again through the other process: the same analysis, not a second run
     assert other.call("POST", "/api/analysis", {"hand": 1}) == seen
-    assert not other.client.app.state.tables._analysing
+    assert not other.client.app.state.coach._analysing
 
 
 def test_a_silent_process_s_analysis_is_taken_over(
@@ -93,9 +93,9 @@ def test_a_silent_process_s_analysis_is_taken_over(
 ) -> None:
     stalling = Stalling(runs=3)
     first = app_client(executor=stalling)
-    tables = first.app.state.tables
-    tables.analysis_iterations = SMALL
-    tables.analysis_heartbeat = 3600.0  # it hangs: no heartbeat either
+    coach = first.app.state.coach
+    coach.analysis_iterations = SMALL
+    coach.analysis_heartbeat = 3600.0  # it hangs: no heartbeat either
     south = new_south(first)
     south.call("PUT", "/api/settings", {"level": "easy"})
     _careless_hand(south)
@@ -105,7 +105,7 @@ def test_a_silent_process_s_analysis_is_taken_over(
     assert hung["status"] == "running" and hung["done"] == 3
 
     second = app_client()
-    second.app.state.tables.analysis_stale = 0.5
+    second.app.state.coach.analysis_stale = 0.5
     other = new_south(second, south.token)
     time.sleep(0.6)
     got = _poll(other, 1, lambda got: got["status"] != "running")
@@ -120,19 +120,19 @@ def test_moving_on_in_one_process_stops_the_search_in_the_other(
     db_url: str, app_client: Any, new_south: Any
 ) -> None:
     first = app_client(executor=Stalling(runs=0))  # still weighing the first decision
-    tables = first.app.state.tables
-    tables.analysis_heartbeat = 0.1
+    coach = first.app.state.coach
+    coach.analysis_heartbeat = 0.1
     south = new_south(first)
     south.call("PUT", "/api/settings", {"level": "easy"})
     state = _careless_hand(south)
     south.call("POST", "/api/analysis", {"hand": 1})
-    assert tables._analysing
+    assert coach._analysing
     other = new_south(app_client(), south.token)
     other.call("POST", "/api/next-hand", {"version": state["version"]})
     deadline = time.monotonic() + LIVE
-    while tables._analysing and time.monotonic() < deadline:
+    while coach._analysing and time.monotonic() < deadline:
         time.sleep(0.05)
-    assert not tables._analysing, "the first process is still searching"
+    assert not coach._analysing, "the first process is still searching"
     got = south.call("GET", "/api/analysis/1")
     assert got["status"] == "cancelled" and got["done"] == 0
     assert other.call("GET", "/api/analysis/1") == got
@@ -147,7 +147,7 @@ def test_a_process_that_stops_leaves_its_analysis_to_another_at_once(
 
     stalling = Stalling(runs=2)
     with TestClient(create_app(db_url, seed=1, executor=stalling)) as first:
-        first.app.state.tables.analysis_iterations = SMALL
+        first.app.state.coach.analysis_iterations = SMALL
         south = new_south(first)
         south.call("PUT", "/api/settings", {"level": "easy"})
         _careless_hand(south)
@@ -156,9 +156,9 @@ def test_a_process_that_stops_leaves_its_analysis_to_another_at_once(
     # stopped (its lifespan ended): the next process asked goes on with it, with no
     # wait for its heartbeat to go stale (analysisdb.STALE)
     other = new_south(app_client(), south.token)
-    assert other.client.app.state.tables.analysis_stale == analysisdb.STALE
+    assert other.client.app.state.coach.analysis_stale == analysisdb.STALE
     got = other.call("GET", "/api/analysis/1")
     assert got["status"] == "running" and got["done"] == 2
-    assert other.client.app.state.tables._analysing  # taken over here
+    assert other.client.app.state.coach._analysing  # taken over here
     done = _poll(other, 1, lambda got: got["status"] != "running")
     assert done["decisions"] == _expected(other.call("GET", "/api/hands/1"))

@@ -1,4 +1,4 @@
-"""Gợi ý's reasons in game words (hearts.server.solo.coach): every hint opens with why
+"""Gợi ý's reasons in game words (hearts.server.coach.hint): every hint opens with why
 Khó chose (a code, worded in Vietnamese and English), from what its search measured:
 the fewest points, too close to matter, a moon counted, the chance to win the match;
 where it applies, the hint says that South is void in the suit led, that the Q♠ is
@@ -18,7 +18,7 @@ from hearts.bots.hard import Weighing
 from hearts.cards import QS_BIT, SPADES, SUIT_MASKS, cards_of, parse_card
 from hearts.hand import HandState
 from hearts.rules import SUBTRACT_FROM_SELF, Rules
-from hearts.server.solo.coach import (
+from hearts.server.coach.hint import (
     _SAY,
     CLOSE_POINTS,
     WHY_CODES,

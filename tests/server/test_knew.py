@@ -10,7 +10,7 @@ from concurrent.futures import Future, ThreadPoolExecutor
 from typing import Any
 
 from hearts.cards import parse_card
-from hearts.server.solo import knew
+from hearts.server.coach import knew
 
 WATCHED = ["QS", "AS", "KS", "AH", "KH", "QH", "JH"]
 
@@ -114,11 +114,11 @@ def test_only_the_owner_s_finished_hands(south: Any, new_south: Any) -> None:
 
 def test_the_report_counts_in_the_analyses_caps(south: Any, new_south: Any) -> None:
     south.play_hand(south.state())
-    tables = south.client.app.state.tables
-    tables.analysis_caps = (0, 0)  # the server already runs its cap of analyses
+    coach = south.client.app.state.coach
+    coach.analysis_caps = (0, 0)  # the server already runs its cap of analyses
     got = south.client.get("/api/knew/1", headers=south.headers)
     assert got.status_code == 429 and got.json()["error"]["code"] == "analysis_busy"
-    tables.analysis_caps = (4, 2)
+    coach.analysis_caps = (4, 2)
     assert south.call("GET", "/api/knew/1")["hand"] == 1
 
 
@@ -149,7 +149,7 @@ def test_a_report_being_made_counts_in_the_caps_of_the_others(
     more analysis or report of another player beyond them is 429 analysis_busy."""
     held = HeldBeliefs()
     client = app_client(executor=held)
-    tables = client.app.state.tables
+    coach = client.app.state.coach
     first, second = new_south(client), new_south(client)
     for player in (first, second):
         player.call("PUT", "/api/settings", {"level": "easy"})
@@ -161,7 +161,7 @@ def test_a_report_being_made_counts_in_the_caps_of_the_others(
             time.sleep(0.02)
         try:
             assert held.waiting == 1
-            tables.analysis_caps = (1, 4)
+            coach.analysis_caps = (1, 4)
             for method, path, body in (
                 ("POST", "/api/analysis", {"hand": 1}),  # answers at once if let through
                 ("GET", "/api/knew/1", None),

@@ -9,8 +9,8 @@ import json
 import re
 from typing import Any
 
+from hearts.server.coach.hint import WHY_CODES, why_pattern
 from hearts.server.i18n import lang
-from hearts.server.solo.coach import WHY_CODES, why_pattern
 
 # a letter only Vietnamese writes (a tone or a hook): none in any English text
 VIETNAMESE = re.compile(

@@ -163,7 +163,7 @@ def test_an_analysis_goes_with_its_player(client: TestClient, new_south: Callabl
     """Phân tích's rows (table analyses) go with the match they analysed: removed
     with an inactive player, kept with a kept one."""
     tables = client.app.state.tables  # type: ignore[attr-defined]
-    tables.analysis_iterations = 48
+    client.app.state.coach.analysis_iterations = 48  # type: ignore[attr-defined]
     players_ = {"kept": new_south(client), "gone": new_south(client)}
     for player in players_.values():
         player.call("PUT", "/api/settings", {"level": "easy"})

@@ -21,6 +21,7 @@ from typing import Any
 from fastapi import FastAPI
 
 from hearts.rules import Rules
+from hearts.server.coach.jobs import Coach
 from hearts.server.config import Config
 from hearts.server.i18n.lang import Language
 from hearts.server.players import transfer
@@ -92,8 +93,9 @@ def create_app(
     players = Players(store)
     table = rules or Rules(target=target)
     tables = Tables(store, table, workers, executor_factory, players=players)
-    tables.analysis_iterations = config.analysis_iterations
-    tables.analysis_stale = config.analysis_stale
+    coach = Coach(tables)
+    coach.analysis_iterations = config.analysis_iterations
+    coach.analysis_stale = config.analysis_stale
     pace = config.room_pace if room_pace is None else room_pace
     rooms = Rooms(store, tables.computers, pace, lambda _c, _r: None)
     live = Live(rooms)
@@ -107,10 +109,11 @@ def create_app(
         docs_url=None,
         openapi_url=None,  # web/schema.py serves it
         redoc_url=None,
-        lifespan=_lifespan(tables, rooms, live, seating, pruning, own_executor),
+        lifespan=_lifespan(tables, coach, rooms, live, seating, pruning, own_executor),
     )
     app.state.players = players  # who a player is: players/identity.py's PlayerId
     app.state.tables = tables
+    app.state.coach = coach
     app.state.rooms = rooms
     app.state.live = live
     app.state.seating = seating
@@ -120,7 +123,7 @@ def create_app(
     install_openapi(app)
     rooms_api.install(app, players, table, rooms, live, config)
     public_api.install(app, table, rooms, seating, config)
-    solo_api.install(app, tables)
+    solo_api.install(app, tables, coach)
     transfer.install(app, players)
     app.include_router(catalogue.router)
     app.include_router(qr.router)
@@ -183,6 +186,7 @@ def _settings(
 
 def _lifespan(
     tables: Tables,
+    coach: Coach,
     rooms: Rooms,
     live: Live,
     seating: Seating,
@@ -204,7 +208,7 @@ def _lifespan(
         await seating.stop()
         await live.stop()
         await rooms.stop_driving()
-        await tables.stop_analyses()  # another process goes on with them at once
+        await coach.stop_analyses()  # another process goes on with them at once
         if pruned is not None:
             pruned.cancel()
             with contextlib.suppress(asyncio.CancelledError):

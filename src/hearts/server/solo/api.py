@@ -10,6 +10,7 @@ import anyio.to_thread
 from fastapi import Depends, FastAPI, Request
 from fastapi.responses import Response
 
+from hearts.server.coach.jobs import Coach
 from hearts.server.players.identity import PlayerId
 from hearts.server.records import achievements, history
 from hearts.server.solo import review
@@ -47,11 +48,11 @@ from hearts.server.web.schema import (
 from hearts.server.web.security import NO_STORE
 
 
-def install(app: FastAPI, tables: Tables) -> None:
-    """The solo table's routes on ``app``."""
-    _deal_routes(app, tables)
-    _match_routes(app, tables)
-    _record_routes(app, tables)
+def install(app: FastAPI, tables: Tables, coach: Coach) -> None:
+    """The solo table's routes on ``app``, with ``coach``'s on that table."""
+    _deal_routes(app, tables, coach)
+    _match_routes(app, tables, coach)
+    _record_routes(app, tables, coach)
     _player_routes(app, tables)
 
 
@@ -77,7 +78,7 @@ async def _human(
     return answer(state, response)
 
 
-def _deal_routes(app: FastAPI, tables: Tables) -> None:
+def _deal_routes(app: FastAPI, tables: Tables, coach: Coach) -> None:
     """A token, the State, and the moves of a hand."""
 
     @app.post(
@@ -136,7 +137,7 @@ def _deal_routes(app: FastAPI, tables: Tables) -> None:
     @app.post("/api/hint", response_model=Hint, responses=ERROR_RESPONSES, tags=["api"])
     async def hint(body: VersionBody, pid: PlayerId, response: Response) -> dict[str, Any]:
         """Gợi ý: Khó's pass or card for South now, with why; counted in the match."""
-        return answer(await tables.hint(pid, body.version), response)
+        return answer(await coach.hint(pid, body.version), response)
 
     @app.post("/api/take-back", response_model=State, responses=ERROR_RESPONSES, tags=["api"])
     async def take_back(body: VersionBody, pid: PlayerId, response: Response) -> dict[str, Any]:
@@ -145,7 +146,7 @@ def _deal_routes(app: FastAPI, tables: Tables) -> None:
         return answer(state, response)
 
 
-def _match_routes(app: FastAPI, tables: Tables) -> None:
+def _match_routes(app: FastAPI, tables: Tables, coach: Coach) -> None:
     """The next hand, a new match, the moon's choice."""
 
     @app.post("/api/next-hand", response_model=State, responses=ERROR_RESPONSES, tags=["api"])
@@ -153,7 +154,7 @@ def _match_routes(app: FastAPI, tables: Tables) -> None:
         """Deal the next hand (the hand is over and the match is not), from the server's
         committed seed and ``client_seed``."""
         seed = client_seed_from_api(body.client_seed)
-        await tables.drop_analysis(pid)  # the player moves on: its analysis stops
+        await coach.drop_analysis(pid)  # the player moves on: its analysis stops
         return await _human(tables, pid, body.version, actions.NextHand(seed), response)
 
     @app.post("/api/new-match", response_model=State, responses=ERROR_RESPONSES, tags=["api"])
@@ -161,7 +162,7 @@ def _match_routes(app: FastAPI, tables: Tables) -> None:
         """A fresh match (allowed at any time), at the table ``rules`` if given."""
         rules = rules_from_api(body.rules, tables.rules)  # bad_rules before anything changes
         seed = client_seed_from_api(body.client_seed)
-        await tables.drop_analysis(pid)
+        await coach.drop_analysis(pid)
         make = functools.partial(tables.new_match, pid, body.version, rules, seed)
         state = await tables.run(pid, make)
         return answer(state, response)
@@ -172,7 +173,7 @@ def _match_routes(app: FastAPI, tables: Tables) -> None:
         return await _human(tables, pid, body.version, actions.Moon(body.choice), response)
 
 
-def _record_routes(app: FastAPI, tables: Tables) -> None:
+def _record_routes(app: FastAPI, tables: Tables, coach: Coach) -> None:
     """The hands' records, Phân tích, the settings and the statistics."""
 
     @app.get("/api/hands/{number}", responses=ERROR_RESPONSES, tags=["api"])
@@ -205,14 +206,14 @@ def _record_routes(app: FastAPI, tables: Tables) -> None:
         background, below live play; poll GET /api/analysis/{hand}. 429 analysis_busy
         when this server runs its cap of analyses (of all, or of this address)."""
         address = request_address(request)
-        return answer(await tables.start_analysis(pid, body.hand, address), response)
+        return answer(await coach.start_analysis(pid, body.hand, address), response)
 
     @app.get(
         "/api/analysis/{hand}", response_model=Analysis, responses=ERROR_RESPONSES, tags=["api"]
     )
     async def get_analysis(hand: int, pid: PlayerId, response: Response) -> Any:
         """The analysis of ``hand`` as far as it went (progress, then the findings)."""
-        return answer(await tables.analysis_now(pid, _hand_number(hand)), response)
+        return answer(await coach.analysis_now(pid, _hand_number(hand)), response)
 
     @app.get(
         "/api/knew/{hand}",
@@ -226,7 +227,7 @@ def _record_routes(app: FastAPI, tables: Tables) -> None:
         seat could see, and Khó's belief about the cards it could not; worked out
         after the hand only (409 hand_in_play before), below live play."""
         address = request_address(request)
-        return answer(await tables.knew(pid, _hand_number(hand), address), response)
+        return answer(await coach.knew(pid, _hand_number(hand), address), response)
 
 
 def _player_routes(app: FastAPI, tables: Tables) -> None:

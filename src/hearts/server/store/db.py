@@ -14,7 +14,7 @@ Tables:
 - ``hands``: every finished hand as a complete ``hearts-hand/1`` record.
 - ``achievements``: the goals a player unlocked (``records/achievements.py``), once each.
 - ``analyses``: Phân tích of a finished hand, its progress and findings
-  (``solo/analysis_store.py``), so that every server process answers the same.
+  (``coach/analysis_store.py``), so that every server process answers the same.
 - ``transfers``, ``moved_tokens``: moving a player to another browser
   (``players/transfer.py``): the one-time codes, and the tokens that moved away.
 - ``meta``: ``schema`` (the schema's number, for servers older than the migrations)
@@ -233,7 +233,7 @@ rating_changes = sa.Table(
 )
 
 
-# -- Phân tích (issue 11; the SQL is solo/analysis_store.py): analyses any process answers --
+# -- Phân tích (issue 11; the SQL is coach/analysis_store.py): analyses any process answers --
 analyses = sa.Table(
     "analyses",
     metadata,

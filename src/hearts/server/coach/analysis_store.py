@@ -28,8 +28,8 @@ from typing import Any
 import sqlalchemy as sa
 from sqlalchemy.engine import RowMapping
 
+from hearts.server.coach.analysis import Analysis
 from hearts.server.config import Config
-from hearts.server.solo.analysis import Analysis
 from hearts.server.store.db import Store, analyses
 
 #: Seconds between the running process's heartbeats.
