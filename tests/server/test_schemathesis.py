@@ -122,6 +122,12 @@ def test_no_generated_request_gets_a_server_error(world: Any) -> None:
             run()
     assert len(seen) == len(operations) >= 29  # every operation the schema names was asked
     assert {("GET", "/api/rooms/{code}"), ("POST", "/api/rooms/{code}/play")} <= set(seen)
+    documented = client.get("/openapi.json").json()["paths"]
+    missing: list[str] = []
     for (method, path), statuses in seen.items():
         if path not in NOT_FOUND_HERE:  # past the token and the room's code
             assert statuses - {403, 404}, (method, path, statuses)
+        # every answer the route gave is one the schema says it gives
+        said = {int(k) for k in documented[path][method.lower()]["responses"] if k.isdigit()}
+        missing.extend(f"{method} {path} {code}" for code in sorted(statuses - said))
+    assert missing == [], missing

@@ -36,7 +36,13 @@ from hearts.server.players.identity import Players
 from hearts.server.store.db import moved_tokens, players, token_hash, transfers
 from hearts.server.web.errors import ApiError, bearer_token
 from hearts.server.web.ratelimit import RateLimited, TokenBuckets, request_address
-from hearts.server.web.schema import ERROR_RESPONSES, Token, TransferBody, TransferCode
+from hearts.server.web.schema import (
+    ERROR_RESPONSES,
+    NOT_FOUND_RESPONSE,
+    Token,
+    TransferBody,
+    TransferCode,
+)
 from hearts.server.web.security import NO_STORE
 
 #: The code's symbols: no 0/O, 1/I/L or U, so that it reads and types without doubt.
@@ -167,7 +173,12 @@ def install(app: FastAPI, players: Players) -> None:
         response.headers.update(NO_STORE)
         return {"code": code, "expires_in": LIFETIME}
 
-    @app.post("/api/transfer/claim", response_model=Token, responses=responses, tags=["api"])
+    @app.post(
+        "/api/transfer/claim",
+        response_model=Token,
+        responses=responses | NOT_FOUND_RESPONSE,
+        tags=["api"],
+    )
     async def claim_transfer(
         body: TransferBody, request: Request, response: Response
     ) -> dict[str, str]:

@@ -31,6 +31,7 @@ from hearts.server.web.ratelimit import RateLimited, TokenBuckets, request_addre
 from hearts.server.web.schema import (
     ERROR_RESPONSES,
     MAX_VERSION,
+    PLAY_RESPONSES,
     ClientSeed,
     MoonBody,
     PassBody,
@@ -223,7 +224,7 @@ def _install_seat_actions(app: FastAPI, rooms: Rooms, tags: list[str | Enum]) ->
     async def pass_cards(code: str, body: PassBody, pid: PlayerId) -> Response:
         return answer(await SEAT_ACTIONS["pass"].run(rooms, code, pid, body))
 
-    @app.post("/api/rooms/{code}/play", responses=ROOM_RESPONSES, tags=tags)
+    @app.post("/api/rooms/{code}/play", responses=ROOM_RESPONSES | PLAY_RESPONSES, tags=tags)
     async def play(code: str, body: PlayBody, pid: PlayerId) -> Response:
         return answer(await SEAT_ACTIONS["play"].run(rooms, code, pid, body))
 

@@ -26,6 +26,8 @@ from hearts.server.web.ratelimit import (
 from hearts.server.web.schema import (
     ERROR_RESPONSES,
     MAX_HAND,
+    NOT_FOUND_RESPONSE,
+    PLAY_RESPONSES,
     Achievements,
     Analysis,
     AnalysisBody,
@@ -124,7 +126,7 @@ def _deal_routes(app: FastAPI, tables: Tables, coach: Coach) -> None:
         """South passes hand.pass_count cards; the computers pass on the next step."""
         return await _human(tables, pid, body.version, actions.Pass(body.cards), response)
 
-    @app.post("/api/play", response_model=State, responses=ERROR_RESPONSES, tags=["api"])
+    @app.post("/api/play", response_model=State, responses=PLAY_RESPONSES, tags=["api"])
     async def play_card(body: PlayBody, pid: PlayerId, response: Response) -> dict[str, Any]:
         """South plays a card."""
         return await _human(tables, pid, body.version, actions.Play(body.card), response)
@@ -196,7 +198,7 @@ def _record_routes(app: FastAPI, tables: Tables, coach: Coach) -> None:
     @app.post(
         "/api/analysis",
         response_model=Analysis,
-        responses=ERROR_RESPONSES | RATE_LIMITED_RESPONSE,
+        responses=ERROR_RESPONSES | NOT_FOUND_RESPONSE | RATE_LIMITED_RESPONSE,
         tags=["api"],
     )
     async def start_analysis(

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import json
 from typing import Annotated, Any, Literal
 
 from fastapi import FastAPI
@@ -434,8 +435,14 @@ ERROR_RESPONSES: dict[int | str, dict[str, Any]] = {
     409: _error(StaleBody, "stale version (with the state), or wrong phase"),
     410: _error(ErrorBody, "this token's player moved to another browser"),
     413: _error(ErrorBody, "body over 16 KiB (too_large)"),
-    422: _error(ErrorBody, "a card the rules forbid now"),
     500: _error(ErrorBody, "an unexpected server error (internal)"),
+}
+#: A play's answers: also a card the rules forbid now.
+PLAY_RESPONSES = ERROR_RESPONSES | {422: _error(ErrorBody, "a card the rules forbid now")}
+#: A route whose body names something that may not exist (a path parameter's route
+#: gets it by install_openapi).
+NOT_FOUND_RESPONSE: dict[int | str, dict[str, Any]] = {
+    404: _error(ErrorBody, "no such room, hand or code (room_not_found, not_found, …)"),
 }
 #: The path of the route that carries the error models into the document's
 #: components while it is made (and is then taken out of it).
@@ -462,6 +469,7 @@ def install_openapi(app: FastAPI) -> None:
                 app.router.routes.remove(carrier)
             del made["paths"][_ERRORS_PATH]
             _integral(made)
+            _answers_as_given(made)
         return app.openapi_schema or {}
 
     app.openapi = openapi  # type: ignore[method-assign]
@@ -469,6 +477,26 @@ def install_openapi(app: FastAPI) -> None:
     @app.get("/openapi.json", include_in_schema=False)
     async def schema() -> JSONResponse:
         return JSONResponse(app.openapi(), headers={"Cache-Control": "no-cache"})
+
+
+def _answers_as_given(made: dict[str, Any]) -> None:
+    """The statuses the routes answer, as they answer them: a request FastAPI finds
+    malformed is 400 ``bad_request`` (web/errors.py), not its 422; a route with a path
+    parameter (a room's code, a hand's number) may name one that is not there, 404."""
+    bad = ERROR_RESPONSES[400]
+    for path, operations in made["paths"].items():
+        for operation in operations.values():
+            answers = operation["responses"]
+            said = json.dumps(answers.get("422", {}))
+            if "HTTPValidationError" in said:
+                del answers["422"]
+                answers.setdefault("400", bad)
+            if "{" in path:
+                answers.setdefault("404", NOT_FOUND_RESPONSE[404])
+    schemas = made.get("components", {}).get("schemas", {})
+    if "HTTPValidationError" not in json.dumps(made["paths"]):
+        schemas.pop("HTTPValidationError", None)
+        schemas.pop("ValidationError", None)
 
 
 def _no_answer() -> None:
