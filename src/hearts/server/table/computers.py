@@ -78,6 +78,10 @@ def warm_up() -> None:
         state.play(bot.choose_play(state.view(state.turn)))
 
 
+#: The console's line as the workers start warming up (then "Khó is ready (N s)").
+PREPARING = (
+    "preparing Khó in the background (a minute or two after an install); Dễ and Vừa play at once"
+)
 #: How often a worker process looks whether its server is still there.
 PARENT_CHECK_SECONDS = 0.5
 
@@ -120,8 +124,7 @@ class BotPool(ProcessPoolExecutor):
         )
         self.warm: Future[None] = Future()
         self._announce = announce or (lambda _line: None)
-        self._announce("preparing Khó in the background (a minute or two after an install); "
-                       "Dễ and Vừa play at once")  # fmt: skip
+        self._announce(PREPARING)
         first = self.submit(int)
         threading.Thread(
             target=self._warming, args=(first, size - 1), name="hearts-warm-up", daemon=True
