@@ -482,6 +482,7 @@ def test_openapi_describes_the_calls_and_the_state(client) -> None:
         "hand",
         "unlocked",
         "fairness",
+        "preparing_hard",
     }
     hand = schema["components"]["schemas"]["HandInfo"]["properties"]
     assert {"legal", "illegal_reasons", "mark_received", "auto_finished", "pass_count"} <= set(hand)

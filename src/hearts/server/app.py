@@ -13,6 +13,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import functools
+import sys
 from collections.abc import AsyncIterator, Callable, Coroutine
 from concurrent.futures import Executor, ThreadPoolExecutor
 from pathlib import Path
@@ -176,12 +177,17 @@ def _settings(
     if config is None and database_url is None:
         config = Config.from_env()
         if executor is None and executor_factory is None:
-            executor_factory = functools.partial(bot_pool, config.bot_pool_size())
+            executor_factory = functools.partial(bot_pool, config.bot_pool_size(), _say)
     config = config or Config()
     if database_url is None:
         database_url = config.resolved().database_url
         assert database_url is not None
     return config, database_url, executor_factory
+
+
+def _say(line: str) -> None:
+    """A line on stderr about this server process (Khó's warm-up)."""
+    print(f"hearts: {line}", file=sys.stderr, flush=True)
 
 
 def _lifespan(
@@ -203,6 +209,8 @@ def _lifespan(
         await rooms.start_driving()
         await live.start()
         on_stop_signal(live.stopping)
+        if own_executor:
+            on_stop_signal(tables.computers.stopping)  # a kernel compiling is not waited for
         await seating.start()
         yield
         await seating.stop()
@@ -214,7 +222,7 @@ def _lifespan(
             with contextlib.suppress(asyncio.CancelledError):
                 await pruned
         if own_executor:
-            tables.computers.executor.shutdown(wait=True, cancel_futures=True)
+            tables.computers.shutdown()
         tables.store.close()
 
     return lifespan

@@ -149,7 +149,8 @@ def serve(args: argparse.Namespace) -> int:
     app: Any = APP_FACTORY
     try:
         if config.workers == 1:
-            pool = functools.partial(bot_pool, config.bot_pool_size())
+            # Khó's workers warm up in the background: the server listens meanwhile
+            pool = functools.partial(bot_pool, config.bot_pool_size(), _say)
             app = create_app(config=config, executor_factory=pool)
         else:
             Store(url).close()

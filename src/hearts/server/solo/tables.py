@@ -136,7 +136,10 @@ class Tables:
         assert game is not None
         p = loaded.player
         promised = commitment(p.next_seed) if p.next_seed is not None else None
-        state = game.state(version, p.level, p.quick, p.take_back, promised)
+        preparing = self.computers.preparing
+        state = game.state(
+            version, p.level, p.quick, p.take_back, promised, preparing_hard=preparing
+        )
         if game.hand_done and p.match_id is not None:
             # what the finished hand on the table unlocked: the same on every look
             state["unlocked"] = achievements.on_table(self.store, p.id, p.match_id, game.hand_no)

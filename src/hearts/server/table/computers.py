@@ -21,7 +21,7 @@ import os
 import threading
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable
-from concurrent.futures import BrokenExecutor, Executor, ProcessPoolExecutor
+from concurrent.futures import BrokenExecutor, Executor, Future, ProcessPoolExecutor
 from typing import Any, TypeVar
 
 from hearts.bots.base import LEVELS, Bot, get_bot
@@ -78,6 +78,10 @@ def warm_up() -> None:
         state.play(bot.choose_play(state.view(state.turn)))
 
 
+#: The console's line as the workers start warming up (then "Khó is ready (N s)").
+PREPARING = (
+    "preparing Khó in the background (a minute or two after an install); Dễ and Vừa play at once"
+)
 #: How often a worker process looks whether its server is still there.
 PARENT_CHECK_SECONDS = 0.5
 
@@ -102,23 +106,61 @@ def _start_worker(server: int) -> None:
     warm_up()
 
 
-def bot_pool(size: int) -> ProcessPoolExecutor:
+class BotPool(ProcessPoolExecutor):
     """``size`` processes for the computers' decisions: Khó thinks without holding
-    the server."""
-    pool = ProcessPoolExecutor(
-        max_workers=size,
-        # spawn, not fork: the server has threads by the time workers are (re)made.
-        mp_context=multiprocessing.get_context("spawn"),
-        initializer=_start_worker,
-        initargs=(os.getpid(),),
-    )
-    # Start (and warm) the workers now, not on Khó's first card.  The first one
-    # compiles Khó's kernel into numba's disk cache (about 15 s, once per install)
-    # before the others start and load it from there (about 2 s).
-    pool.submit(int).result()
-    for _ in range(size - 1):
-        pool.submit(int)
-    return pool
+    the server.  They warm up in the background: the server listens at once, and
+    :attr:`warm` is done once the first worker has compiled Khó's kernel into
+    numba's disk cache (30 to 100 s, once per install; about 2 s to load after), or
+    fails (:class:`BrokenExecutor`) if it died.  Only then do the others start, and
+    load it from there: one compile, not one per worker."""
+
+    def __init__(self, size: int, announce: Callable[[str], None] | None = None) -> None:
+        super().__init__(
+            max_workers=size,
+            # spawn, not fork: the server has threads by the time workers are (re)made.
+            mp_context=multiprocessing.get_context("spawn"),
+            initializer=_start_worker,
+            initargs=(os.getpid(),),
+        )
+        self.warm: Future[None] = Future()
+        self._announce = announce or (lambda _line: None)
+        self._announce(PREPARING)
+        first = self.submit(int)
+        threading.Thread(
+            target=self._warming, args=(first, size - 1), name="hearts-warm-up", daemon=True
+        ).start()
+
+    def _warming(self, first: Future[int], others: int) -> None:
+        """Wait (in a thread: no GIL held, no event loop) for the first worker, then
+        start the others."""
+        start = time.monotonic()
+        try:
+            first.result()
+            for _ in range(others):
+                self.submit(int)
+        except Exception as exc:  # died, or shut down meanwhile
+            broken = exc if isinstance(exc, BrokenExecutor) else BrokenExecutor(repr(exc))
+            self.warm.set_exception(broken)
+            return
+        self.warm.set_result(None)
+        self._announce(f"Khó is ready ({time.monotonic() - start:.0f} s)")
+
+    def stop_warming(self) -> None:
+        """Stop a worker still compiling: a stop must not wait for it (a minute or
+        more); the decisions waiting for it fail (:attr:`warm`'s BrokenExecutor)."""
+        if not self.warm.done():
+            for process in list((self._processes or {}).values()):
+                process.terminate()
+
+    def shutdown(self, wait: bool = True, *, cancel_futures: bool = False) -> None:
+        self.stop_warming()
+        super().shutdown(wait=wait, cancel_futures=cancel_futures)
+
+
+def bot_pool(size: int, announce: Callable[[str], None] | None = None) -> BotPool:
+    """``size`` bot worker processes, warming up (:class:`BotPool`); ``announce``
+    gets a line when Khó's preparation starts and one when it is ready."""
+    return BotPool(size, announce)
 
 
 # -- light in the transaction, heavy in the pool -------------------------------------
@@ -170,6 +212,27 @@ class Computers:
         self._live = 0  # decisions in the pool (running or queued)
         self._background = 0  # background work in the pool, or given its turn
         self._waiting: collections.deque[asyncio.Future[None]] = collections.deque()
+        self._stopped = False
+
+    @property
+    def preparing(self) -> bool:
+        """Whether Khó's workers are still warming up (:class:`BotPool`): its
+        decisions wait for them."""
+        warm = getattr(self.executor, "warm", None)
+        return isinstance(warm, Future) and not warm.done()
+
+    def stopping(self) -> None:
+        """The server is asked to stop: a worker still compiling is stopped now
+        rather than waited for, and nothing more is renewed."""
+        self._stopped = True
+        stop_warming = getattr(self.executor, "stop_warming", None)
+        if stop_warming is not None:
+            stop_warming()
+
+    def shutdown(self) -> None:
+        """Stop the workers (at the end of the server)."""
+        self.stopping()
+        self.executor.shutdown(wait=True, cancel_futures=True)
 
     async def work(self, fn: Callable[..., T], *args: Any) -> T:
         """``fn(*args)`` in the workers, for live play (at once).  If they died, new
@@ -196,10 +259,16 @@ class Computers:
 
     async def _run(self, fn: Callable[..., T], *args: Any) -> T:
         loop = asyncio.get_running_loop()
+        executor = self.executor
         try:
-            return await loop.run_in_executor(self.executor, fn, *args)
+            warm = getattr(executor, "warm", None)
+            if isinstance(warm, Future) and not warm.done():
+                # Khó's kernel is still compiling: wait for it (never a weaker card
+                # instead); shielded, as the pool's readiness is everyone's.
+                await asyncio.shield(asyncio.wrap_future(warm))
+            return await loop.run_in_executor(executor, fn, *args)
         except BrokenExecutor:
-            self._renew()
+            self._renew(executor)
             raise
 
     def _room_for_background(self) -> bool:
@@ -233,17 +302,24 @@ class Computers:
                 turn.set_result(None)
 
     async def decide(self, level: str, job: Job) -> Choices:
-        """The decision of the workers (None: play a plain legal card instead)."""
+        """The decision of the workers (None: play a plain legal card instead).  A
+        server stopping gives none: :class:`ApiError` ``unavailable``, nothing played."""
         try:
             return await self.work(decide, level, job)
         except BrokenExecutor:
-            pass
+            if self._stopped:
+                from hearts.server.web.errors import ApiError  # not in the workers
+
+                raise ApiError("unavailable") from None
         except Exception:
             log.exception("a %s bot failed: playing a plain legal card", level)
         return None
 
-    def _renew(self) -> None:
-        """The bot workers died: start new ones (where a factory makes them)."""
+    def _renew(self, broken: Executor) -> None:
+        """The bot workers of ``broken`` died: start new ones (where a factory makes
+        them), once for all the work they failed, and not while the server stops."""
+        if self._stopped or broken is not self.executor:
+            return
         log.exception("the bot workers died: starting new ones")
         if self.executor_factory is not None:
             broken, self.executor = self.executor, self.executor_factory()

@@ -477,6 +477,7 @@ class Game:
         take_back: bool = True,
         next_commitment: str | None = None,
         seat: int = SOUTH,
+        preparing_hard: bool = False,
     ) -> dict[str, Any]:
         """The State of docs/api.md (its one schema: :class:`schema.State`) from
         ``seat``: everything that seat may know, nothing more.  Plain dicts, as the
@@ -488,7 +489,8 @@ class Game:
         comes from that seat's :class:`~hearts.view.PlayerView` only; the rest is
         the match's public record (rules, totals, finished hands' scores, whether
         the table played a hand out).  ``next_commitment``: that of the server seed
-        of the next deal (docs/fairness.md).
+        of the next deal (docs/fairness.md); ``preparing_hard``: Khó's workers are
+        still warming up (computers.py's BotPool), its cards wait for them.
         """
         rules = self.rules
         at = _Seats(rules.seats, seat)
@@ -502,6 +504,7 @@ class Game:
             "hand": self._hand_json(self.match.view(seat), at, take_back),
             "unlocked": [],
             "fairness": {"next_commitment": next_commitment},
+            "preparing_hard": preparing_hard,
         }
 
     def _match_json(self, at: _Seats) -> dict[str, Any]:

@@ -277,6 +277,11 @@ class State(BaseModel):
         " (empty while a hand is being played)",
     )
     fairness: Fairness = Field(description="the commitment of the next deal")
+    preparing_hard: bool = Field(
+        False,
+        description="Khó is still being prepared on the server (its kernel compiles after "
+        "an install): its cards wait for it (always false in a room)",
+    )
 
 
 class AchievementInfo(Unlock):

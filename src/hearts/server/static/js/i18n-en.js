@@ -15,6 +15,7 @@ const T = {
   passButton: (dir) => `Pass ${PASS_DIR[dir]}`,
   passFull: (k) => `${k} cards chosen. Tap a chosen card to put it back.`,
   waitingPasses: "Waiting for the computers to pass…",
+  preparingHard: "Preparing Khó… The first time takes about a minute.",
   received: (from, cards) => `${from} passed you: ${cards}`,
   yourTurn: "Your turn",
   moonChoose: "You shot the moon! Choose the scoring.",

@@ -70,6 +70,7 @@ export const T = {
   passButton: (dir) => `Chuyền ${PASS_DIR[dir]}`,
   passFull: (k) => `Đã chọn đủ ${k} lá. Chạm một lá đã chọn để bỏ chọn.`,
   waitingPasses: "Đang chờ các máy chuyền bài…",
+  preparingHard: "Đang chuẩn bị máy Khó… Lần đầu mất chừng một phút.",
   received: (from, cards) => `${from} chuyền cho bạn: ${cards}`,
   yourTurn: "Đến lượt bạn",
   yourLead: (card) => `Đến lượt bạn: mở vòng đầu bằng ${cardSpoken(card)}`,

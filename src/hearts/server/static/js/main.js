@@ -49,6 +49,8 @@ function quick() {
   return !!(s && s.settings && s.settings.quick);
 }
 const names = (s) => (s && s.names) || SEAT_NAME;
+// Khó's kernel still compiling on the server (its first start): its cards wait for it.
+const preparingHard = (s) => !!s.preparing_hard && s.settings.level === "hard";
 
 // What tablepage.js asks of this table (its mode).
 const SOLO = {
@@ -62,7 +64,7 @@ const SOLO = {
   arrive: async (s) => s,
   onTable: () => true,
   choosing: (s, text) => ({ text }),
-  passesAwaited: () => ({ text: T.waitingPasses }),
+  passesAwaited: (s) => ({ text: preparingHard(s) ? T.preparingHard : T.waitingPasses }),
   handOver: () => ({ text: T.handDone }),
   yourTurn(s) {
     const h = s.hand;
@@ -70,7 +72,7 @@ const SOLO = {
     const lead = fresh && (h.legal || []).length === 1 && h.legal[0] === leadCard(s.rules.players) ? h.legal[0] : null;
     return { text: lead ? T.yourLead(lead) : T.yourTurn, kind: "turn" };
   },
-  othersTurn: (s, seat) => ({ text: T.isPlaying(names(s)[seat]) }),
+  othersTurn: (s, seat) => ({ text: preparingHard(s) ? T.preparingHard : T.isPlaying(names(s)[seat]) }),
   // A hint belongs to the position it was given for: gone once anything moves.
   hinted(s) {
     if (hint && hint.version !== s.version) hint = null;
