@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import signal
 import sys
 from collections.abc import Sequence
 
@@ -98,7 +99,12 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
-    result: int = args.func(args)
+    try:
+        result: int = args.func(args)
+    except KeyboardInterrupt:
+        # Ctrl+C: a stop asked for (the server has shut down: uvicorn raises it again
+        # once it has), not an error to print a traceback for
+        return 128 + signal.SIGINT
     return result
 
 

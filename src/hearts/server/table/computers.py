@@ -18,6 +18,7 @@ import contextlib
 import logging
 import multiprocessing
 import os
+import signal
 import threading
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable
@@ -101,7 +102,12 @@ def _die_with_server(server: int) -> None:
 
 
 def _start_worker(server: int) -> None:
-    """A new worker process: tied to its server, then warmed up."""
+    """A new worker process: tied to its server, then warmed up.  It ignores the
+    stop signals: sent to the whole process group (systemd's ``KillMode=control-
+    group``, Ctrl+C in a terminal), they would end it under the server, which would
+    take that for a death; it leaves when its server shuts the pool down or is gone."""
+    for stop in (signal.SIGINT, signal.SIGTERM):
+        signal.signal(stop, signal.SIG_IGN)
     _die_with_server(server)
     warm_up()
 
@@ -150,7 +156,7 @@ class BotPool(ProcessPoolExecutor):
         more); the decisions waiting for it fail (:attr:`warm`'s BrokenExecutor)."""
         if not self.warm.done():
             for process in list((self._processes or {}).values()):
-                process.terminate()
+                process.kill()  # it ignores SIGTERM (_start_worker)
 
     def shutdown(self, wait: bool = True, *, cancel_futures: bool = False) -> None:
         self.stop_warming()
