@@ -625,7 +625,7 @@ def report_load(report: Report, kinds: list[str], pg: str | None, work: Path, q:
 
 
 def report_analysis_flood(report: Report, work: Path, q: bool) -> None:
-    heading(report, "Analysis flood (live Khó beside 15 analyses)")
+    heading(report, "Background flood (live Khó beside analyses, hints and knew)")
     with Server(["--data-dir", str(work / "flood")], work / "flood.log") as server:
         report_flood(report, server, 20.0 if q else 60.0)
 

@@ -4,11 +4,15 @@
 from __future__ import annotations
 
 import asyncio
+import os
+import sys
 import threading
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
 from typing import Any
 
-from hearts.server.table.computers import Computers
+import pytest
+
+from hearts.server.table.computers import BACKGROUND_NICE, Computers
 
 
 def test_a_decision_goes_before_the_background_work_waiting() -> None:
@@ -73,3 +77,29 @@ def test_background_work_leaves_a_worker_to_live_play() -> None:
         pool.shutdown()
 
     asyncio.run(main())
+
+
+def thread_nice() -> tuple[int, int]:
+    """This thread's nice value, and the worker process's main thread's."""
+    return os.getpriority(os.PRIO_PROCESS, threading.get_native_id()), os.getpriority(
+        os.PRIO_PROCESS, os.getpid()
+    )
+
+
+@pytest.mark.skipif(sys.platform != "linux", reason="a thread's own nice value is Linux's")
+def test_background_work_runs_below_live_decisions_in_the_worker_processes() -> None:
+    """Issue 57 item 9: in a worker process, background work runs in a thread of its
+    own at BACKGROUND_NICE, so that a live decision running beside it (in another
+    worker, at nice 0) gets the CPU first; live decisions keep the main thread's 0."""
+
+    async def main() -> tuple[tuple[int, int], tuple[int, int]]:
+        with ProcessPoolExecutor(max_workers=1) as pool:
+            computers = Computers(pool)
+            async with computers.background() as run:
+                below = await run(thread_nice)
+            live = await computers.work(thread_nice)
+        return below, live
+
+    below, live = asyncio.run(main())
+    assert below == (BACKGROUND_NICE, 0)  # the process's main thread is not lowered
+    assert live == (0, 0)

@@ -19,10 +19,17 @@ import logging
 import multiprocessing
 import os
 import signal
+import sys
 import threading
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable
-from concurrent.futures import BrokenExecutor, Executor, Future, ProcessPoolExecutor
+from concurrent.futures import (
+    BrokenExecutor,
+    Executor,
+    Future,
+    ProcessPoolExecutor,
+    ThreadPoolExecutor,
+)
 from typing import Any, TypeVar
 
 from hearts.bots.base import LEVELS, Bot, get_bot
@@ -77,6 +84,28 @@ def warm_up() -> None:
     bot = hard.HardBot(iterations=8)
     for _ in range(8):
         state.play(bot.choose_play(state.view(state.turn)))
+
+
+#: The nice value of a worker's thread for background work (hints, analyses, Máy đã
+#: biết gì): a live decision running in another worker at the same time gets the
+#: CPU first (issue 57 item 9).  Linux's nice value is a thread's: the worker's main
+#: thread, where live decisions run, keeps 0.
+BACKGROUND_NICE = 10
+_lowered: ThreadPoolExecutor | None = None
+
+
+def _lower_this_thread() -> None:
+    with contextlib.suppress(OSError):
+        os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), BACKGROUND_NICE)
+
+
+def in_background(fn: Callable[..., T], *args: Any) -> T:
+    """``fn(*args)`` in this worker's lowered thread (made on first use; once
+    lowered, a thread cannot be raised again without privileges, hence its own)."""
+    global _lowered
+    if _lowered is None:
+        _lowered = ThreadPoolExecutor(1, "hearts-background", initializer=_lower_this_thread)
+    return _lowered.submit(fn, *args).result()
 
 
 #: The console's line as the workers start warming up (then "Khó is ready (N s)").
@@ -203,7 +232,8 @@ class Computers:
     worker is free for it and none of the pool's ``size`` is wanted by live play, at
     most ``size - 1`` at a time (one, for a pool of one). The pool's own queue is
     first come first served: so a decision waits behind at most the background steps
-    already running, never behind a flood of them."""
+    already running, never behind a flood of them.  In worker processes the
+    background work runs at a lower priority too (:func:`in_background`)."""
 
     def __init__(
         self,
@@ -258,10 +288,17 @@ class Computers:
         the player's: waiting for it must not hold up the player's own decisions."""
         await self._background_turn()
         try:
-            yield self._run
+            yield self._run_below_live
         finally:
             self._background -= 1
             self._wake()
+
+    async def _run_below_live(self, fn: Callable[..., T], *args: Any) -> T:
+        """``fn(*args)`` in the workers at a lower priority than live decisions
+        (worker processes only: a thread pool is the server's own process)."""
+        if isinstance(self.executor, ProcessPoolExecutor) and sys.platform == "linux":
+            return await self._run(in_background, fn, *args)
+        return await self._run(fn, *args)
 
     async def _run(self, fn: Callable[..., T], *args: Any) -> T:
         loop = asyncio.get_running_loop()
