@@ -51,6 +51,11 @@ def shared_south(shared_client, new_south_class) -> Any:
     return south
 
 
+#: table/pacing.py's solo paces, as the State says them (the page keeps them)
+SOLO_PACE = {"gap_ms": 450, "hold_ms": 1000}
+QUICK_PACE = {"gap_ms": 220, "hold_ms": 500}
+
+
 def souths_turn(s: Any) -> bool:
     return bool(s["hand"]["phase"] == "play" and s["hand"]["turn"] == "S")
 
@@ -111,7 +116,7 @@ def test_first_state_deals_a_match_for_this_token(south) -> None:
     s = south.state()
     assert s["seats"] == ["S", "W", "N", "E"]
     assert s["names"] == {"S": "Bạn", "W": "Tây", "N": "Bắc", "E": "Đông"}
-    assert s["settings"] == {"level": "easy", "quick": False, "take_back": True}
+    assert s["settings"] == {"level": "easy", "quick": False, "take_back": True, "pace": SOLO_PACE}
     assert s["match"] == {
         "hand_number": 1,
         "target": 100,
@@ -430,12 +435,15 @@ def test_new_match_at_any_time(south) -> None:
 def test_settings_are_kept_and_need_no_version(south) -> None:
     s = south.state()
     out = south.call("PUT", "/api/settings", {"level": "medium", "quick": True})
-    assert out["settings"] == {"level": "medium", "quick": True, "take_back": True}
+    # the page keeps the computers' time at the pace the State says: Chơi nhanh's
+    quick = {"level": "medium", "quick": True, "take_back": True, "pace": QUICK_PACE}
+    assert out["settings"] == quick
     assert out["version"] == s["version"] and out["hand"] == s["hand"]
     out = south.call("PUT", "/api/settings", {"quick": False})
-    assert out["settings"] == {"level": "medium", "quick": False, "take_back": True}
+    kept = {"level": "medium", "quick": False, "take_back": True, "pace": SOLO_PACE}
+    assert out["settings"] == kept
     out = south.call("PUT", "/api/settings", {})
-    assert south.state()["settings"] == {"level": "medium", "quick": False, "take_back": True}
+    assert south.state()["settings"] == kept
 
 
 def test_stats_start_empty(south) -> None:

@@ -129,7 +129,7 @@ class Rooms:
         self.store = store
         self.computers = computers
         self.db = RoomStore(self.store)
-        self.pace = Pace(pace)  # the server keeps a shared table's time
+        self.pace = Pace.of_gap(pace)  # the server keeps a shared table's time
         #: called after every committed change (live.py pushes the new Room)
         self.on_change = on_change
         #: called inside each change's transaction (live.py: PostgreSQL NOTIFY)

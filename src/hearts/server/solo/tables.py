@@ -23,7 +23,7 @@ from hearts.server.players.identity import Players
 from hearts.server.records import achievements
 from hearts.server.solo.first_deal import FirstDeals
 from hearts.server.store.db import Loaded, PlayerGone, Stale, Store, token_hash
-from hearts.server.table import actions
+from hearts.server.table import actions, pacing
 from hearts.server.table.computers import Choices, Computers, Heavy, decide_here
 from hearts.server.table.game import SOUTH, Game, GameError, Job
 from hearts.server.table.slots import CostlySlots
@@ -138,7 +138,13 @@ class Tables:
         promised = commitment(p.next_seed) if p.next_seed is not None else None
         preparing = self.computers.preparing
         state = game.state(
-            version, p.level, p.quick, p.take_back, promised, preparing_hard=preparing
+            version,
+            p.level,
+            p.quick,
+            p.take_back,
+            promised,
+            preparing_hard=preparing,
+            pace=pacing.solo(p.quick),  # the page keeps a solo table's time
         )
         if game.hand_done and p.match_id is not None:
             # what the finished hand on the table unlocked: the same on every look

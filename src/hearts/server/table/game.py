@@ -38,6 +38,7 @@ from hearts.record import read_record, write_record
 from hearts.rules import MOON_SCORINGS, SHOOTER_CHOOSES, Rules, RulesError
 from hearts.server.i18n import lang, messages_en
 from hearts.server.i18n.messages import error_message, illegal_reason, pass_message, rule_message
+from hearts.server.table.pacing import Pace
 from hearts.view import PlayerView
 
 log = logging.getLogger("hearts.server")
@@ -478,6 +479,7 @@ class Game:
         next_commitment: str | None = None,
         seat: int = SOUTH,
         preparing_hard: bool = False,
+        pace: Pace | None = None,
     ) -> dict[str, Any]:
         """The State of docs/api.md (its one schema: :class:`schema.State`) from
         ``seat``: everything that seat may know, nothing more.  Plain dicts, as the
@@ -490,13 +492,20 @@ class Game:
         the match's public record (rules, totals, finished hands' scores, whether
         the table played a hand out).  ``next_commitment``: that of the server seed
         of the next deal (docs/fairness.md); ``preparing_hard``: Khó's workers are
-        still warming up (computers.py's BotPool), its cards wait for them.
+        still warming up (computers.py's BotPool), its cards wait for them;
+        ``pace``: the computers' pace the page keeps (a solo table; None where the
+        server keeps it).
         """
         rules = self.rules
         at = _Seats(rules.seats, seat)
         return {
             "version": version,
-            "settings": {"level": level, "quick": quick, "take_back": take_back},
+            "settings": {
+                "level": level,
+                "quick": quick,
+                "take_back": take_back,
+                "pace": pace.to_api() if pace is not None else None,
+            },
             "rules": rules_json(rules),
             "seats": list(rules.seats),
             "names": seat_names(rules),

@@ -129,10 +129,20 @@ class TransferCode(BaseModel):
     expires_in: int  # seconds
 
 
+class PaceInfo(BaseModel):
+    gap_ms: int = Field(description="between the computers' moves")
+    hold_ms: int = Field(description="a finished trick stays on the table")
+
+
 class Settings(BaseModel):
     level: Literal["easy", "medium", "hard"]
     quick: bool
     take_back: bool = Field(True, description="South may take back its last card (Đi lại)")
+    pace: PaceInfo | None = Field(
+        None,
+        description="the computers' pace the page keeps at a solo table (table/pacing.py;"
+        " Chơi nhanh's when quick); null where the server keeps the table's time",
+    )
 
 
 class RulesInfo(BaseModel):

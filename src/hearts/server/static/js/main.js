@@ -59,7 +59,11 @@ const SOLO = {
   holdOnOpen: true,
   allows: { hint: true, review: true, newMatch: true },
   // between computer cards; a finished trick stays on the table; a card flying to it
-  pace: () => (quick() ? { gap: 220, hold: 500, flight: 260 * 0.55 + 20 } : { gap: 450, hold: 1000, flight: 280 }),
+  pace: () => {
+    // the server's pacing rule (table/pacing.py) says the times, the page keeps them
+    const s = current(), p = (s && s.settings && s.settings.pace) || { gap_ms: 450, hold_ms: 1000 };
+    return { gap: p.gap_ms, hold: p.hold_ms, flight: quick() ? 260 * 0.55 + 20 : 280 };
+  },
   stateOf: (s) => s,
   arrive: async (s) => s,
   onTable: () => true,
