@@ -206,7 +206,9 @@ def install(
         request: Request,
         after: Annotated[int, Query(ge=-1, le=MAX_VERSION)] = -1,
     ) -> Response:
-        """Long-poll: the Room once its version is past ``after`` (or after ~25 s)."""
+        """Long-poll: the Room once its version is past ``after`` (or after ~25 s);
+        a member's only (403 ``not_in_room``)."""
+        await rooms.follows(code, pid)
         gone = asyncio.ensure_future(_hung_up(request))
         try:
             return answer(await live.wait(code, pid, after, POLL_SECONDS, gone))
@@ -304,7 +306,7 @@ async def _hello(
         if not isinstance(token, str) or not token or len(token) > 256:
             raise ApiError("bad_token")
         pid = await players.player_id(token)
-        await rooms.look(code, pid)  # room_not_found before anything is kept
+        await rooms.follows(code, pid)  # room_not_found, not_in_room before anything is kept
         caps.take("token", pid, held)
         caps.take("room", code, held)
     except ApiError as refused:
@@ -416,6 +418,7 @@ async def _refuse(websocket: WebSocket, code: str, message: str | None) -> None:
     body = {"error": {"code": code, "message": message or error_message(code)}}
     close = {
         "bad_token": 4403,
+        "not_in_room": 4403,
         "room_not_found": 4404,
         "too_many_sockets": CLOSE_CODE,
         "unavailable": 1013,  # try again later
