@@ -19,7 +19,7 @@ from hearts.rules import Rules
 from hearts.server.config import Config
 from hearts.server.i18n.messages import error_message, error_status
 from hearts.server.players.identity import PlayerId, Players
-from hearts.server.rooms.caps import CLOSE_CODE, Held, SocketCaps
+from hearts.server.rooms.caps import CLOSE_CODE, Held, PollCaps, SocketCaps
 from hearts.server.rooms.live import Live, Watcher
 from hearts.server.rooms.service import RoomError, Rooms
 from hearts.server.store import outage
@@ -32,6 +32,7 @@ from hearts.server.web.schema import (
     ERROR_RESPONSES,
     MAX_VERSION,
     ClientSeed,
+    ErrorBody,
     MoonBody,
     PassBody,
     PlayBody,
@@ -49,6 +50,10 @@ HELLO_SECONDS = 10.0
 ROOM_RESPONSES: dict[int | str, dict[str, Any]] = {
     **ERROR_RESPONSES,
     200: {"description": "the Room as this token sees it (docs/api.md, Rooms)"},
+}
+POLL_RESPONSES: dict[int | str, dict[str, Any]] = {
+    **ROOM_RESPONSES,
+    429: {"model": ErrorBody, "description": "too many long polls from one address"},
 }
 
 
@@ -199,7 +204,9 @@ def install(
 
     _install_seat_actions(app, rooms, tags)
 
-    @app.get("/api/rooms/{code}/events", responses=ROOM_RESPONSES, tags=tags)
+    polls = app.state.poll_caps = PollCaps()
+
+    @app.get("/api/rooms/{code}/events", responses=POLL_RESPONSES, tags=tags)
     async def events(
         code: str,
         pid: PlayerId,
@@ -207,13 +214,16 @@ def install(
         after: Annotated[int, Query(ge=-1, le=MAX_VERSION)] = -1,
     ) -> Response:
         """Long-poll: the Room once its version is past ``after`` (or after ~25 s);
-        a member's only (403 ``not_in_room``)."""
+        a member's only (403 ``not_in_room``), capped per token and per address."""
         await rooms.follows(code, pid)
+        poll = polls.take(pid, request_address(request))
         gone = asyncio.ensure_future(_hung_up(request))
+        gone.add_done_callback(lambda _gone: poll.answer_now())
         try:
-            return answer(await live.wait(code, pid, after, POLL_SECONDS, gone))
+            return answer(await live.wait(code, pid, after, POLL_SECONDS, poll.now))
         finally:
             gone.cancel()
+            polls.give_back(poll)
 
     _install_socket(app, players, rooms, live)
 

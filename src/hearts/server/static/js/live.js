@@ -267,6 +267,12 @@ export class Live {
           this.onGone((body && body.error) || { code: "room_not_found" });
           return;
         }
+        if (res.status === 429) {
+          // too many polls from this network: poll again when the server says
+          const wait = Number(res.headers.get("Retry-After")) || 5;
+          await sleep(Math.min(60, wait) * 1000 * (0.75 + Math.random() / 2));
+          continue;
+        }
         if (!res.ok) throw new Error(String(res.status));
         if (failures || first) {
           // the server answers again (it was restarting, or the network came back):
