@@ -8,10 +8,13 @@ import http.client
 import json
 import os
 import shutil
+import socket
 import ssl
 import subprocess
 import sys
+import time
 from pathlib import Path
+from typing import Any
 from urllib.parse import urlsplit
 
 import pytest
@@ -20,6 +23,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "server"))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from live_server import hearts_serve
 from nginx_site import NGINX, free_port, main_config, nginx, site_for_test
+
+from hearts.server.i18n.messages import ERRORS
 
 pytestmark = [
     pytest.mark.skipif(not os.access(NGINX, os.X_OK), reason="nginx is not installed"),
@@ -103,3 +108,68 @@ def test_the_game_is_served_over_https_through_nginx(
             moved = conn2.getresponse()
             assert moved.status == 301 and moved.headers["Location"].startswith("https://")
             conn2.close()
+
+
+def test_one_client_s_requests_at_once_are_capped_at_the_edge(
+    tmp_path: Path, certificate: tuple[Path, Path]
+) -> None:
+    """deploy/nginx.conf's limit_conn (issue 57 item 1): one client's requests in
+    progress beyond the cap (here 2, not 160) are 429 too_many_connections in the
+    API's error shape with Retry-After; once its long polls end, it is served again."""
+    cert, key = certificate
+    https, plain = free_port(), free_port()
+    with hearts_serve(tmp_path, "--seed", "1") as url:
+        site_text = site_for_test(urlsplit(url).port or 0, https, plain, cert, key)
+        assert "limit_conn hearts_clients 160;" in site_text
+        site = tmp_path / "hearts.conf"
+        site.write_text(
+            site_text.replace("limit_conn hearts_clients 160;", "limit_conn hearts_clients 2;")
+        )
+        config = tmp_path / "nginx.conf"
+        config.write_text(main_config(tmp_path, site))
+        with nginx(tmp_path, config, https):
+            tls = ssl.create_default_context(cafile=str(cert))
+
+            def call(method: str, path: str, token: str = "", body: Any = None) -> Any:
+                conn = http.client.HTTPSConnection("127.0.0.1", https, context=tls, timeout=30)
+                headers = {"Authorization": f"Bearer {token}"} if token else {}
+                data = json.dumps(body).encode() if body is not None else None
+                if data is not None:
+                    headers["Content-Type"] = "application/json"
+                conn.request(method, path, body=data, headers=headers)
+                response = conn.getresponse()
+                answer = response.status, dict(response.headers), json.loads(response.read())
+                conn.close()
+                return answer
+
+            token = call("POST", "/api/players")[2]["token"]
+            room = call("POST", "/api/rooms", token, {"level": "easy", "turn_seconds": None})[2]
+            poll = (
+                f"GET /api/rooms/{room['code']}/events?after={room['version']} HTTP/1.1\r\n"
+                f"Host: localhost\r\nAuthorization: Bearer {token}\r\n\r\n"
+            ).encode()
+            held = []
+            for _ in range(2):
+                raw = socket.create_connection(("127.0.0.1", https), timeout=30)
+                held.append(tls.wrap_socket(raw, server_hostname="localhost"))
+                held[-1].sendall(poll)
+
+            def until(status: int) -> Any:
+                deadline = time.monotonic() + 10
+                while True:
+                    answer = call("GET", f"/api/rooms/{room['code']}", token)
+                    if answer[0] == status or time.monotonic() > deadline:
+                        return answer
+                    time.sleep(0.1)
+
+            status, headers, body = until(429)  # the two polls held: a third is refused
+            assert status == 429 and headers["Retry-After"] == "5"
+            assert body == {
+                "error": {
+                    "code": "too_many_connections",
+                    "message": ERRORS["too_many_connections"][1],
+                }
+            }
+            for s in held:
+                s.close()
+            assert until(200)[0] == 200  # the polls gone: served again

@@ -19,7 +19,7 @@ from fastapi import FastAPI
 from hearts.server.app import create_app
 from hearts.server.config import Config
 from hearts.server.i18n.messages import ERRORS
-from hearts.server.web.ratelimit import TokenBuckets, client_address
+from hearts.server.web.ratelimit import TokenBuckets, address_key, client_address
 
 PROXY = "10.0.0.1"
 TRUSTED = (ipaddress.ip_network("10.0.0.0/24"), ipaddress.ip_network("::1"))
@@ -72,6 +72,32 @@ def test_the_address_is_the_right_most_one_no_proxy_of_ours_wrote() -> None:
     assert client_address(PROXY, [], TRUSTED) == PROXY
     assert client_address(PROXY, ["1.2.3.4"], ()) == PROXY  # no proxy trusted
     assert client_address(None, [], TRUSTED) == "unknown"
+
+
+def test_ipv6_addresses_of_one_64_share_a_limit(app) -> None:
+    """An ISP gives a home a whole /64: its addresses are one client (issue 57 item 7)."""
+    codes = [new_player(app, f"2001:db8:1:2::{i:x}") for i in range(1, 5)]
+    assert codes == [200, 200, 200, 429]
+    assert new_player(app, "2001:db8:1:2:ffff:ffff:ffff:ffff") == 429
+    assert new_player(app, "2001:db8:1:3::1") == 200  # the next /64 is another client
+    # behind the proxy alike
+    assert new_player(app, PROXY, "2001:db8:1:2::99") == 429
+
+
+def test_ipv6_is_counted_by_its_prefix_and_ipv4_by_its_address() -> None:
+    assert address_key("2001:db8:1:2:aaaa::1", 64) == "2001:db8:1:2::/64"
+    assert address_key("[2001:db8:1:2::1]", 64) == "2001:db8:1:2::/64"
+    assert address_key("2001:db8:1:2::1", 128) == "2001:db8:1:2::1"  # each alone
+    assert address_key("2001:db8:1:2::1", 48) == "2001:db8:1::/48"
+    assert address_key("::ffff:198.51.100.7", 64) == "198.51.100.7"
+    assert address_key("198.51.100.7", 64) == "198.51.100.7"
+    assert address_key("unknown", 64) == "unknown"
+
+
+def test_an_ipv6_prefix_of_128_counts_each_address_alone(db_url: str) -> None:
+    config = Config(new_player_burst=1, new_player_interval=600, ipv6_prefix=128)
+    app = create_app(db_url, config=config, executor=ThreadPoolExecutor(1))
+    assert [new_player(app, f"2001:db8::{i}") for i in range(1, 4)] == [200, 200, 200]
 
 
 class Clock:

@@ -3,11 +3,13 @@ automatic decision, who is connected, and the long-poll fallback."""
 
 from __future__ import annotations
 
+import ipaddress
 import json
 import sys
 import threading
 import time
 import warnings
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -16,10 +18,14 @@ import sqlalchemy as sa
 
 with warnings.catch_warnings():
     warnings.simplefilter("ignore")
+    from fastapi.testclient import TestClient
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from room_guests import Guest, new_room, settled, until_room
 
+from hearts.server.app import create_app
+from hearts.server.config import Config
+from hearts.server.i18n.messages import ERRORS
 from hearts.server.store.db import rooms as rooms_table
 
 # this module's server (the ``client`` fixture of conftest.py): its deals, the
@@ -215,3 +221,56 @@ def test_hard_computers_think_in_the_bot_pool(client) -> None:
     after = settled(creator, code)["state"]["hand"]
     assert after["turn"] == "S" or after["phase"] == "done"  # Khó played up to us again
     assert len(after["trick"]) + 4 * len(after["tricks"]) > played
+
+
+def test_long_polls_are_capped_per_token_and_per_address(db_url: str) -> None:
+    """One token or one address cannot hold every connection with long polls (issue
+    57 item 1: one token held 800): a token's poll over its cap answers its oldest
+    at once (a reload is never locked out), a poll over its address's cap is 429
+    too_many_polls with Retry-After, while other addresses are served."""
+    config = Config(trusted_proxy=(ipaddress.ip_network("10.0.0.1"),))
+    app = create_app(db_url, seed=1, room_pace=0.0, executor=ThreadPoolExecutor(1), config=config)
+    with TestClient(app, client=("10.0.0.1", 4321)) as c:
+        caps = app.state.poll_caps
+        caps.limits.update(token=2, address=3)
+        creator, guest, third, last = (Guest(c) for _ in range(4))
+        code = new_room(creator)["code"]
+        for g in (guest, third):
+            g.act(code, "join", {})
+        v = creator.room(code)["version"]
+        answers: dict[str, Any] = {}
+        threads: list[threading.Thread] = []
+
+        def call(g: Guest, address: str) -> Any:
+            headers = {**g.headers, "X-Forwarded-For": address}
+            return c.get(f"/api/rooms/{code}/events?after={v}", headers=headers)
+
+        def hold(name: str, g: Guest, held: int, address: str = "2001:db8:1:2::1") -> None:
+            thread = threading.Thread(target=lambda: answers.update({name: call(g, address)}))
+            threads.append(thread)
+            thread.start()
+            deadline = time.monotonic() + 10
+            while caps.held != held and time.monotonic() < deadline:
+                time.sleep(0.01)
+            assert caps.held == held, (name, caps.held)
+
+        hold("first", creator, 1)
+        hold("second", creator, 2)
+        hold("third", creator, 2)  # over the token's cap: its oldest answered at once
+        threads[0].join(10)
+        assert answers["first"].status_code == 200 and answers["first"].json()["version"] == v
+        assert set(answers) == {"first"}  # the others hold
+        hold("guest's", guest, 3, "2001:db8:1:2::77")  # another token of the address (its /64)
+        over = call(third, "2001:db8:1:2:ffff::1")
+        assert over.status_code == 429 and over.headers["Retry-After"] == "5"
+        assert over.json()["error"] == {
+            "code": "too_many_polls",
+            "message": ERRORS["too_many_polls"][1],
+        }
+        hold("elsewhere", third, 4, "203.0.113.9")  # another address is served
+        last.act(code, "join", {})  # a change answers every poll held
+        for t in threads:
+            t.join(10)
+        held = ("second", "third", "guest's", "elsewhere")
+        assert all(answers[n].json()["version"] == v + 1 for n in held), answers
+        assert caps.held == 0 and not caps.by_token

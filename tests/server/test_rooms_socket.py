@@ -17,6 +17,8 @@ import warnings
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 with warnings.catch_warnings():
     warnings.simplefilter("ignore")
     from fastapi.testclient import TestClient
@@ -144,11 +146,10 @@ def test_three_humans_play_a_hand_over_their_sockets_and_see_no_other_hand(clien
 
 def test_a_socket_acts_only_for_its_own_seat(client) -> None:
     code, creator, guest, room = started(client)
-    outsider = Guest(client)
     v = room["version"]
     mine = creator.room(code)["state"]["hand"]["cards"]
-    with connect(client, code) as g, connect(client, code) as o:
-        by_guest, by_outsider = Screen(g, guest), Screen(o, outsider)
+    with connect(client, code) as g:
+        by_guest = Screen(g, guest)
         # the creator's cards are not the guest's to pass
         answer = by_guest.act("pass", {"version": v, "cards": mine[:3]})
         assert answer["status"] == 400 and answer["error"]["code"] == "not_in_hand"
@@ -156,9 +157,6 @@ def test_a_socket_acts_only_for_its_own_seat(client) -> None:
         for extra in ({"seat": "N"}, {"token": creator.token}):
             answer = by_guest.act("pass", {"version": v, "cards": mine[:3], **extra})
             assert answer["status"] == 400 and answer["error"]["code"] == "bad_request"
-        answer = by_outsider.act("pass", {"version": v, "cards": mine[:3]})
-        assert answer["status"] == 403
-        assert answer["error"] == {"code": "not_in_room", "message": ERRORS["not_in_room"][1]}
         # starting, removing and leaving are REST calls only
         for what in ("start", "remove", "leave", "join"):
             answer = by_guest.act(what, {"version": v})
@@ -270,6 +268,8 @@ def test_sockets_over_a_cap_are_refused_with_4429(client) -> None:
     caps.limits.update(token=2, room=3, address=5)
     creator, other, third = Guest(client), Guest(client), Guest(client)
     code, second = new_room(creator)["code"], new_room(other)["code"]
+    for guest, room in ((other, code), (third, code), (creator, second), (third, second)):
+        guest.act(room, "join", {})  # only members hold a room's sockets
     refused = {
         "type": "error",
         "error": {"code": "too_many_sockets", "message": ERRORS["too_many_sockets"][1]},
@@ -299,3 +299,46 @@ def test_sockets_over_a_cap_are_refused_with_4429(client) -> None:
     assert not caps.open
     with connect(client, code) as s:
         Screen(s, creator)
+
+
+NOT_IN_ROOM = {"code": "not_in_room", "message": ERRORS["not_in_room"][1]}
+
+
+def refused_outsider(client: TestClient, code: str, outsider: Guest) -> None:
+    """``outsider``'s socket on the room gets not_in_room and closes 4403."""
+    with connect(client, code) as s:
+        s.send_text(json.dumps({"token": outsider.token}))
+        assert s.receive_json() == {"type": "error", "error": NOT_IN_ROOM}
+        assert s.receive() == {"type": "websocket.close", "code": 4403, "reason": ""}
+
+
+@pytest.mark.both_databases("who is in the room is read from the store")
+def test_outsiders_cannot_fill_a_rooms_sockets(client) -> None:
+    """Only the room's members hold its sockets and long polls (issue 57 item 6): an
+    outsider's are refused 403 not_in_room before they count, so outsiders at every
+    cap leave the seated players' sockets their places; a player who left keeps no
+    action either."""
+    caps = client.app.state.socket_caps
+    caps.limits.update(room=2)
+    creator, guest = Guest(client), Guest(client)
+    code = new_room(creator)["code"]
+    outsiders = [Guest(client) for _ in range(3)]
+    for outsider in outsiders:
+        refused_outsider(client, code, outsider)
+        assert outsider.call("GET", f"/api/rooms/{code}/events", status=403)["error"] == (
+            NOT_IN_ROOM
+        )
+        assert outsider.room(code)["you"] is None  # the lobby is still theirs to read
+    assert not caps.open
+    with contextlib.ExitStack() as stack:
+        Screen(stack.enter_context(connect(client, code)), creator)
+        v = guest.act(code, "join", {})["version"]
+        by_guest = Screen(stack.enter_context(connect(client, code)), guest)  # seated now
+        creator.act(code, "start", {"version": v})
+        room = settled(guest, code)
+        dealt = room["state"]["hand"]["cards"]
+        guest.act(code, "leave", {"version": room["version"]})
+        # a socket opened while seated stays, but acts for no seat once its player left
+        answer = by_guest.act("pass", {"version": guest.room(code)["version"], "cards": dealt[:3]})
+        assert answer["status"] == 403 and answer["error"] == NOT_IN_ROOM
+    refused_outsider(client, code, guest)  # and a new one is an outsider's

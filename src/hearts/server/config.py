@@ -151,6 +151,12 @@ SETTINGS: tuple[Setting, ...] = (
         "reverse proxies (IPs or CIDRs, comma-separated) whose X-Forwarded-For is believed",
         metavar="NETS",
     ),
+    Setting(
+        "ipv6_prefix",
+        _int(32, 128),
+        "the per-address limits count an IPv6 client by this prefix (128: each address alone)",
+        metavar="BITS",
+    ),
     Setting("new_player_burst", _int(1), "new tokens one address may make at once"),
     Setting(
         "new_player_interval",
@@ -283,6 +289,8 @@ class Config:
     analysis_stale: float = 15.0
     seed: int | None = None
     trusted_proxy: tuple[Network, ...] = ()
+    # A home or a phone is given a whole /64: its addresses are one client's.
+    ipv6_prefix: int = 64
     new_player_burst: int = 20
     new_player_interval: float = 10.0
     unused_days: float = 1.0

@@ -72,6 +72,9 @@ ERRORS: dict[str, tuple[int, str]] = {
     "bad_seat": (400, "Không có ghế này"),
     "join_limited": (429, "Vào phòng quá nhanh, hãy thử lại sau ít phút"),
     "too_many_sockets": (429, "Quá nhiều kết nối, hãy đóng bớt các thẻ đang mở"),
+    "too_many_polls": (429, "Quá nhiều kết nối từ cùng một mạng, hãy thử lại sau ít giây"),
+    # answered by nginx (deploy/nginx.conf, limit_conn), never by the game
+    "too_many_connections": (429, "Quá nhiều kết nối từ cùng một mạng, hãy thử lại sau ít giây"),
     "analysis_busy": (429, "Máy chủ đang phân tích nhiều ván, hãy thử lại sau ít giây"),
     "hand_in_play": (409, "Ván này đang chơi, hết ván mới xem được"),
     # public tables (play with everyone)

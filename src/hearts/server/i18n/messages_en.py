@@ -52,6 +52,8 @@ ERRORS: dict[str, str] = {
     "bad_seat": "There is no such seat",
     "join_limited": "Joining rooms too fast, try again in a few minutes",
     "too_many_sockets": "Too many connections: close some of your open tabs",
+    "too_many_polls": "Too many connections from one network: try again in a few seconds",
+    "too_many_connections": "Too many connections from one network: try again in a few seconds",
     "analysis_busy": "The server is analysing many hands: try again in a few seconds",
     "hand_in_play": "This hand is still being played: it can be seen once it is over",
     "public_table": "A public table: use Find a table",

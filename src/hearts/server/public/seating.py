@@ -115,6 +115,7 @@ class Seating:
         rooms.on_write = self.on_write
         rooms.on_deal = self.on_deal
         rooms.on_leave = self.on_leave
+        rooms.members = members  # a queued newcomer follows the table too
 
     # -- the rooms' hooks ----------------------------------------------------------
     def on_write(self, conn: Connection, room: Room, before: Room) -> None:

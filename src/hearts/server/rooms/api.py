@@ -19,7 +19,7 @@ from hearts.rules import Rules
 from hearts.server.config import Config
 from hearts.server.i18n.messages import error_message, error_status
 from hearts.server.players.identity import PlayerId, Players
-from hearts.server.rooms.caps import CLOSE_CODE, Held, SocketCaps
+from hearts.server.rooms.caps import CLOSE_CODE, Held, PollCaps, SocketCaps
 from hearts.server.rooms.live import Live, Watcher
 from hearts.server.rooms.service import RoomError, Rooms
 from hearts.server.store import outage
@@ -33,6 +33,7 @@ from hearts.server.web.schema import (
     MAX_VERSION,
     PLAY_RESPONSES,
     ClientSeed,
+    ErrorBody,
     MoonBody,
     PassBody,
     PlayBody,
@@ -50,6 +51,10 @@ HELLO_SECONDS = 10.0
 ROOM_RESPONSES: dict[int | str, dict[str, Any]] = {
     **ERROR_RESPONSES,
     200: {"description": "the Room as this token sees it (docs/api.md, Rooms)"},
+}
+POLL_RESPONSES: dict[int | str, dict[str, Any]] = {
+    **ROOM_RESPONSES,
+    429: {"model": ErrorBody, "description": "too many long polls from one address"},
 }
 
 
@@ -200,19 +205,26 @@ def install(
 
     _install_seat_actions(app, rooms, tags)
 
-    @app.get("/api/rooms/{code}/events", responses=ROOM_RESPONSES, tags=tags)
+    polls = app.state.poll_caps = PollCaps()
+
+    @app.get("/api/rooms/{code}/events", responses=POLL_RESPONSES, tags=tags)
     async def events(
         code: str,
         pid: PlayerId,
         request: Request,
         after: Annotated[int, Query(ge=-1, le=MAX_VERSION)] = -1,
     ) -> Response:
-        """Long-poll: the Room once its version is past ``after`` (or after ~25 s)."""
+        """Long-poll: the Room once its version is past ``after`` (or after ~25 s);
+        a member's only (403 ``not_in_room``), capped per token and per address."""
+        await rooms.follows(code, pid)
+        poll = polls.take(pid, request_address(request))
         gone = asyncio.ensure_future(_hung_up(request))
+        gone.add_done_callback(lambda _gone: poll.answer_now())
         try:
-            return answer(await live.wait(code, pid, after, POLL_SECONDS, gone))
+            return answer(await live.wait(code, pid, after, POLL_SECONDS, poll.now))
         finally:
             gone.cancel()
+            polls.give_back(poll)
 
     _install_socket(app, players, rooms, live)
 
@@ -305,7 +317,7 @@ async def _hello(
         if not isinstance(token, str) or not token or len(token) > 256:
             raise ApiError("bad_token")
         pid = await players.player_id(token)
-        await rooms.look(code, pid)  # room_not_found before anything is kept
+        await rooms.follows(code, pid)  # room_not_found, not_in_room before anything is kept
         caps.take("token", pid, held)
         caps.take("room", code, held)
     except ApiError as refused:
@@ -417,6 +429,7 @@ async def _refuse(websocket: WebSocket, code: str, message: str | None) -> None:
     body = {"error": {"code": code, "message": message or error_message(code)}}
     close = {
         "bad_token": 4403,
+        "not_in_room": 4403,
         "room_not_found": 4404,
         "too_many_sockets": CLOSE_CODE,
         "unavailable": 1013,  # try again later

@@ -112,6 +112,11 @@ def new_lobby(
     )
 
 
+def seated(room: Room) -> set[int]:
+    """The room's seated humans."""
+    return {s.player_id for s in room.seats if s.kind == "human" and s.player_id is not None}
+
+
 def guest_name(seat: int) -> str:
     return messages_en.guest(seat + 1) if lang.english() else f"Khách {seat + 1}"
 
@@ -150,6 +155,8 @@ class Rooms:
         self.on_deal: Callable[[Room], None] = lambda _r: None
         #: the human at this seat leaves for good (before the seat is a computer's)
         self.on_leave: Callable[[Room, int], None] = lambda _r, _s: None
+        #: who may follow the room live (public/ adds its queued newcomers)
+        self.members: Callable[[Room], set[int]] = seated
 
     # -- reading -------------------------------------------------------------------
     def _load(self, code: str) -> Room:
@@ -428,6 +435,16 @@ class Rooms:
 
     async def look(self, code: str, player_id: int) -> str:
         return (await self.seen(code, player_id))[1]
+
+    async def follows(self, code: str, player_id: int) -> None:
+        """404 ``room_not_found``, or 403 ``not_in_room`` unless the player is one of
+        the room's members: only they may hold its sockets and long polls, which
+        outsiders (a public table's code is learned by seeking there) could fill."""
+        room = self.kept(code)
+        if room is None:
+            room = await anyio.to_thread.run_sync(self.current, code)
+        if player_id not in self.members(room):
+            raise ApiError("not_in_room")
 
     async def join(
         self, code: str, player_id: int, name: Any, client_seed: str | None = None

@@ -5,7 +5,9 @@ A token bucket per client address: ``burst`` tokens at once, then one more every
 address is the TCP peer, unless the peer is a trusted proxy (``--trusted-proxy``):
 then it is the right-most address of ``X-Forwarded-For`` that is not itself a
 trusted proxy (what our own proxies saw; what a client wrote further left is not
-believed).  Memory stays bounded: a bucket that has filled up again is the same
+believed).  An IPv6 client counts by its network (``--ipv6-prefix``, a /64 by
+default): one home or phone is given a whole /64, and a client rotating through it
+is still one client.  Memory stays bounded: a bucket that has filled up again is the same
 as none and is dropped, and there are at most ``max_addresses`` buckets.
 
 The buckets live in the process: with ``--workers N`` an address may make up to
@@ -116,11 +118,28 @@ def client_address(peer: str | None, forwarded_for: list[str], trusted: tuple[Ne
     return hops[0] if hops else peer  # only proxies: the farthest one we know
 
 
+def address_key(address: str, ipv6_prefix: int) -> str:
+    """What the per-address limits count ``address`` as: an IPv6 address's network of
+    ``ipv6_prefix`` bits (``2001:db8:1:2::/64``), an IPv4 address itself (also when
+    written IPv4-mapped, ``::ffff:a.b.c.d``), anything else (no address) as it is."""
+    try:
+        ip = ipaddress.ip_address(address.strip().strip("[]").split("%", 1)[0])
+    except ValueError:
+        return address
+    if isinstance(ip, ipaddress.IPv6Address):
+        if ip.ipv4_mapped is not None:
+            return str(ip.ipv4_mapped)
+        if ipv6_prefix < 128:
+            return str(ipaddress.ip_network(f"{ip}/{ipv6_prefix}", strict=False))
+    return str(ip)
+
+
 class NewPlayerLimit:
     """The limit on ``POST /api/players`` of one app."""
 
     def __init__(self, config: Config, clock: Callable[[], float] = time.monotonic) -> None:
         self.trusted = config.trusted_proxy
+        self.ipv6_prefix = config.ipv6_prefix
         self.buckets = TokenBuckets(config.new_player_burst, config.new_player_interval, clock)
 
     def check(self, request: Request) -> None:
@@ -131,10 +150,12 @@ class NewPlayerLimit:
 
 def request_address(request: HTTPConnection) -> str:
     """Who made ``request`` (a call or a WebSocket), as the limits count it: the
-    peer, or behind one of the app's trusted proxies its client."""
+    peer, or behind one of the app's trusted proxies its client; an IPv6 one by its
+    network (:func:`address_key`)."""
     limit: NewPlayerLimit = request.app.state.new_player_limit
     peer = request.client.host if request.client else None
-    return client_address(peer, request.headers.getlist("x-forwarded-for"), limit.trusted)
+    found = client_address(peer, request.headers.getlist("x-forwarded-for"), limit.trusted)
+    return address_key(found, limit.ipv6_prefix)
 
 
 async def limit_new_players(request: Request) -> None:

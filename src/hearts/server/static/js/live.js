@@ -5,6 +5,8 @@
 // then. A dropped socket reconnects with a growing pause; every (re)connection starts
 // with the whole Room, so nothing missed while away is lost. While the socket is open
 // the seat's actions go over it too (act): cheaper for the server than a request each.
+// Only the room's members may follow it live (403 not_in_room): a page without a seat
+// (the join screen) waits, its feed quiet, until reconnect() once it is seated.
 // RoomLink, at the end, is a room's transport for the table's page (tablepage.js).
 import { ApiError, ensureToken, LANG_HEADERS, roomApi } from "./api.js";
 import * as fairness from "./fairness.js";
@@ -37,6 +39,7 @@ export class Live {
     this.attempt = 0;       // reconnections since the last good one (the pause grows)
     this.neverOpened = 0;   // sockets in a row that closed before their first Room
     this.polling = false;
+    this.outside = false;   // refused not_in_room: no feed until reconnect()
     this.link = "";
     this.ready = false;      // the socket brought its first Room: it takes actions
     this.asked = new Map();  // id -> {resolve, reject, timer} of actions awaiting their answer
@@ -96,6 +99,7 @@ export class Live {
   // connected by the sockets opened for it).
   reconnect() {
     if (this.stopped) return;
+    this.outside = false;
     const ws = this.ws;
     this.ws = null;
     this.ready = false;
@@ -118,7 +122,7 @@ export class Live {
 
   // Back on line or back to the tab: reconnect now instead of at the end of a pause.
   wake() {
-    if (this.stopped || document.visibilityState === "hidden") return;
+    if (this.stopped || this.outside || document.visibilityState === "hidden") return;
     if (!this.ws && !this.polling) {
       clearTimeout(this.retryTimer);
       this.attempt = 0;
@@ -132,8 +136,15 @@ export class Live {
     this.onRoom(room);
   }
 
+  // Refused as no member of the room: no socket, no poll, no retry until reconnect().
+  quiet() {
+    this.outside = true;
+    this.stopPolling();
+    clearTimeout(this.retryTimer);
+  }
+
   async connect() {
-    if (this.stopped || this.ws) return;
+    if (this.stopped || this.outside || this.ws) return;
     let token;
     try {
       token = await ensureToken();
@@ -183,6 +194,8 @@ export class Live {
         if (code === "room_not_found" || code === "bad_token") {
           this.stop();
           this.onGone(msg.error);
+        } else if (code === "not_in_room") {
+          this.quiet();
         }
       }
     };
@@ -194,7 +207,7 @@ export class Live {
         this.ready = false;
         this.dropAsked();
       }
-      if (this.stopped) return;
+      if (this.stopped || this.outside) return;
       if (!gotRoom) { this.failedOpen(); return; }
       this.setLink("down");
       this.again();
@@ -229,7 +242,7 @@ export class Live {
 
   // The long poll: the Room as soon as its version passes ours (or after ~25 s).
   async poll() {
-    if (this.polling || this.stopped) return;
+    if (this.polling || this.stopped || this.outside) return;
     this.polling = true;
     this.setLink("poll");
     let failures = 0;
@@ -245,10 +258,20 @@ export class Live {
           signal: this.abort.signal,
         });
         const body = await res.json().catch(() => null);
+        if (res.status === 403 && body && body.error && body.error.code === "not_in_room") {
+          this.quiet();
+          return;
+        }
         if (res.status === 404 || res.status === 403) {
           this.stop();
           this.onGone((body && body.error) || { code: "room_not_found" });
           return;
+        }
+        if (res.status === 429) {
+          // too many polls from this network: poll again when the server says
+          const wait = Number(res.headers.get("Retry-After")) || 5;
+          await sleep(Math.min(60, wait) * 1000 * (0.75 + Math.random() / 2));
+          continue;
         }
         if (!res.ok) throw new Error(String(res.status));
         if (failures || first) {
