@@ -1,6 +1,7 @@
 """Gợi ý on the page (issue 11; issue 39, items 9 and 10): in the pass and on South's
 turn the button applies Khó's choice in one tap (the pass's cards chosen, to be
-confirmed with "Chuyền"; the card to play raised, a tap plays it) and shows why,
+confirmed with "Chuyền"; the card to play raised, a tap on it or on "Đánh lá này"
+plays it) and shows why,
 first in plain words (the line the server's ``why`` names), in Vietnamese and in
 English, with no CSP violation; the mark goes once the position changes; the
 match counts the hints."""
@@ -103,10 +104,18 @@ def test_one_tap_applies_the_hint_and_it_says_why(page: Page, lang: str) -> None
     page.wait_for_function(HIGHER_JS, arg=[hinted, other], timeout=WAIT_MS)  # raised
     expect(card(page, hinted)).to_be_focused()  # Enter would play it
     assert state(page)["match"]["hints"] == 2
+    # the second tap, said on a button (issue 59): "Đánh lá này" plays the raised card
+    play = page.locator("#hint-play")
+    expect(play).to_be_visible()
+    expect(play).to_have_text("Đánh lá này" if lang == "vi" else "Play this card")
     before = len(hand_cards(page))
-    press_card(page, hinted)  # the second tap plays it
+    if lang == "vi":
+        press_card(page, hinted)  # the second tap on the card plays it
+    else:
+        play.click()  # or on the button
     expect(card(page, hinted)).to_have_count(0, timeout=WAIT_MS)
     wait_ready(page)
     assert len(hand_cards(page)) == before - 1
     expect(page.locator("#hint-box")).to_be_hidden()
+    expect(play).to_be_hidden()
     assert page.evaluate("window.__violations || []") == []

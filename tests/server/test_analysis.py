@@ -5,12 +5,18 @@ stops when the player moves on."""
 
 from __future__ import annotations
 
+import sys
 import threading
 import time
 from concurrent.futures import Future, ThreadPoolExecutor
+from pathlib import Path
 from typing import Any
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from test_variants import Player, plant, planted_match  # a moon planted on the table
+
 from hearts.cards import card_name, parse_card
+from hearts.rules import Rules
 from hearts.server.coach import analysis
 
 SMALL = 48  # playouts: a quick analysis for the tests
@@ -20,16 +26,21 @@ def _highest(state: Any) -> Any:
     return max(state["hand"]["legal"], key=lambda c: "23456789TJQKA".index(c[0]))
 
 
+def _lowest(state: Any) -> Any:
+    return min(state["hand"]["legal"], key=lambda c: "23456789TJQKA".index(c[0]))
+
+
 def _careless_hand(south: Any) -> Any:
-    """A hand where South passes its lowest cards and plays its highest legal card."""
+    """A hand where South passes its lowest cards and plays its highest legal card,
+    its lowest when it leads (the highest every time shot the moon with the tests'
+    first deal: a hand with nothing to analyse)."""
     state = south.state()
     state = south.pass_cards(state, state["hand"]["cards"][:3])
     while state["hand"]["phase"] != "done":
-        state = (
-            south.play(state, _highest(state))
-            if state["hand"]["turn"] == "S"
-            else (south.step(state))
-        )
+        if state["hand"]["turn"] != "S":
+            state = south.step(state)
+            continue
+        state = south.play(state, _highest(state) if state["hand"]["trick"] else _lowest(state))
     return state
 
 
@@ -192,3 +203,43 @@ def test_analyses_beyond_the_caps_are_429_with_retry_after(app_client: Any, new_
     coach.analysis_caps = (2, 2)
     assert second.call("POST", "/api/analysis", {"hand": 1})["status"] == "running"
     held.gate.set()
+
+
+class Charging(ThreadPoolExecutor):
+    """Bot workers whose weighing charges every play 12.6 points, as the search once
+    charged the cards of a moon (its playouts seldom carry a moon through)."""
+
+    def __init__(self) -> None:
+        super().__init__(max_workers=2)
+        self.weighed = 0
+
+    def submit(self, fn: Any, /, *args: Any, **kwargs: Any) -> Future[Any]:
+        if fn is not analysis.weigh:
+            return super().submit(fn, *args, **kwargs)
+        self.weighed += 1
+        view, chosen = args[0], args[1]
+        index = len(view.plays)
+        found = {"kind": "play", "index": index, "trick": index // view.n + 1}
+        found |= {"played": card_name(chosen), "best": card_name(chosen), "cost": 12.6}
+        found["points"] = {"played": 12.6, "best": 0.0}
+        return super().submit(lambda: found)
+
+
+def test_a_moon_is_measured_by_its_result(app_client: Any, new_south: Any, db_url: str) -> None:
+    """South shot the moon: the analysis weighs none of the hand's decisions and
+    lists none (no cost for the moon's cards), however the search would charge
+    them; South's decisions are still counted."""
+    workers = Charging()
+    south = new_south(app_client(executor=workers))
+    south.call("PUT", "/api/settings", {"level": "easy"})
+    south.state()
+    plant(db_url, south.token, planted_match(Rules(), [0, 0, 0, 0], 0))
+    done = Player(south).play_hand(south.state())
+    assert done["hand"]["phase"] == "done" and done["hand"]["moon"] == "S"
+    record = south.call("GET", "/api/hands/4")
+    steps = analysis.decisions(record, (0, 0, 0, 0))
+    assert len(steps) == 13 and all(s.moon for s in steps)
+    south.call("POST", "/api/analysis", {"hand": 4})
+    got = _wait(south, 4)
+    assert got["total"] == got["done"] == 13
+    assert got["decisions"] == [] and workers.weighed == 0

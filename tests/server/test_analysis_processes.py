@@ -77,7 +77,8 @@ class Browser:
         return r.json()
 
     def careless_hand(self, url: str) -> None:
-        """South passes its lowest cards and plays its highest legal card."""
+        """South passes its lowest cards and plays its highest legal card, its lowest
+        when it leads (the highest every time can shoot the moon: nothing to analyse)."""
         self.call(url, "PUT", "/api/settings", {"level": "easy"})
         state = self.call(url, "GET", "/api/state")
         body = {"version": state["version"], "cards": state["hand"]["cards"][:3]}
@@ -85,7 +86,8 @@ class Browser:
         while state["hand"]["phase"] != "done":
             v = {"version": state["version"]}
             if state["hand"]["turn"] == "S":
-                card = max(state["hand"]["legal"], key=lambda c: "23456789TJQKA".index(c[0]))
+                pick = max if state["hand"]["trick"] else min
+                card = pick(state["hand"]["legal"], key=lambda c: "23456789TJQKA".index(c[0]))
                 state = self.call(url, "POST", "/api/play", v | {"card": card})
             else:
                 state = self.call(url, "POST", "/api/step", v)

@@ -24,13 +24,15 @@ LIVE = 60.0  # seconds: a liveness bound only
 
 
 def _careless_hand(south: Any) -> Any:
-    """A hand where South passes its lowest cards and plays its highest legal card
-    (test_analysis.py's: decisions Khó makes otherwise)."""
+    """A hand where South passes its lowest cards and plays its highest legal card,
+    its lowest when it leads (test_analysis.py's: decisions Khó makes otherwise, and
+    no moon, which has nothing to analyse)."""
     state = south.state()
     state = south.pass_cards(state, state["hand"]["cards"][:3])
     while state["hand"]["phase"] != "done":
         if state["hand"]["turn"] == "S":
-            card = max(state["hand"]["legal"], key=lambda c: "23456789TJQKA".index(c[0]))
+            pick = max if state["hand"]["trick"] else min
+            card = pick(state["hand"]["legal"], key=lambda c: "23456789TJQKA".index(c[0]))
             state = south.play(state, card)
         else:
             state = south.step(state)

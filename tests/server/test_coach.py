@@ -8,6 +8,7 @@ with the estimates line (the best few options' mean points, the Vietnamese way).
 from __future__ import annotations
 
 import random
+import re
 import string
 from collections.abc import Callable
 
@@ -92,18 +93,23 @@ def test_a_moon_threatening() -> None:
     assert want in got["reasons"], got["reasons"]
 
 
-def test_the_last_line_gives_the_best_options_mean_points() -> None:
+def test_the_last_line_gives_the_best_options_figures() -> None:
     view = _south_to_play(lambda v: v.legal.bit_count() >= 3)
     got = hint(view, NAMES)
     parts = got["reasons"][-1].split(" · ")
     assert 2 <= len(parts) <= 3
-    # Khó's card first, with its mean points; then the next options, each with its own
+    # Khó's card first, with its figure in the hint's measure; then the next options
     card = label(parse_card(got["card"]))
-    assert parts[0] == f"{card}: trung bình {number(got['estimates'][got['card']])} điểm"
-    shown = {label(parse_card(c)): number(p) for c, p in got["estimates"].items()}
+    figures = got["figures"]
+    assert next(iter(figures)) == got["card"] and len(figures) == len(parts)
+    unit = {"points": "điểm", "moon": "điểm tính cả trăng"}[got["measure"]]
+    assert parts[0] == f"{card}: trung bình {number(figures[got['card']])} {unit}"
+    shown = {label(parse_card(c)): number(p) for c, p in figures.items()}
     for part in parts[1:]:
         name, points = part.split(": ")
         assert points == f"{shown[name]} điểm"
+    if got["measure"] == "points":
+        assert figures == {c: got["estimates"][c] for c in figures}
 
 
 # -- why: what Khó chose by ------------------------------------------------------
@@ -188,7 +194,8 @@ def test_why_follows_what_the_search_measured(language: str) -> None:
         assert moon_share(view, w, w.choice) == pytest.approx(0.2)
         assert moon_share(view, w, w.options[1]) == pytest.approx(0.0)
         _, line = why(view, w, label)
-        assert "20%" in line and "0%" in line
+        # the figures of the measure it chose by: a moon of South's at -13
+        assert number(0.8 * 6 - 0.2 * 13) in line and number(4.0) in line
         assert why(view, _weighing(view, cases["fewest"][:1]), label)[0] == "same"
         only = _south_to_play(_any, choices=1)
         alone = _weighing(only, cases["fewest"][:1])
@@ -236,3 +243,64 @@ def test_why_answers_for_the_option_with_fewer_points() -> None:
     code, line = why(view, w, label)
     assert code == "moon_more"
     assert label(w.options[2]) in line and label(w.options[1]) not in line
+
+
+# -- the numbers agree with the words (issue 59, item 2) ---------------------------
+_FIGURE = re.compile(r"-?\d+(?:[.,]\d)?")
+
+
+def _figures_of(text: str) -> list[float]:
+    return [float(x.replace(",", ".")) for x in _FIGURE.findall(text)]
+
+
+class _Searched:
+    """A coach's Khó whose search found ``w`` (the hint's own wording on it)."""
+
+    def __init__(self, w: Weighing) -> None:
+        self.w = w
+
+    def weigh_play(self, view: PlayerView) -> Weighing:
+        return self.w
+
+
+@pytest.mark.parametrize("language", ["vi", "en"])
+def test_no_figure_ranks_an_option_ahead_of_the_choice(
+    language: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Where Khó's choice takes more points on average than another option (moons
+    set them apart, or near the end the match does), the hint's first line and its
+    last give the measure it chose by, the choice first and best; within noise it
+    says either will do and the figures still put the choice first."""
+    from hearts.server.coach import hint as coach
+
+    view = _south_to_play(lambda v: v.legal.bit_count() >= 3)
+    runner = _mean([(0.6, [4, 8, 7, 7]), (0.4, [5, 7, 7, 7])])  # 4.4 points, no moon
+    cases = {
+        # South's own moon in a fifth of the deals: 5.4 points against 4.4
+        "moon_more": ([_mean([(0.2, [0, 26, 26, 26]), (0.8, [6, 7, 7, 6])]), runner], "moon"),
+        # 4.75 points against 4.4, yet 4.1 with the moon counted: within noise
+        "close": ([_mean([(0.05, [0, 26, 26, 26]), (0.95, [5, 7, 7, 7])]), runner], "moon"),
+        "match": ([(5.0, 62.0), (2.0, 55.0), (1.0, 50.0)], "match"),
+    }
+    for code, (rows, measured) in cases.items():
+        w = _weighing(view, rows, near=code == "match")
+        assert w.points[w.choice] > w.points[w.options[1]]  # the plain points disagree
+        monkeypatch.setattr(coach, "_bot", lambda w=w: _Searched(w))
+        got = hint(view, NAMES, language)
+        assert (got["why"], got["measure"]) == (code, measured), got
+        first, last = got["reasons"][0], got["reasons"][-1]
+        better = max if measured == "match" else min
+        figures = list(got["figures"].values())
+        assert figures[0] == better(figures), got
+        shown = [_figures_of(part.split(": ")[1])[0] for part in last.split(" · ")]
+        assert len(shown) == len(rows) and shown[0] == better(shown), last
+        if code == "moon_more":  # the line's own two figures, the choice's the lower
+            mine, other = (f"{x:.1f}" for x in figures[:2])
+            if language == "vi":
+                mine, other = mine.replace(".", ","), other.replace(".", ",")
+            assert float(figures[0]) < figures[1] and f"{mine} " in first and other in first
+        if code == "match":
+            # against the option with the fewest points: what a player asks about
+            assert "%" in last and "62%" in first and "50%" in first, first
+        if code == "close":
+            assert why_pattern(language, "close").fullmatch(first)

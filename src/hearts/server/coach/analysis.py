@@ -1,6 +1,7 @@
 """Phân tích (analysis): after a hand, Khó looks again at each of South's decisions
 with only what South knew then, on a larger budget, and says where it would have
-chosen otherwise and what South's choice cost in expected points.
+chosen otherwise and what South's choice cost in expected points.  A hand South
+shot the moon in is measured by its result: none of its decisions cost anything.
 
 The hand's ``hearts-hand/1`` record is replayed to rebuild South's
 :class:`~hearts.view.PlayerView` at each decision (:func:`decisions`): the same
@@ -34,12 +35,14 @@ SOUTH = 0
 class Decision:
     """One of South's decisions: ``kind`` "pass" or "play", the play's ``index`` in
     the hand (None for the pass), South's ``view`` then and what South chose (a
-    card, or the passed cards as a mask)."""
+    card, or the passed cards as a mask).  ``moon``: South shot the moon in this hand,
+    the best result there is, so the decision cost nothing (:func:`costs`)."""
 
     kind: str
     index: int | None
     view: PlayerView
     chosen: int
+    moon: bool = False
 
 
 def decisions(record: dict[str, Any], totals: tuple[int, ...]) -> list[Decision]:
@@ -58,7 +61,17 @@ def decisions(record: dict[str, Any], totals: tuple[int, ...]) -> list[Decision]
             view = state.view(SOUTH, hand_number=number, totals=totals)
             out.append(Decision("play", i, view, card))
         state.play(card)
+    if state.is_terminal() and state.penalties()[SOUTH] == 26:
+        out = [dataclasses.replace(d, moon=True) for d in out]
     return out
+
+
+def costs(step: Decision) -> bool:
+    """Whether ``step`` is weighed for what it cost.  Not in a hand South shot the
+    moon in: the hand is measured by its result, and no play beats a moon; the
+    search, whose playouts seldom carry a moon through, would charge the moon's
+    cards the points they take when it fails (issue 59)."""
+    return not step.moon
 
 
 def _equivalent(view: PlayerView, a: int, b: int) -> bool:

@@ -43,13 +43,13 @@ _SAY: dict[str, dict[str, str]] = {
         "same": "Các lá bạn được đánh đều như nhau: lá nào cũng vậy.",
         "fewest": "Ít điểm nhất: {act} {card}, trung bình bạn ăn {p} điểm; "
         "{act} {other} thì {q} điểm.",
-        "close": "Gần như ngang nhau: {act} {card} hay {other} chênh nhau chưa tới {gap} điểm, "
+        "close": "Gần như ngang nhau: {act} {card} hay {other} chênh nhau không quá {gap} điểm, "
         "cách nào cũng được.",
-        "moon_more": "Khó so điểm của bạn với các nhà khác, tính cả bắn trăng ({act} {card}: "
-        "{mc}% số ván thử có người bắn trăng, {other}: {mr}%): {card} lợi hơn; "
-        "trung bình bạn ăn {p} điểm, so với {q}.",
+        "moon_more": "Tính cả bắn trăng, {act} {card} lợi hơn: Khó so điểm của bạn với các nhà "
+        "khác, mà ván có trăng thì các nhà khác cũng ăn 26 điểm; tính như vậy, trung bình "
+        "bạn ăn {p} điểm, {act} {other} thì {q}.",
         "moon_less": "Ít rủi ro bị bắn trăng hơn: {act} {card} thì {mc}% số ván thử có người "
-        "bắn trăng, {other} thì {mr}%; trung bình bạn ăn {p} điểm, so với {q}.",
+        "bắn trăng, {other} thì {mr}%; tính cả trăng, trung bình bạn ăn {p} điểm, so với {q}.",
         "match": "Trận sắp kết thúc: Khó chọn theo cơ hội thắng trận, không theo điểm: "
         "{act} {card} thắng khoảng {pc}%, {other} khoảng {pr}%.",
         "match_close": "Trận sắp kết thúc, và {act} {card} hay {other} cho cơ hội thắng trận "
@@ -60,6 +60,9 @@ _SAY: dict[str, dict[str, str]] = {
         "high_hearts": "{cards} là cơ cao, dễ phải ăn điểm.",
         "mean": "trung bình ",
         "points": "điểm",
+        "moon_mean": "trung bình ",
+        "moon_points": "điểm tính cả trăng",
+        "match_mean": "thắng trận khoảng ",
     },
     "en": {
         "only": "This is the only card you may play.",
@@ -75,14 +78,14 @@ _SAY: dict[str, dict[str, str]] = {
         "same": "The cards you may play are all alike: any of them will do.",
         "fewest": "Fewest points: {act} {card} and you take {p} points on average, "
         "{q} if you {act} {other}.",
-        "close": "Too close to matter: {act} {card} or {other}, less than {gap} points apart "
+        "close": "Too close to matter: {act} {card} or {other}, at most {gap} points apart "
         "on average; either will do.",
-        "moon_more": "Hard weighs your points against the other players', moons included "
-        "({card}: someone shoots the moon in {mc}% of the deals tried, {other}: {mr}%): "
-        "{card} comes out ahead; you take {p} points on average against {q}.",
+        "moon_more": "Counting moons, {card} comes out ahead: Hard weighs your points "
+        "against the others', and in a moon hand the others take 26 too; counted so, you "
+        "take {p} points on average, {q} if you {act} {other}.",
         "moon_less": "Less risk of a moon: {act} {card} and someone shoots the moon in {mc}% "
-        "of the deals tried, {mr}% with {other}; you take {p} points on average "
-        "against {q}.",
+        "of the deals tried, {mr}% with {other}; moons counted, you take {p} points on "
+        "average against {q}.",
         "match": "The match is nearly over: Hard picks by the chance to win it, not by "
         "points: {act} {card} wins about {pc}%, {other} about {pr}%.",
         "match_close": "The match is nearly over, and {act} {card} or {other} give about the "
@@ -93,6 +96,9 @@ _SAY: dict[str, dict[str, str]] = {
         "high_hearts": "{cards}: high hearts, likely to take points.",
         "mean": "mean ",
         "points": "points",
+        "moon_mean": "mean ",
+        "moon_points": "points counting moons",
+        "match_mean": "wins the match about ",
     },
 }
 
@@ -153,7 +159,12 @@ def _hint(view: PlayerView, names: dict[int, str]) -> dict[str, Any]:
             "cards": [card_name(c) for c in cards_of(w.choice)],
             "estimates": {_key(m): round(w.points[m], 2) for m in w.options},
             "why": code,
-            "reasons": [line, *_pass_reasons(view, w.choice), _estimates_line(w, _labels)],
+            **_figures(view, w, code, _key),
+            "reasons": [
+                line,
+                *_pass_reasons(view, w.choice),
+                _estimates_line(view, w, code, _labels),
+            ],
         }
     w = bot.weigh_play(view)
     code, line = why(view, w, label)
@@ -161,7 +172,8 @@ def _hint(view: PlayerView, names: dict[int, str]) -> dict[str, Any]:
         "card": card_name(w.choice),
         "estimates": {card_name(c): round(w.points[c], 2) for c in w.options},
         "why": code,
-        "reasons": [line, *_play_reasons(view, w, names), _estimates_line(w, label)],
+        **_figures(view, w, code, card_name),
+        "reasons": [line, *_play_reasons(view, w, names), _estimates_line(view, w, code, label)],
     }
 
 
@@ -209,19 +221,72 @@ def why(view: PlayerView, w: Weighing, show: Any) -> tuple[str, str]:
         pc, pr = w.value[c], w.value[r]
         code = "match_close" if abs(pc - pr) < CLOSE_CHANCE else "match"
         return code, _say(code, pc=round(pc), pr=round(pr), **words)
-    n = view.n
-    # Far from the end the value is the others' mean points minus South's: without
-    # moons n/(n-1) value per point South takes, so ``gap`` is in points too.
-    gap = (w.value[c] - w.value[r]) * (n - 1) / n
+    # Far from the end Khó's value in points (:func:`moon_points`): South's points
+    # with a moon counted at its worth.  ``gap``: what the choice gains by it.
+    gap = moon_points(view, w, r) - moon_points(view, w, c)
     fewer = w.points[r] - w.points[c]  # the points the choice saves, moons and all
     if fewer >= CLOSE_POINTS:
         return "fewest", _say("fewest", **words)
     if gap < CLOSE_POINTS and fewer > -CLOSE_POINTS:
         return "close", _say("close", gap=number(CLOSE_POINTS), **words)
-    # Not fewer points, yet Khó's measure prefers it: only moons set them apart.
+    # Not fewer points, yet Khó's measure prefers it: only moons set them apart, so
+    # the line's figures are that measure (the plain points would rank them the
+    # other way round).
+    words |= {"p": number(moon_points(view, w, c)), "q": number(moon_points(view, w, r))}
     mc, mr = moon_share(view, w, c), moon_share(view, w, r)
     code = "moon_less" if mc < mr else "moon_more"
     return code, _say(code, mc=round(100 * mc), mr=round(100 * mr), **words)
+
+
+#: What a hint's figures measure (``measure`` in the answer): South's mean points;
+#: ``moon``, Khó's own measure far from the end in points (:func:`moon_points`),
+#: when moons set the options apart; near the end, the chance to win the match (%).
+MEASURES = ("points", "moon", "match")
+
+
+def moon_points(view: PlayerView, w: Weighing, option: int) -> float:
+    """Khó's mean value of ``option`` far from the end, in South's points: South's
+    mean points where no deal ended in a moon (the value is then the others' mean
+    points minus South's, (plain - n × points) / (n - 1)), a moon counted at what it
+    changes between South and the others (who take 26 too).  Lower is better, in
+    the order of Khó's value."""
+    n = view.n
+    plain = 26 - (10 if view.rules.jd_bonus else 0)  # every card taken, no moon
+    return (plain - (n - 1) * w.value[option]) / n
+
+
+def measure(w: Weighing, code: str) -> str:
+    """The measure a hint's figures are in (:data:`MEASURES`): the one Khó chose by,
+    in points while the plain points agree with it on the options shown."""
+    if w.near:
+        return "match"
+    if code in ("moon_more", "moon_less"):
+        return "moon"
+    c = w.choice
+    return "points" if all(w.points[c] <= w.points[o] for o in _shown(w)) else "moon"
+
+
+def figure(view: PlayerView, w: Weighing, option: int, measured: str) -> float:
+    """``option``'s figure in the measure ``measured``, rounded as the answer gives it."""
+    if measured == "match":
+        return round(w.value[option], 2)
+    if measured == "moon":
+        return round(moon_points(view, w, option), 2)
+    return round(w.points[option], 2)
+
+
+def _shown(w: Weighing) -> list[int]:
+    """The options the estimates line names: Khó's choice and the next options
+    tried on the same deals (those dropped earlier were tried on fewer)."""
+    return [w.choice, *_rivals(w)][:SHOWN]
+
+
+def _figures(view: PlayerView, w: Weighing, code: str, key: Any) -> dict[str, Any]:
+    measured = measure(w, code)
+    return {
+        "measure": measured,
+        "figures": {key(o): figure(view, w, o, measured) for o in _shown(w)},
+    }
 
 
 def why_pattern(language: lang.Lang, code: str) -> re.Pattern[str]:
@@ -246,16 +311,23 @@ def moon_share(view: PlayerView, w: Weighing, option: int) -> float:
     return min(1.0, max(0.0, share))
 
 
-def _estimates_line(w: Weighing, show: Any) -> str:
-    """``9♦: trung bình 1,2 điểm · K♠: 3,5 điểm``: Khó's choice and the next options
-    tried on the same deals (those dropped earlier were tried on fewer)."""
+def _estimates_line(view: PlayerView, w: Weighing, code: str, show: Any) -> str:
+    """``9♦: trung bình 1,2 điểm · K♠: 3,5 điểm``: the options :func:`_shown` names,
+    in the measure of the why (:func:`measure`), so that no figure ranks them
+    against Khó's choice."""
+    measured = measure(w, code)
     parts = []
-    for i, option in enumerate([w.choice, *_rivals(w)][:SHOWN]):
-        words = _say("mean") if i == 0 else ""
-        # From the figure the estimates carry (rounded to 2 places), so that the
-        # line and the estimates never round a ...x5 apart.
-        points = round(w.points[option], 2)
-        parts.append(f"{show(option)}: {words}{number(points)} {_say('points')}")
+    for i, option in enumerate(_shown(w)):
+        # From the figure the answer carries (rounded to 2 places), so that the
+        # line and the figures never round a ...x5 apart.
+        x = figure(view, w, option, measured)
+        if measured == "match":
+            words = _say("match_mean") if i == 0 else ""
+            parts.append(f"{show(option)}: {words}{round(x)}%")
+            continue
+        mean, unit = ("moon_mean", "moon_points") if measured == "moon" else ("mean", "points")
+        words = _say(mean) if i == 0 else ""
+        parts.append(f"{show(option)}: {words}{number(x)} {_say(unit if i == 0 else 'points')}")
     return " · ".join(parts)
 
 

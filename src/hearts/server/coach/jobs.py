@@ -297,8 +297,10 @@ class Coach:
                 if await self._moved_on(player_id, found):
                     await anyio.to_thread.run_sync(self.analyses.cancel, job)
                     return
-                async with self.computers.background() as run, self.slots.slot(player_id):
-                    result = await run(analysis.weigh, step.view, step.chosen, job.iterations)
+                result = None
+                if analysis.costs(step):
+                    async with self.computers.background() as run, self.slots.slot(player_id):
+                        result = await run(analysis.weigh, step.view, step.chosen, job.iterations)
                 if result is not None:
                     found.found.append(result)
                 found.done += 1

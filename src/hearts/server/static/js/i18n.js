@@ -300,6 +300,7 @@ export const R = {
   analyseFailed: "Phân tích bị lỗi, hãy thử lại.",
   analysing: "Đang phân tích",
   progress: (done, total) => `Khó đang phân tích… ${done}/${total}`,
+  moonShot: "Bạn đã bắn trăng, kết quả tốt nhất có thể: không quyết định nào làm bạn mất điểm.",
   agrees: (n) => `Khó đồng ý với cả ${n} quyết định của bạn.`,
   differs: (k, n) => `Khó chọn khác bạn ở ${k}/${n} quyết định:`,
   passDiff: (mine, best) => `Chuyền: bạn chuyền ${mine}, Khó chuyền ${best}`,

@@ -86,8 +86,15 @@ const SOLO = {
   paint: paintSolo,
 };
 
-function paintSolo(s) {
+function paintSolo(s, busy) {
   renderHint();
+  // A hint in play raises its card and waits for a second tap: the button says so.
+  const h = s.hand;
+  const card = hint && h.phase === "play" && h.turn === s.seats[0] ? [...hint.cards][0] : null;
+  const play = $("#hint-play");
+  play.hidden = !card;
+  play.disabled = !!busy;
+  play.dataset.card = card || "";
   // One "Trận mới" button at a time: the top bar's, or the action bar's at the end.
   $("#new-match-open").hidden = !!s.match.over;
   // settings controls mirror the server
@@ -222,6 +229,9 @@ function wireHelp() {
 
 function wire() {
   $("#hint-button").addEventListener("click", doHint);
+  $("#hint-play").addEventListener("click", (e) => {
+    if (e.currentTarget.dataset.card) page.hand.tap(e.currentTarget.dataset.card);
+  });
   $("#take-back-setting").addEventListener("change", (e) => sendSettings({ take_back: e.target.checked }));
   $("#review-open").addEventListener("click", openReview);
   $("#review-file").addEventListener("click", openReview);

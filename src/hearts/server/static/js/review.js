@@ -18,6 +18,14 @@ function cardEl(card, seat) {
 }
 
 function cardsText(cards) { return cards.map(cardShort).join(" "); }
+// Whether South shot the moon in the hand `r` (the review's replay): every trick with
+// a heart or Q♠ South's. The analysis weighs none of such a hand (docs/api.md, Analysis).
+function southShot(r) {
+  if (!r || !r.points) return false;
+  const pointed = (t) => t.cards.some((p) => p.card === "QS" || p.card.endsWith("H"));
+  return r.tricks.some(pointed) && r.tricks.every((t) => !pointed(t) || t.winner === r.seats[0]);
+}
+
 // Points with one decimal and a decimal comma, as the hint says them.
 function num(x) { return T.decimal(x.toFixed(1).replace("-0.0", "0.0")); }
 
@@ -297,7 +305,8 @@ export class ReviewDialog {
     }
     const list = el("ol", "rv-findings");
     list.id = "rv-findings";
-    if (!a.decisions.length) box.append(el("p", "", R.agrees(a.total)));
+    // a moon of South's is measured by its result: nothing in it cost a point
+    if (!a.decisions.length) box.append(el("p", "", southShot(this.replay) ? R.moonShot : R.agrees(a.total)));
     else box.append(el("p", "", R.differs(a.decisions.length, a.total)));
     for (const [i, d] of a.decisions.entries()) {
       const li = el("li", "rv-finding" + (d.costly ? " costly" : ""));
