@@ -37,10 +37,12 @@ def site_for_test(upstream: int, https: int, plain: int, cert: Path, key: Path) 
         "listen [::]:80;": "",
         "/etc/letsencrypt/live/hearts.example.org/fullchain.pem": str(cert),
         "/etc/letsencrypt/live/hearts.example.org/privkey.pem": str(key),
+        # beside the certificate, in the test's own folder
+        "/var/log/nginx/hearts.access.log": str(cert.parent / "access.log"),
     }
     for old, new in changes.items():
         assert old in text, f"deploy/nginx.conf no longer has {old!r}"
-        text = text.replace(old, new)
+        text = text.replace(old, new)  # every place it is written
     return text
 
 

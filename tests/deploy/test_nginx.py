@@ -107,7 +107,17 @@ def test_the_game_is_served_over_https_through_nginx(
             conn2.request("GET", "/api/state")
             moved = conn2.getresponse()
             assert moved.status == 301 and moved.headers["Location"].startswith("https://")
+            conn2.request("GET", "/t/SECRETCODE1")
+            moved.read(), conn2.getresponse().read()
             conn2.close()
+
+            # a transfer link's code is never written in the access log (issue 57, 12)
+            call("GET", "/t/SECRETCODE2")
+            call("GET", "/api/qr.svg?link=https%3A%2F%2Flocalhost%2Ft%2FSECRETCODE3")
+            logged = (tmp_path / "access.log").read_text()
+            assert '"GET /api/state HTTP/1.1" 301' in logged and "/api/players" in logged
+            assert logged.count('"GET /t/- HTTP/1.1"') == 2 and "/api/qr.svg?-" in logged
+            assert "SECRETCODE" not in logged, logged
 
 
 def test_one_client_s_requests_at_once_are_capped_at_the_edge(
