@@ -388,6 +388,7 @@ def test_a_public_match_with_a_newcomer_and_a_leaver_shows_nobody_another_hand(
     assert minh.room(code)["public"]["rated"]["place"] in (1, 2)
     board = an.call("GET", "/api/leaderboard")
     assert board["me"]["last"]["place"] == 3 and board["me"]["matches"] == 1
+    assert rated["people"] == 3  # the place is among the people, not the four seats
     assert board["me"]["last"]["change"] < 0
     assert {e["name"] for e in board["all"]} == {"Lan", "Minh", "An"}
     assert [e["rank"] for e in board["all"]] == [1, 2, 3]

@@ -162,8 +162,16 @@ def public_view(
             else None
         ),
         "queued": len(public.get("queue", [])),
-        "rated": public.get("rated", {}).get(str(me)) if me is not None else None,
+        "rated": _rated(public, me),
     }
+
+
+def _rated(public: dict[str, Any], me: int | None) -> dict[str, Any] | None:
+    """The viewer's rating change, with how many people the match ranked: the
+    place is among them alone, not among the seats (computers are not rated)."""
+    rated = public.get("rated", {})
+    mine = rated.get(str(me)) if me is not None else None
+    return None if mine is None else {**mine, "people": len(rated)}
 
 
 def fairness(room: Room) -> dict[str, Any]:

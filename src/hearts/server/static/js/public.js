@@ -313,6 +313,6 @@ export class PublicTable {
     const r = (room.public || {}).rated;
     const line = $("#public-rated", box);
     line.hidden = !(s.match.over && r);
-    line.textContent = line.hidden ? "" : P.rated(r.place, rating(r.before), rating(r.after), ratingChange(r.after - r.before));
+    line.textContent = line.hidden ? "" : P.rated(r.place, r.people, rating(r.before), rating(r.after), ratingChange(r.after - r.before));
   }
 }
