@@ -343,6 +343,11 @@ def test_three_strangers_play_react_one_is_away_and_back_one_leaves_for_good(
     # (issue 56 item 2)
     people = f"Trong 3 người chơi ở bàn (không tính máy), bạn xếp thứ {rated['place']}."
     expect(rated_line).to_contain_text(people)
+    # what happened, beside "Chơi một mình" (issue 56 item 7)
+    expect(an.locator("#message")).to_contain_text("Bàn đã đóng")
+    expect(an.locator("#room-players li[data-kind='computer']")).to_contain_text(
+        "chơi thay Bình, người đã rời bàn"
+    )
     _, board = call(url, token_of(binh), "GET", "/api/leaderboard")
     last = board["me"]["last"]
     assert last["place"] == 3 and last["change"] < 0 and board["me"]["matches"] == 1

@@ -370,6 +370,9 @@ def test_a_public_match_with_a_newcomer_and_a_leaver_shows_nobody_another_hand(
             )
         gone = an.call("POST", f"/api/public/{code}/leave")
         assert gone["you"] is None
+        # the computer in An's seat says whom it plays for (issue 56 item 7)
+        left = [s["left"] for s in lan.room(code)["seats"] if s["kind"] == "computer"]
+        assert sorted(map(str, left)) == ["An", "None"]  # and a computer from the start
         assert where(an)["code"] is None  # free to seek again
         final = play([lan, minh], code, lambda r: r["phase"] == "over")
         assert final["state"]["match"]["over"]

@@ -69,14 +69,16 @@ def room_view(room: Room, viewer: int | None, table: bool = True) -> dict[str, A
     connected = presence(room, t)
     me = room.seats[viewer].player_id if viewer is not None else None
     hidden = _hidden_by(room, me)
+    gone_hidden = _left_hidden(room, hidden)
     seats = []
     for r in range(n):
         s = room.seats[(r + base) % n]
-        name = s.name
+        name, left = s.name, None
         if s.kind == "human" and s.player_id in hidden:
-            name = "Hidden player" if lang.english() else "Người chơi ẩn"
+            name = _hidden_name()
         if s.kind == "computer":
             name = messages_en.computer(s.seat + 1) if lang.english() else f"Máy {s.seat + 1}"
+            left = _hidden_name() if s.name in gone_hidden else s.name
         seats.append(
             {
                 "seat": letter(s.seat),
@@ -84,6 +86,7 @@ def room_view(room: Room, viewer: int | None, table: bool = True) -> dict[str, A
                 "kind": s.kind,
                 "connected": connected[s.seat],
                 "auto": s.auto,
+                "left": left,
             }
         )
     waiting: list[str] = []
@@ -124,6 +127,17 @@ def room_view(room: Room, viewer: int | None, table: bool = True) -> dict[str, A
         "fairness": fairness(room),
         "state": state,
     }
+
+
+def _hidden_name() -> str:
+    return "Hidden player" if lang.english() else "Người chơi ẩn"
+
+
+def _left_hidden(room: Room, hidden: set[int]) -> set[str]:
+    """The names of the leavers of this public table whom the viewer hid."""
+    if room.public is None or not hidden:
+        return set()
+    return {g["name"] for g in room.public.get("left", []) if g["player_id"] in hidden}
 
 
 def _hidden_by(room: Room, player_id: int | None) -> set[int]:

@@ -26,6 +26,12 @@ const VI = {
   queued: "Trận ở bàn này đang chơi. Bạn sẽ thay một máy khi ván sau được chia.",
   leaveTable: "Rời bàn",
   leaveAsk: "Rời bàn hẳn? Máy sẽ chơi thay bạn đến hết trận, và trận này tính bạn về chót.",
+  // room.js's words where a public table says "bàn" (W's, for a room of friends)
+  words: {
+    leftSeat: (name, computer) => `${name} đã rời bàn. ${computer} chơi thay đến hết trận`,
+    tookOver: (name) => `chơi thay ${name}, người đã rời bàn`,
+    closed: "Bàn đã đóng: bấm «Chơi một mình» để về trang chính.",
+  },
   notHere: "Bạn không ngồi ở bàn này.",
   reactionsLabel: "Phản ứng nhanh",
   reactions: { like: "👍", wow: "😮", laugh: "😂", sad: "😢", nice: "Hay quá!", sorry: "Xin lỗi", thanks: "Cảm ơn" },
@@ -73,6 +79,11 @@ const EN = {
   queued: "A match is on at this table. You take a computer's seat when the next hand is dealt.",
   leaveTable: "Leave the table",
   leaveAsk: "Leave for good? A computer plays for you to the end, and this match counts as last place for you.",
+  words: {
+    leftSeat: (name, computer) => `${name} left the table. ${computer} plays their seat to the end of the match`,
+    tookOver: (name) => `playing for ${name}, who left`,
+    closed: "The table is closed: press «Play alone» to go back to the main page.",
+  },
   notHere: "You are not seated at this table.",
   reactionsLabel: "Quick reactions",
   reactions: { nice: "Nice one!", sorry: "Sorry", thanks: "Thanks" },
