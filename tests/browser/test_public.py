@@ -126,6 +126,10 @@ def test_two_strangers_seek_play_react_and_see_the_board(
     board.get_by_role("button", name="Mọi lúc").click()
     expect(board.get_by_role("button", name="Mọi lúc")).to_have_attribute("aria-pressed", "true")
     expect(board.locator(".lb-empty")).to_be_visible()
+    # how the rating goes, in a player's words (issue 56 item 2): no μ − 3σ
+    about = board.locator(".lb-about")
+    expect(about).to_contain_text("không tính máy")
+    expect(about).not_to_contain_text("σ")
     board.get_by_role("button", name="Đóng").click()
     expect(board).to_be_hidden()
 
@@ -162,6 +166,8 @@ def test_in_english(room_server: HeartsServer, make_context: Callable[..., Brows
     dialog.get_by_role("button", name="Leaderboard").click()
     board = page.locator("#leaderboard")
     expect(board.locator("#lb-me")).to_contain_text("no rating yet")
+    expect(board.locator(".lb-about")).to_contain_text("computers not counted")
+    expect(board.locator(".lb-about")).not_to_contain_text("σ")
     # the names on the board are the players' own words (other tests' players on this
     # server: "Bình"), not the page's
     names = [n.strip() for n in board.locator(".lb-name").all_text_contents()]
@@ -345,7 +351,15 @@ def test_three_strangers_play_react_one_is_away_and_back_one_leaves_for_good(
     an.goto(f"/r/{code}")
     rated_line = an.locator("#public-rated")
     expect(rated_line).to_be_visible(timeout=WAIT_MS)
-    expect(rated_line).to_contain_text(f"Trận này bạn xếp thứ {rated['place']}.")
+    # the place among the three people, beside a score table that ranks four seats
+    # (issue 56 item 2)
+    people = f"Trong 3 người chơi ở bàn (không tính máy), bạn xếp thứ {rated['place']}."
+    expect(rated_line).to_contain_text(people)
+    # what happened, beside "Chơi một mình" (issue 56 item 7)
+    expect(an.locator("#message")).to_contain_text("Bàn đã đóng")
+    expect(an.locator("#room-players li[data-kind='computer']")).to_contain_text(
+        "chơi thay Bình, người đã rời bàn"
+    )
     _, board = call(url, token_of(binh), "GET", "/api/leaderboard")
     last = board["me"]["last"]
     assert last["place"] == 3 and last["change"] < 0 and board["me"]["matches"] == 1

@@ -34,6 +34,7 @@ from room_page import (
 )
 from server_process import HeartsServer
 from table_page import DESKTOP, PHONE, WAIT_MS, hand_cards, table_cards
+from test_public import play_out, token_of
 
 pytestmark = pytest.mark.browser
 
@@ -398,3 +399,47 @@ def test_every_hand_of_a_room_is_checked_with_each_human_s_seed(
             minh.get_by_role("button", name="Chia ván mới").click()
             for page in (lan, minh):
                 page.wait_for_selector(f'{ROOM_READY}[data-hand="2"]', state="attached")
+
+
+def test_the_others_are_told_who_left_and_who_is_host_and_when_the_room_closes(
+    player: Callable[..., Page], room_server: HeartsServer
+) -> None:
+    """Issue 56, item 7: the host leaves mid-match; the guest reads who left, which
+    computer plays on and that they run the room now; the seat says whom its computer
+    plays for, after a reload too; at the end the message line says the room is closed
+    (not the "Chơi một mình" button alone)."""
+    lan, minh = player(), player(**PHONE)
+    link = create_room(lan, "Lan")
+    join_room(minh, link, "Minh")
+    start(lan)
+    wait_table(lan)
+    wait_table(minh)
+    lan.get_by_role("button", name="Rời phòng").click()
+    lan.locator("#room-leave-yes").click()
+    lan.wait_for_url(lambda url: url.endswith("/"), timeout=WAIT_MS)
+
+    told = "Lan đã rời phòng. Máy 1 chơi thay đến hết trận. Giờ bạn là chủ phòng"
+    expect(minh.locator("#message")).to_contain_text(told, timeout=WAIT_MS)
+
+    def says_whom_it_plays_for() -> None:
+        listed = minh.locator("#room-players li[data-kind='computer']", has_text="Máy 1")
+        expect(listed).to_contain_text("chơi thay Lan, người đã rời phòng")
+        plate = minh.locator("#table .seat", has_text="Máy 1")
+        expect(plate.locator(".room-status")).to_have_text("thay Lan")
+
+    says_whom_it_plays_for()
+    minh.reload()  # the Room itself says it: not only the page that saw Lan go
+    wait_table(minh)
+    says_whom_it_plays_for()
+
+    code = link.rsplit("/", 1)[1]
+    token = token_of(minh)
+    minh.goto("about:blank")  # no page draws the cards played through the API
+    play_out(room_server.url.rstrip("/"), [token], code)
+    minh.goto(f"/r/{code}")
+    minh.wait_for_selector(f'{ROOM_READY}[data-room-phase="over"]', state="attached")
+    expect(minh.locator("#message")).to_contain_text("Trận đấu kết thúc.")
+    expect(minh.locator("#message")).to_contain_text(
+        "Phòng đã đóng: bấm «Chơi một mình» để về trang chính."
+    )
+    expect(minh.get_by_role("button", name="Chơi một mình")).to_be_visible()

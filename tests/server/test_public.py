@@ -386,6 +386,9 @@ def test_a_public_match_with_a_newcomer_and_a_leaver_shows_nobody_another_hand(
             )
         gone = an.call("POST", f"/api/public/{code}/leave")
         assert gone["you"] is None
+        # the computer in An's seat says whom it plays for (issue 56 item 7)
+        left = [s["left"] for s in lan.room(code)["seats"] if s["kind"] == "computer"]
+        assert sorted(map(str, left)) == ["An", "None"]  # and a computer from the start
         assert where(an)["code"] is None  # free to seek again
         final = play([lan, minh], code, lambda r: r["phase"] == "over")
         assert final["state"]["match"]["over"]
@@ -404,6 +407,7 @@ def test_a_public_match_with_a_newcomer_and_a_leaver_shows_nobody_another_hand(
     assert rated is not None and rated["place"] in (1, 2)
     assert minh.room(code)["public"]["rated"]["place"] in (1, 2)
     board = an.call("GET", "/api/leaderboard")
+    assert rated["people"] == 2  # the place is among the people rated, not the seats
     assert board["me"] is None
     assert {e["name"] for e in board["all"]} == {"Lan", "Minh"}
     assert board["week"] == board["all"]

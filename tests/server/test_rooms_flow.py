@@ -55,6 +55,7 @@ def test_the_creator_removes_a_guest_only_in_the_lobby(client) -> None:
         "kind": "empty",
         "connected": False,
         "auto": False,
+        "left": None,  # nobody left the seat for good: it was never a computer's
     }
     assert guest.room(code)["you"] is None
     bad = creator.act(code, "remove", {"version": room["version"], "seat": "W"}, status=400)
@@ -77,7 +78,11 @@ def test_leaving_mid_match_gives_the_seat_to_a_computer_and_the_room_to_the_next
     assert left["you"] is None and left["state"] is None
     seen = guest.room(code)
     assert seen["creator"] == "S"  # the guest is the creator now
-    assert seen["seats"][-1]["kind"] == "computer"  # the creator sat at the guest's E
+    # the creator sat at the guest's E: a computer there now, which says whom it plays
+    # for (issue 56 item 7: the page tells the others who left)
+    assert seen["seats"][-1]["kind"] == "computer" and seen["seats"][-1]["name"] == "Máy 1"
+    assert seen["seats"][-1]["left"] == "Khách 1"
+    assert [s["left"] for s in seen["seats"][:-1]] == [None, None, None]
     # the computer plays the creator's seat on: the guest alone finishes the pass
     cards = settled(guest, code)["state"]["hand"]["cards"][:3]
     room = guest.act(code, "pass", {"version": settled(guest, code)["version"], "cards": cards})

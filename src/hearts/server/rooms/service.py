@@ -595,11 +595,14 @@ class Rooms:
 
     def leave_seat(self, room: Room, seat: int | None) -> None:
         """The caller leaves for good: their seat is empty in the lobby, a computer's
-        after; the host's part goes to the next human in play order."""
+        after (which keeps the leaver's name, for the table to say who left); the
+        host's part goes to the next human in play order."""
         seat = self._member(room, seat)
         self.on_leave(room, seat)
-        kind = "empty" if room.phase == "lobby" else "computer"
-        room.seats[seat] = Seat(seat=seat, kind=kind)
+        if room.phase == "lobby":
+            room.seats[seat] = Seat(seat=seat, kind="empty")
+        else:
+            room.seats[seat] = Seat(seat=seat, kind="computer", name=room.seats[seat].name)
         room.client_seeds.pop(seat, None)
         if room.creator == seat:
             n = room.rules.players

@@ -28,6 +28,7 @@ from hearts.server.table.game import Game
 class Seat:
     seat: int  # absolute: 0 is the creator's first seat
     kind: str  # "human" | "computer" | "empty"
+    #: a human's name; a computer's: that of the human who left the seat (or None)
     name: str | None = None
     player_id: int | None = None
     auto: bool = False  # its last decision was made by the timer

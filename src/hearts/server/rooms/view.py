@@ -69,14 +69,16 @@ def room_view(room: Room, viewer: int | None, table: bool = True) -> dict[str, A
     connected = presence(room, t)
     me = room.seats[viewer].player_id if viewer is not None else None
     hidden = _hidden_by(room, me)
+    gone_hidden = _left_hidden(room, hidden)
     seats = []
     for r in range(n):
         s = room.seats[(r + base) % n]
-        name = s.name
+        name, left = s.name, None
         if s.kind == "human" and s.player_id in hidden:
-            name = "Hidden player" if lang.english() else "Người chơi ẩn"
+            name = _hidden_name()
         if s.kind == "computer":
             name = messages_en.computer(s.seat + 1) if lang.english() else f"Máy {s.seat + 1}"
+            left = _hidden_name() if s.name in gone_hidden else s.name
         seats.append(
             {
                 "seat": letter(s.seat),
@@ -84,6 +86,7 @@ def room_view(room: Room, viewer: int | None, table: bool = True) -> dict[str, A
                 "kind": s.kind,
                 "connected": connected[s.seat],
                 "auto": s.auto,
+                "left": left,
             }
         )
     waiting: list[str] = []
@@ -126,6 +129,17 @@ def room_view(room: Room, viewer: int | None, table: bool = True) -> dict[str, A
     }
 
 
+def _hidden_name() -> str:
+    return "Hidden player" if lang.english() else "Người chơi ẩn"
+
+
+def _left_hidden(room: Room, hidden: set[int]) -> set[str]:
+    """The names of the leavers of this public table whom the viewer hid."""
+    if room.public is None or not hidden:
+        return set()
+    return {g["name"] for g in room.public.get("left", []) if g["player_id"] in hidden}
+
+
 def _hidden_by(room: Room, player_id: int | None) -> set[int]:
     """The players whose names and reactions ``player_id`` hid at this public table."""
     if room.public is None or player_id is None:
@@ -162,8 +176,16 @@ def public_view(
             else None
         ),
         "queued": len(public.get("queue", [])),
-        "rated": public.get("rated", {}).get(str(me)) if me is not None else None,
+        "rated": _rated(public, me),
     }
+
+
+def _rated(public: dict[str, Any], me: int | None) -> dict[str, Any] | None:
+    """The viewer's rating change, with how many people the match ranked: the
+    place is among them alone, not among the seats (computers are not rated)."""
+    rated = public.get("rated", {})
+    mine = rated.get(str(me)) if me is not None else None
+    return None if mine is None else {**mine, "people": len(rated)}
 
 
 def fairness(room: Room) -> dict[str, Any]:

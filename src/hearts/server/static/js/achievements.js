@@ -10,7 +10,7 @@ import { $, el } from "./dom.js";
 
 const LEVELS = ["easy", "medium", "hard"];
 const TOASTED_KEY = "hearts-toasted";
-const TOAST_MS = 4500;
+const TOAST_MS = 3000;
 
 let data = null;       // the last GET /api/achievements
 let loadedFor = null;  // the finished-hand key it was loaded for
@@ -18,11 +18,13 @@ let loading = null;    // the look on its way, for loadingKey
 let loadingKey;
 let wanted = null;     // the latest finished hand asked for while a load ran
 
+// The goals already toasted, for the whole browser: a goal unlocks once, and each new
+// tab showed its toast again while the mark was the tab's own (sessionStorage).
 function toasted() {
-  try { return new Set(JSON.parse(sessionStorage.getItem(TOASTED_KEY) || "[]")); } catch { return new Set(); }
+  try { return new Set(JSON.parse(localStorage.getItem(TOASTED_KEY) || "[]")); } catch { return new Set(); }
 }
 function remember(ids) {
-  try { sessionStorage.setItem(TOASTED_KEY, JSON.stringify([...ids])); } catch { /* this page only */ }
+  try { localStorage.setItem(TOASTED_KEY, JSON.stringify([...ids])); } catch { /* this page only */ }
 }
 
 // ---------------------------------------------------------------- the panel
@@ -112,8 +114,22 @@ function showNext() {
   text.append(el("span", "toast-title", T.toastTitle), el("span", "toast-name", a.name));
   t.append(icon, text);
   box.append(t);
-  setTimeout(() => t.classList.add("leaving"), TOAST_MS);
-  setTimeout(() => { t.remove(); showing = false; showNext(); }, TOAST_MS + 400);
+  // it lies over the top bar: the player's first touch or key sends it away (the tap
+  // goes through to the control under it), else it leaves by itself
+  let gone = false;
+  const leave = (fade) => {
+    if (gone) return;
+    gone = true;
+    clearTimeout(timer);
+    removeEventListener("pointerdown", now, true);
+    removeEventListener("keydown", now, true);
+    t.classList.add("leaving");
+    setTimeout(() => { t.remove(); showing = false; showNext(); }, fade);
+  };
+  const now = () => leave(0);
+  const timer = setTimeout(() => leave(400), TOAST_MS);
+  addEventListener("pointerdown", now, true);
+  addEventListener("keydown", now, true);
 }
 
 // ---------------------------------------------------------------- end of match

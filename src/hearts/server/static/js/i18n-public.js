@@ -26,12 +26,19 @@ const VI = {
   queued: "Trận ở bàn này đang chơi. Bạn sẽ thay một máy khi ván sau được chia.",
   leaveTable: "Rời bàn",
   leaveAsk: "Rời bàn hẳn? Máy sẽ chơi thay bạn đến hết trận, và trận này tính bạn về chót.",
+  // room.js's words where a public table says "bàn" (W's, for a room of friends)
+  words: {
+    leftSeat: (name, computer) => `${name} đã rời bàn. ${computer} chơi thay đến hết trận`,
+    tookOver: (name) => `chơi thay ${name}, người đã rời bàn`,
+    closed: "Bàn đã đóng: bấm «Chơi một mình» để về trang chính.",
+  },
   notHere: "Bạn không ngồi ở bàn này.",
   reactionsLabel: "Phản ứng nhanh",
   reactions: { like: "👍", wow: "😮", laugh: "😂", sad: "😢", nice: "Hay quá!", sorry: "Xin lỗi", thanks: "Cảm ơn" },
   reactionNames: { like: "Thích", wow: "Ngạc nhiên", laugh: "Cười", sad: "Buồn", nice: "Hay quá!", sorry: "Xin lỗi", thanks: "Cảm ơn" },
   reacted: (name, text) => `${name}: ${text}`,
-  rated: (place, before, after, change) => `Trận này bạn xếp thứ ${place}. Điểm xếp hạng: ${before} → ${after} (${change})`,
+  // the place among the people alone (the score table ranks every seat)
+  rated: (place, people, before, after, change) => `Trong ${people} người chơi ở bàn (không tính máy), bạn xếp thứ ${place}. Điểm xếp hạng: ${before} → ${after} (${change})`,
   hide: "Ẩn",
   hideLabel: (name) => `Ẩn tên và phản ứng của ${name}`,
   unhide: "Hiện lại",
@@ -49,7 +56,7 @@ const VI = {
   unrated: "Bạn chưa có điểm xếp hạng: chơi hết một trận ở bàn công khai có ít nhất hai người.",
   keepOff: "Không hiện tôi trên bảng xếp hạng",
   boardFailed: "Không tải được bảng xếp hạng",
-  boardAbout: "Xếp theo điểm thận trọng (μ − 3σ) của openskill; chỉ tính trận có từ hai người trở lên.",
+  boardAbout: "Điểm xếp hạng so bạn với những người chơi khác cùng bàn (không tính máy): xếp trên họ thì điểm thường lên, xếp dưới thì xuống. Điểm tính thận trọng: người mới bắt đầu từ 0 và lên dần qua từng trận, khi đã rõ bạn chơi giỏi đến đâu. Chỉ tính trận có từ hai người trở lên.",
 };
 
 
@@ -72,11 +79,16 @@ const EN = {
   queued: "A match is on at this table. You take a computer's seat when the next hand is dealt.",
   leaveTable: "Leave the table",
   leaveAsk: "Leave for good? A computer plays for you to the end, and this match counts as last place for you.",
+  words: {
+    leftSeat: (name, computer) => `${name} left the table. ${computer} plays their seat to the end of the match`,
+    tookOver: (name) => `playing for ${name}, who left`,
+    closed: "The table is closed: press «Play alone» to go back to the main page.",
+  },
   notHere: "You are not seated at this table.",
   reactionsLabel: "Quick reactions",
   reactions: { nice: "Nice one!", sorry: "Sorry", thanks: "Thanks" },
   reactionNames: { like: "Like", wow: "Wow", laugh: "Laugh", sad: "Sad", nice: "Nice one!", sorry: "Sorry", thanks: "Thanks" },
-  rated: (place, before, after, change) => `You placed ${place} in this match. Rating: ${before} → ${after} (${change})`,
+  rated: (place, people, before, after, change) => `Among the ${people} people at the table (computers not counted), you placed ${place}. Rating: ${before} → ${after} (${change})`,
   hide: "Hide",
   hideLabel: (name) => `Hide ${name}'s name and reactions`,
   unhide: "Show",
@@ -94,7 +106,7 @@ const EN = {
   unrated: "You have no rating yet: finish a match at a public table with at least two people.",
   keepOff: "Keep me off the leaderboard",
   boardFailed: "The leaderboard did not load",
-  boardAbout: "Ordered by openskill's conservative rating (μ − 3σ); only matches with two people or more count.",
+  boardAbout: "Your rating compares you with the other people at your table (computers not counted): finish above them and it usually rises, below them and it falls. It is careful: a new player starts at 0 and climbs match by match, as it becomes clear how well you play. Only matches with two people or more count.",
 };
 
 export const P = LANG === "en" ? { ...VI, ...EN, reactions: { ...VI.reactions, ...EN.reactions } } : VI;

@@ -229,6 +229,14 @@ export const W = {
   leave: "Rời phòng",
   cancel: "Thôi",
   alone: "Chơi một mình",
+  // who left for good (a computer has the seat now) and who runs the room after them;
+  // flashed on the message line, hence no last full stop (as passedOne)
+  leftSeat: (name, computer) => `${name} đã rời phòng. ${computer} chơi thay đến hết trận`,
+  tookOver: (name) => `chơi thay ${name}, người đã rời phòng`,
+  insteadOf: (name) => `thay ${name}`,
+  newHost: (name) => `Giờ ${name} là chủ phòng`,
+  youHost: "Giờ bạn là chủ phòng",
+  closed: "Phòng đã đóng: bấm «Chơi một mình» để về trang chính.",
   guest: (n) => `Khách ${n}`,
   inRoom: (who, humans, seats, about) => `Trong phòng: ${who} (${humans}/${seats} người). ${about}.`,
   about: (rules, level, turn) => `${rules} · máy ${level} · ${turn}`,

@@ -65,6 +65,12 @@ export function renderScores(snap) {
     table.classList.toggle("wide", seats.length > 5);
   }
   seats.forEach((s, i) => { head.cells[i + 1].textContent = names[s]; });
+  // the match's own lines before the rows' early return: a new match at other rules
+  // has the same empty rows as the last new match
+  document.getElementById("score-target").textContent = T.targetLine(m.target);
+  const line = document.getElementById("score-rules");
+  line.hidden = !snap.rules || isDefaultRules(snap.rules);
+  line.textContent = line.hidden ? "" : T.rulesOfMatch(rulesLine(snap.rules));
   const body = table.tBodies[0];
   const key = JSON.stringify([m.hands, m.totals, m.over]);
   if (table.dataset.key === key) return;
@@ -92,10 +98,6 @@ export function renderScores(snap) {
     c.classList.toggle("leader", (m.hands || []).length > 0 && m.totals[s] === low);
   });
   document.getElementById("score-empty").hidden = (m.hands || []).length > 0;
-  document.getElementById("score-target").textContent = T.targetLine(m.target);
-  const line = document.getElementById("score-rules");
-  line.hidden = !snap.rules || isDefaultRules(snap.rules);
-  line.textContent = line.hidden ? "" : T.rulesOfMatch(rulesLine(snap.rules));
 }
 
 export function renderStats(stats) {

@@ -119,6 +119,7 @@ export class PublicTable {
     this.over = {};         // seat -> {reaction, until}: the reactions over the seats now
     this.startAt = null;    // performance.now() when the lobby starts
     this.leaveAsk = P.leaveAsk;
+    this.words = P.words;
     flag(true);
     styled();
     const badge = $("#mode-badge");
@@ -313,6 +314,6 @@ export class PublicTable {
     const r = (room.public || {}).rated;
     const line = $("#public-rated", box);
     line.hidden = !(s.match.over && r);
-    line.textContent = line.hidden ? "" : P.rated(r.place, rating(r.before), rating(r.after), ratingChange(r.after - r.before));
+    line.textContent = line.hidden ? "" : P.rated(r.place, r.people, rating(r.before), rating(r.after), ratingChange(r.after - r.before));
   }
 }

@@ -193,9 +193,13 @@ class RoomPage {
     return room.state;
   }
 
-  // What changed between two Rooms that the players should read: a pass made, all
-  // passes made, a decision made for an absent player.
+  // The room's words, a public table's where it says "bàn" for "phòng".
+  words() { return this.pub ? { ...W, ...this.pub.words } : W; }
+
+  // What changed between two Rooms that the players should read: a player gone for
+  // good, a pass made, all passes made, a decision made for an absent player.
   noticeChanges(prev, room) {
+    if (prev && this.noticeLeaving(prev, room)) return;
     const s = room.state, p = prev && prev.state;
     if (!p || !s || p.match.hand_number !== s.match.hand_number) return;
     const n = names(s), me = s.seats[0], say = (text) => this.table.say(text, "info");
@@ -215,6 +219,22 @@ class RoomPage {
       const a = fresh[fresh.length - 1];
       say(W.autoPlayed(n[a.seat], a.card));
     }
+  }
+
+  // A human who left for good (the server keeps their name on the computer's seat)
+  // and, in a room of friends, who runs it after them; said once, as it happens.
+  noticeLeaving(prev, room) {
+    const was = new Map(prev.seats.map((x) => [x.seat, x.kind]));
+    const gone = room.seats.find((x) => x.kind === "computer" && x.left && was.get(x.seat) === "human");
+    if (!gone) return false;
+    const w = this.words();
+    const said = [w.leftSeat(gone.left, gone.name)];
+    if (!room.public && room.creator !== prev.creator) {
+      const host = room.seats.find((x) => x.seat === room.creator);
+      said.push(room.creator === room.you ? w.youHost : w.newHost(host ? host.name : room.creator));
+    }
+    this.table.say(said.join(". "), "info");
+    return true;
   }
 
   // The Room whose State the table draws (the newest while none is drawn yet).
@@ -375,6 +395,7 @@ class RoomPage {
       if (seat.seat === room.creator) tags.push(W.creator);
       if (seat.kind === "human") tags.push(seat.connected ? W.connected : W.disconnected);
       if (seat.kind === "computer") tags.push(W.computer(T.level[room.level] || ""));
+      if (seat.kind === "computer" && seat.left) tags.push(this.words().tookOver(seat.left));
       if (seat.kind === "empty") tags.push(W.emptyTag);
       if (autoNow(seat)) tags.push(W.auto);
       const dot = el("span", "rs-dot");
@@ -481,6 +502,8 @@ class RoomPage {
   }
 
   onTable() { return this.screen === "table"; }
+  // the end of the match on the message line: the room or table is closed now
+  matchOver() { return this.words().closed; }
   pace() { return PACE; }
 
   // Once a second: the time left to the waited-for player, on the message line.
@@ -544,6 +567,7 @@ class RoomPage {
         if (!seat.connected) text = W.disconnected;
         else if (h.phase === "pass") text = waiting.has(seat.seat) ? W.choosing : W.passed;
       }
+      if (seat.kind === "computer" && seat.left) text = W.insteadOf(seat.left);
       if (autoNow(seat)) text = text ? `${text} ${W.auto}` : W.auto;
       tag.textContent = text;
       tag.hidden = !text;

@@ -219,7 +219,10 @@ export class TablePage {
 
   message(s) {
     const h = s.hand, n = names(s), mode = this.mode;
-    if (s.match.over) return { text: T.matchDone + (s.match.winner ? " " + T.winner(n[s.match.winner], s.match.totals[s.match.winner]) : "") };
+    if (s.match.over) {
+      const text = T.matchDone + (s.match.winner ? " " + T.winner(n[s.match.winner], s.match.totals[s.match.winner]) : "");
+      return { text: mode.matchOver ? `${text} ${mode.matchOver(s)}` : text };
+    }
     if (h.phase === "pass") {
       if (h.passed) return mode.passesAwaited(s);
       return mode.choosing(s, `${T.passHint(h.pass_direction, n[h.pass_to], h.pass_count)} · ${T.chosen(this.hand.selected.size, h.pass_count)}`);
