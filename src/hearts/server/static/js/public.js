@@ -119,6 +119,7 @@ export class PublicTable {
     this.over = {};         // seat -> {reaction, until}: the reactions over the seats now
     this.startAt = null;    // performance.now() when the lobby starts
     this.leaveAsk = P.leaveAsk;
+    this.leaveWord = P.leaveTable;
     flag(true);
     styled();
     const badge = $("#mode-badge");

@@ -248,7 +248,8 @@ export class TablePage {
     if (!f || now() >= f.until) return m;
     if (this.mode.flashPerVersion && f.version !== (s ? s.version : null)) return m;
     // news of the others never hides that it is the player's turn
-    if (this.mode.mergeNews && f.kind === "info" && m.kind === "turn") return { text: `${f.text}. ${m.text}`, kind: "turn" };
+    // ("Tuấn: Hay quá! Đến lượt bạn": no full stop after the news' own "!")
+    if (this.mode.mergeNews && f.kind === "info" && m.kind === "turn") return { text: `${f.text}${/[.!?…]$/.test(f.text) ? "" : "."} ${m.text}`, kind: "turn" };
     return { text: f.text, kind: f.kind || "warn" };
   }
 
