@@ -2,7 +2,9 @@
 installability criteria (a manifest with names, icons, standalone display; a service
 worker that controls the page), a reload without a connection that shows "Không có
 kết nối" from the worker's cache and carries on by itself when the connection
-returns, with nothing lost and nothing sent twice."""
+returns, with nothing lost and nothing sent twice. Opened without a connection, the page
+shows the match it kept, read-only, and the bar over no button of the top bar (issue
+56, item 5)."""
 
 from __future__ import annotations
 
@@ -13,7 +15,15 @@ from typing import Any
 import pytest
 from playwright.sync_api import BrowserContext, Page, expect
 from server_process import HeartsServer
-from table_page import WAIT_MS, hand_cards, wait_ready
+from table_page import (
+    HAND,
+    PHONE,
+    WAIT_MS,
+    hand_cards,
+    play_by_api,
+    table_cards,
+    wait_ready,
+)
 
 pytestmark = pytest.mark.browser
 
@@ -27,9 +37,11 @@ KEPT_ENGLISH = """async () => {
 }"""
 
 
-def app_page(hearts_server: HeartsServer, make_context: Callable[..., BrowserContext]) -> Page:
+def app_page(
+    hearts_server: HeartsServer, make_context: Callable[..., BrowserContext], **options: Any
+) -> Page:
     """A page whose service worker is allowed, open at "/" and controlled by it."""
-    ctx = make_context(base_url=hearts_server.url, service_workers="allow")
+    ctx = make_context(base_url=hearts_server.url, service_workers="allow", **options)
     page = ctx.new_page()
     page.goto("/")
     wait_ready(page)
@@ -122,3 +134,48 @@ def test_an_english_page_is_kept_in_english(
     ctx.set_offline(False)
     wait_ready(page)
     expect(page.locator("#offline")).to_be_hidden()
+
+
+# the top bar's buttons seen whose middle lies under something else (the offline bar)
+COVERED_JS = """() => [...document.querySelectorAll('.topbar :is(button, label)')].filter(b => {
+    const r = b.getBoundingClientRect();
+    if (!r.width || !r.height || b.closest('[hidden]')) return false;
+    const hit = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+    return !hit || !b.contains(hit);
+}).map(b => b.id || b.textContent.trim())"""
+
+
+def test_opened_without_a_connection_the_kept_table_shows_read_only(
+    hearts_server: HeartsServer, make_context: Callable[..., BrowserContext], artifacts: Any
+) -> None:
+    page = app_page(hearts_server, make_context, **PHONE)
+    # a trick taken, cards of the next one on the table, South to play: the page shows it
+    play_by_api(
+        page,
+        lambda s: s["hand"]["tricks"] and s["hand"]["trick"] and s["hand"]["turn"] == "S",
+    )
+    page.reload()
+    wait_ready(page)
+    cards, trick = hand_cards(page), table_cards(page)
+    assert trick
+
+    page.context.set_offline(True)
+    page.reload(wait_until="domcontentloaded")
+    expect(page.locator("#offline")).to_be_visible()
+    expect(page.locator("body")).to_have_attribute("data-kept", "true", timeout=WAIT_MS)
+    assert hand_cards(page) == cards and table_cards(page) == trick
+    assert set(page.locator(HAND).evaluate_all("bs => bs.map(b => b.ariaDisabled)")) == {"true"}
+    expect(page.locator("#message")).to_contain_text("chỉ xem")
+    page.screenshot(path=f"{artifacts}/offline-kept-390x844.png")
+    for width, height in ((390, 844), (844, 390), (1024, 768), (1440, 900)):
+        page.set_viewport_size({"width": width, "height": height})
+        assert page.evaluate(COVERED_JS) == [], (width, height)
+    page.screenshot(path=f"{artifacts}/offline-kept-1440x900.png")
+
+    page.context.set_offline(False)
+    expect(page.locator("#offline")).to_be_hidden(timeout=WAIT_MS)
+    wait_ready(page)
+    expect(page.locator("body")).not_to_have_attribute("data-kept", "true")
+    assert hand_cards(page) == cards and table_cards(page) == trick
+    legal = page.locator(HAND).evaluate_all("bs => bs.map(b => b.ariaDisabled)")
+    assert "false" in legal  # South's turn again, for real

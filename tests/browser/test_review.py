@@ -1,6 +1,8 @@
 """Xem lại ván on the page (issue 11): a whole hand reviewed trick by trick forward
 and back with every hand face up; downloaded as a hearts-hand/1 file and opened
-again from it; a spoiled file is refused with the server's message."""
+again from it; a spoiled file is refused with the server's message. On a phone its
+every tap target is 44×44 px at least, and on a tablet its title stays on top of
+what scrolls under it (issue 56, item 8)."""
 
 from __future__ import annotations
 
@@ -10,7 +12,14 @@ from typing import Any
 
 import pytest
 from playwright.sync_api import Page, expect
-from table_page import open_table, play_until, set_language, state
+from table_page import (
+    PHONE,
+    finish_hand_by_api,
+    open_table,
+    play_until,
+    set_language,
+    state,
+)
 
 pytestmark = pytest.mark.browser
 
@@ -200,3 +209,48 @@ def test_a_broken_file_is_worded_in_the_pages_language(page: Page, tmp_path: Pat
             if lang == "vi":
                 assert "not JSON" not in text and "dealt" not in text, text
         page.locator("#rv-close").click()
+
+
+# the dialog's tap targets seen, smaller than 44×44 px
+SMALL_TARGETS_JS = """() => [...document.querySelectorAll(
+        'dialog#review :is(button, select, label, summary, a[href])')].map(t => {
+    const r = t.getBoundingClientRect();
+    return [t.id || t.className || t.textContent.trim(), r.width, r.height];
+}).filter(([, w, h]) => w && h && (w < 44 || h < 44))"""
+
+# the dialog scrolled until "Mở tệp ván bài" lies under its title's bar: what is seen
+# at the middle of that button (the title's bar, sticky at the top, should be)
+UNDER_TITLE_JS = """() => {
+    const d = document.querySelector('dialog#review'), top = d.querySelector('.help-top');
+    const file = d.querySelector('.rv-file');
+    d.scrollTop += file.getBoundingClientRect().top - top.getBoundingClientRect().top;
+    const r = file.getBoundingClientRect(), t = top.getBoundingClientRect();
+    const hit = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+    return {scrolled: d.scrollTop, overlap: r.top < t.bottom && t.top < r.bottom,
+            onTop: !!hit && !!hit.closest('.help-top')};
+}"""
+
+
+def test_the_review_fits_fingers_on_a_phone_and_keeps_its_title_on_a_tablet(
+    make_context: Any, artifacts: Path
+) -> None:
+    page = make_context(**PHONE).new_page()
+    open_table(page)
+    finish_hand_by_api(page)
+    page.locator("#review-open").click()
+    expect(page.locator("#rv-title")).to_contain_text("Ván 1")
+    page.screenshot(path=str(artifacts / "review-390x844.png"))
+    small = page.evaluate(SMALL_TARGETS_JS)
+    assert small == [], small
+
+    # a tablet, at the pass (every hand whole: the dialog scrolls)
+    page = make_context(viewport={"width": 1024, "height": 768}).new_page()
+    open_table(page)
+    finish_hand_by_api(page)
+    page.locator("#review-open").click()
+    page.locator("#rv-first").click()
+    expect(page.locator(DIALOG)).to_have_attribute("data-review-step", "0")
+    got = page.evaluate(UNDER_TITLE_JS)
+    page.screenshot(path=str(artifacts / "review-1024x768-scrolled.png"))
+    assert got["scrolled"] > 0 and got["overlap"], got  # it did scroll under the title
+    assert got["onTop"], got

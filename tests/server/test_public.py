@@ -129,6 +129,8 @@ def test_seekers_of_one_kind_sit_together_and_a_full_table_starts(client) -> Non
     assert [s["kind"] for s in room["seats"]] == ["human"] * 4
     names = [s["name"] for s in room["seats"]]
     assert "Lan" in names and "Minh" in names
+    # nobody owns it: no host for the page to show (issue 56, item 4)
+    assert room["creator"] is None and guests[0].room(code)["creator"] is None
     assert sum(bool(re.fullmatch(r"Khách \d{4}", n)) for n in names) == 2
     assert where(guests[2]) == {"code": code, "seated": True}
     assert where(Guest(client)) == {"code": None, "seated": False}

@@ -113,7 +113,8 @@ def room_view(room: Room, viewer: int | None, table: bool = True) -> dict[str, A
         "version": room.version,
         "phase": room.phase,
         "you": letters[0] if viewer is not None else None,
-        "creator": letter(room.creator),
+        # nobody owns a public table (docs/api.md): no host to show
+        "creator": None if room.public is not None else letter(room.creator),
         "full": not any(s.kind == "empty" for s in room.seats),
         "seats": seats,
         "rules": rules.to_api(),

@@ -36,6 +36,19 @@ function known() {
   return token;
 }
 
+// The last State of this player's match, kept in this browser: a page opened without
+// a connection shows it, read-only, until the server answers (main.js).
+const KEPT_KEY = "hearts-kept";
+export function keepState(s) {
+  try { localStorage.setItem(KEPT_KEY, JSON.stringify({ token: known(), state: s })); } catch { /* full, private mode */ }
+}
+export function keptState() {
+  try {
+    const k = JSON.parse(localStorage.getItem(KEPT_KEY));
+    return k && k.state && k.token === known() ? k.state : null;
+  } catch { return null; }
+}
+
 async function raw(method, path, body, auth = true) {
   const headers = { Accept: "application/json", ...LANG_HEADERS };
   if (body !== undefined) headers["Content-Type"] = "application/json";

@@ -40,6 +40,7 @@ const T = {
   wait: "Waiting for the computers…",
   notYourTurn: "It is not your turn yet",
   netError: "Lost the connection to the server. Trying again…",
+  kept: "Your match as kept, to look at only: play goes on when the connection returns.",
   error: "Something went wrong.",
   locale: "en-GB",
   decimal: (x) => String(x),

@@ -97,6 +97,7 @@ export const T = {
   wait: "Chờ máy đánh xong…",
   notYourTurn: "Chưa đến lượt bạn",
   netError: "Mất kết nối với máy chủ. Đang thử lại…",
+  kept: "Ván đang giữ, chỉ xem được: có mạng trở lại là đánh tiếp.",
   error: "Có lỗi xảy ra.",
   locale: "vi-VN",
   decimal: (x) => String(x).replace(".", ","),

@@ -2,7 +2,7 @@
 // SoloTransport: REST, the page pacing the computers), and what only this table has:
 // the hint, the take-back, a new match, the settings, the statistics, the review.
 // It never decides what is legal: it shows what the server sends.
-import { api, SoloTransport } from "./api.js";
+import { api, keepState, keptState, SoloTransport } from "./api.js";
 import * as fairness from "./fairness.js";
 import { firstState } from "./boot.js";
 import { announce } from "./controller.js";
@@ -13,7 +13,7 @@ import { T, SEAT_NAME, LANG, chooseLang } from "./i18n.js";
 import { loadSound } from "./steps.js";
 import { roomMayTakePage } from "./roomstore.js";
 import { leadCard, rulesReady } from "./rules.js";
-import { $, markBusy, sleep } from "./dom.js";
+import { $, markBusy } from "./dom.js";
 
 // Not needed for the first card: pwa.js, achievements.js, sound.js and ondemand.js (the
 // rooms' and the transfer's buttons) are asked for once it is on the table (index.html's
@@ -65,7 +65,7 @@ const SOLO = {
     return { gap: p.gap_ms, hold: p.hold_ms, flight: quick() ? 260 * 0.55 + 20 : 280 };
   },
   stateOf: (s) => s,
-  arrive: async (s) => s,
+  arrive: async (s) => { keepState(s); return s; },
   onTable: () => true,
   choosing: (s, text) => ({ text }),
   passesAwaited: (s) => ({ text: preparingHard(s) ? T.preparingHard : T.waitingPasses }),
@@ -281,6 +281,24 @@ function afterFirstCard(ondemand) {
   });
 }
 
+// No connection: the match as this browser kept it, read-only, rather than an empty
+// table (once the rule facts are here, kept too: rules.js).
+async function showKept() {
+  const kept = keptState();
+  if (!kept) return;
+  await rulesReady;
+  if (!page.current()) page.showKept(kept);
+}
+
+// A retry's wait, cut short when the browser says the connection is back.
+function backOnline(ms) {
+  return new Promise((done) => {
+    const stop = new AbortController();
+    const t = setTimeout(() => { stop.abort(); done(); }, ms);
+    addEventListener("online", () => { clearTimeout(t); done(); }, { once: true, signal: stop.signal });
+  });
+}
+
 async function init() {
   wireHelp();
   wirePanels();
@@ -302,9 +320,10 @@ async function init() {
     try {
       first = await firstState();
     } catch (e) {
-      $("#message").textContent = T.netError;
+      if (!page.kept) $("#message").textContent = T.netError;
       import("./pwa.js"); // the "Không có kết nối" bar, without waiting for a State
-      await sleep(Math.min(5000, 500 * 2 ** attempt));
+      if (!attempt) showKept();
+      await backOnline(Math.min(5000, 500 * 2 ** attempt));
     }
   }
   await rulesReady; // asked for as the page started, beside the State

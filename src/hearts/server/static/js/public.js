@@ -111,6 +111,15 @@ export async function openBoard() {
   new Leaderboard().open();
 }
 
+// A bubble over a seat at the table's top edge, which would cut it: over the seat's
+// fan of backs, or beside its plate when no fan is drawn (public.css).
+function inside(bubble, root) {
+  bubble.classList.remove("on-fan", "beside");
+  if (bubble.getBoundingClientRect().top >= $("#table").getBoundingClientRect().top + 4) return;
+  const fan = $(".fan", root);
+  bubble.classList.add(fan && fan.getClientRects().length ? "on-fan" : "beside");
+}
+
 // What a public table adds to a room's page (room.js's RoomPage).
 export class PublicTable {
   constructor(page) {
@@ -120,6 +129,7 @@ export class PublicTable {
     this.startAt = null;    // performance.now() when the lobby starts
     this.leaveAsk = P.leaveAsk;
     this.words = P.words;
+    this.leaveWord = P.leaveTable;
     flag(true);
     styled();
     const badge = $("#mode-badge");
@@ -211,6 +221,7 @@ export class PublicTable {
         root.dataset.reactionShown = shown.reaction;
         if (!bubble) { bubble = el("span", "reaction-bubble"); root.append(bubble); }
         bubble.textContent = P.reactions[shown.reaction] || shown.reaction;
+        inside(bubble, root);
       } else {
         delete root.dataset.reactionShown;
         if (bubble) bubble.remove();

@@ -453,7 +453,7 @@ class RoomPage {
     if (room && room.you && room.phase === "playing" && this.screen === "table") {
       if (this.confirmLeave) {
         const ask = el("span", "room-ask", this.pub ? this.pub.leaveAsk : W.leaveAsk);
-        const yes = el("button", "danger", W.leave);
+        const yes = el("button", "danger", this.leaveWord());
         yes.type = "button";
         yes.id = "room-leave-yes";
         yes.addEventListener("click", () => this.leave());
@@ -463,7 +463,7 @@ class RoomPage {
         bar.append(ask, yes, no);
         yes.focus();
       } else {
-        const b = el("button", "ghost", W.leave);
+        const b = el("button", "ghost", this.leaveWord());
         b.type = "button";
         b.id = "room-leave-table";
         b.addEventListener("click", () => this.leave());
@@ -477,6 +477,9 @@ class RoomPage {
     }
     this.barVisibility();
   }
+
+  // "Rời phòng", or a public table's "Rời bàn" (the word of its question)
+  leaveWord() { return this.pub ? this.pub.leaveWord : W.leave; }
 
   // The bar takes room in the top bar only when it shows something.
   barVisibility() {

@@ -5,21 +5,29 @@
 import { sleep } from "./dom.js";
 
 let facts = null;
+// kept for a page opened without a connection, which draws the match it kept (main.js)
+const KEY = "hearts-rules";
 
-async function load() {
+async function load(ready) {
   for (let attempt = 0; ; attempt++) {
     try {
       const res = await fetch("/api/rules", { headers: { Accept: "application/json" } });
       if (res.ok) {
         facts = await res.json();
+        try { localStorage.setItem(KEY, JSON.stringify(facts)); } catch { /* private mode */ }
+        ready();
         return;
       }
     } catch { /* the network: again, a little later */ }
+    if (!facts) {
+      try { facts = JSON.parse(localStorage.getItem(KEY)); } catch { /* none kept */ }
+      if (facts) ready();
+    }
     await sleep(Math.min(5000, 500 * 2 ** attempt));
   }
 }
 
-export const rulesReady = load();
+export const rulesReady = new Promise(load);
 
 export function defaultRules() { return facts.defaults; }
 

@@ -123,11 +123,21 @@ export class TablePage {
   // the transport has done what follows (a solo table's computers move on); shown()
   // runs once it is on the table.
   async open(first, shown = () => {}) {
+    if (this.kept) { this.kept = false; this.shown = null; delete document.body.dataset.kept; }
     this.acting = true;
     await this.receive(first);
     shown();
     this.acting = false;
     await this.act(null);
+  }
+
+  // A State kept from an earlier visit, drawn while the server cannot be reached:
+  // busy (nothing may be done) until open() draws the server's own State.
+  showKept(s) {
+    this.kept = true;
+    this.acting = true;
+    document.body.dataset.kept = "true";
+    this.paint(s);
   }
 
   // ------------------------------------------------------------ actions
@@ -212,7 +222,7 @@ export class TablePage {
   // The message line: what the table waits for, or the flash over it.
   paintMessage(s) {
     const msg = $("#message");
-    const m = this.flashed(this.message(s));
+    const m = this.kept ? { text: T.kept } : this.flashed(this.message(s));
     msg.textContent = m.text;
     msg.className = m.kind || "";
   }
@@ -241,7 +251,8 @@ export class TablePage {
     if (!f || now() >= f.until) return m;
     if (this.mode.flashPerVersion && f.version !== (s ? s.version : null)) return m;
     // news of the others never hides that it is the player's turn
-    if (this.mode.mergeNews && f.kind === "info" && m.kind === "turn") return { text: `${f.text}. ${m.text}`, kind: "turn" };
+    // ("Tuấn: Hay quá! Đến lượt bạn": no full stop after the news' own "!")
+    if (this.mode.mergeNews && f.kind === "info" && m.kind === "turn") return { text: `${f.text}${/[.!?…]$/.test(f.text) ? "" : "."} ${m.text}`, kind: "turn" };
     return { text: f.text, kind: f.kind || "warn" };
   }
 
