@@ -31,6 +31,7 @@ from hearts.server.web.schema import (
     Achievements,
     Analysis,
     AnalysisBody,
+    Check,
     Hint,
     Knew,
     MoonBody,
@@ -140,6 +141,12 @@ def _deal_routes(app: FastAPI, tables: Tables, coach: Coach) -> None:
     async def hint(body: VersionBody, pid: PlayerId, response: Response) -> dict[str, Any]:
         """Gợi ý: Khó's pass or card for South now, with why; counted in the match."""
         return answer(await coach.hint(pid, body.version), response)
+
+    @app.post("/api/check", response_model=Check, responses=ERROR_RESPONSES, tags=["api"])
+    async def check(body: VersionBody, pid: PlayerId, response: Response) -> dict[str, Any]:
+        """Cảnh báo nước đi: the cards of South's play now that Khó rates clearly worse
+        than its own choice, with why; asked as South's turn comes, not counted."""
+        return answer(await coach.check(pid, body.version), response)
 
     @app.post("/api/take-back", response_model=State, responses=ERROR_RESPONSES, tags=["api"])
     async def take_back(body: VersionBody, pid: PlayerId, response: Response) -> dict[str, Any]:

@@ -370,6 +370,25 @@ class Hint(BaseModel):
     state: State
 
 
+class Flag(BaseModel):
+    """A card of South's that Khó's search rates clearly worse than its choice."""
+
+    why: str = Field(description="why the card is worse, a code (docs/api.md, Play checker)")
+    measure: Literal["points", "moon", "match"] = Field(description="what figures measure")
+    figures: dict[str, float] = Field(description="the card's and Khó's choice's, in measure")
+    line: str = Field(description="the question's reason, in the caller's language")
+
+
+class Check(BaseModel):
+    """Cảnh báo nước đi: the check of South's play at ``version``: Khó's choice
+    (``card``, the hint's) and the legal cards it rates clearly worse (``flagged``;
+    any other card is fine).  Not counted, no action: the version stays."""
+
+    version: int
+    card: str
+    flagged: dict[str, Flag]
+
+
 class Finding(BaseModel):
     """A decision of South's where Khó chose otherwise."""
 
