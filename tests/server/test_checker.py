@@ -16,6 +16,7 @@ from hearts.cards import card_name, cards_of, parse_card
 from hearts.hand import HandState
 from hearts.rules import Rules
 from hearts.server.coach import checker, hint
+from hearts.server.table.game import Checker
 from hearts.view import PlayerView
 
 
@@ -126,3 +127,39 @@ def test_a_card_is_judged_by_the_weighed_card_of_its_run() -> None:
                 return
             state.play(bot.choose_play(view))
     pytest.fail("no run of equal cards")
+
+
+def test_the_match_counts_the_cards_played_with_the_checker_and_its_questions(
+    south: Any,
+) -> None:
+    state = south.pass_cards(south.state())
+    assert state["match"]["checker"] == {"plays": 0, "asked": 0}
+    modes = ["on", "asked", "on", None]
+    for mode in modes:
+        state = south.play_hand(state, until=_souths_turn)
+        card = state["hand"]["legal"][0]
+        body = {"version": state["version"], "card": card, "checker": mode}
+        state = south.call("POST", "/api/play", body)
+    assert state["match"]["checker"] == {"plays": 3, "asked": 1}
+    assert south.state()["match"]["checker"] == {"plays": 3, "asked": 1}  # kept
+    bad = {"version": state["version"], "card": "2C", "checker": "maybe"}
+    assert south.call("POST", "/api/play", bad, status=400)["error"]["code"]
+
+
+@pytest.mark.parametrize(
+    ("modes", "clean"),
+    [
+        (["on", "on"], True),
+        (["on", "asked"], False),
+        (["on", None, "on"], False),
+        ([], False),  # no card of South's checked
+    ],
+)
+def test_a_clean_match_is_checked_throughout_and_never_asked(
+    modes: list[str | None], clean: bool
+) -> None:
+    record = Checker()
+    for mode in modes:
+        record = record.after(mode)
+    assert record.clean is clean
+    assert record.plays == sum(m is not None for m in modes)

@@ -130,7 +130,10 @@ def _deal_routes(app: FastAPI, tables: Tables, coach: Coach) -> None:
     @app.post("/api/play", response_model=State, responses=PLAY_RESPONSES, tags=["api"])
     async def play_card(body: PlayBody, pid: PlayerId, response: Response) -> dict[str, Any]:
         """South plays a card."""
-        return await _human(tables, pid, body.version, actions.Play(body.card), response)
+        play = functools.partial(
+            tables.human, pid, body.version, actions.Play(body.card), checker=body.checker
+        )
+        return answer(await tables.run(pid, play), response)
 
     @app.post("/api/step", response_model=State, responses=ERROR_RESPONSES, tags=["api"])
     async def step(body: VersionBody, pid: PlayerId, response: Response) -> dict[str, Any]:
