@@ -59,6 +59,10 @@ LABEL_IN_NAME_JS = """() => {
 }"""
 
 
+ASK_JS = """() => import('/static/js/checker.js').then((m) => { m.ask(
+  'Lá này có thể làm bạn ăn đầm bích: trung bình +6,2 điểm so với 9♦', 'QS', '9D'); })"""
+
+
 def serious(page: Page, phase: str) -> list[Any]:
     """The serious and critical violations on the page now, as (rule, targets), and
     the controls whose name does not begin with what they show."""
@@ -120,6 +124,12 @@ def test_no_serious_violation(size: str, make_context: Any) -> None:
     page.reload()
     wait_ready(page)
     found += serious(page, "play")
+    # Cảnh báo nước đi's question, as checker.js shows it for a flagged card
+    page.evaluate(ASK_JS)
+    expect(page.locator("#checker-dialog[open]")).to_be_visible()
+    found += serious(page, "dialog Cảnh báo nước đi")
+    page.keyboard.press("Escape")
+    expect(page.locator("#checker-dialog[open]")).to_have_count(0)
     if page.locator("#last-trick").is_visible():
         page.locator("#last-trick").click()
         found += serious(page, "last trick")

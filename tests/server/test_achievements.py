@@ -97,6 +97,7 @@ def match(
     levels: tuple[str | None, ...] | None = None,
     queens: tuple[int, ...] | None = None,
     hints: int = 0,
+    checker_clean: bool = False,
 ) -> ach.MatchFacts:
     totals = [sum(col) for col in zip(*points, strict=True)]
     low = min(totals)
@@ -107,6 +108,7 @@ def match(
         levels=levels if levels is not None else ("medium",) * len(points),
         queens=queens if queens is not None else (1,) * len(points),
         hints=hints,
+        checker_clean=checker_clean,
     )
 
 
@@ -123,6 +125,8 @@ COMEBACK = [(26, 0, 0, 0), (0, 26, 26, 26), (0, 26, 26, 26), (0, 26, 26, 26), (3
         (match(LOSS, queens=(0, 1, 2)), {"first_match"}),
         (match(LOSS), {"first_match", "no_queen_match"}),
         (match(LOSS, target=50), {"first_match"}),  # a short match is not a whole one
+        # Cảnh báo nước đi on for every card and never asking: won or lost, any length
+        (match(LOSS, target=50, checker_clean=True), {"first_match", "checker_clean"}),
         (match(LOSS, queens=(1, -1, 2)), {"first_match"}),  # a hand that did not read
         (
             match(WIN),

@@ -126,6 +126,7 @@ def test_first_state_deals_a_match_for_this_token(south) -> None:
         "winner": None,
         "hints": 0,
         "take_backs": 0,
+        "checker": {"plays": 0, "asked": 0},
     }
     h = s["hand"]
     assert (h["phase"], h["pass_direction"], h["pass_to"], h["pass_from"]) == (
@@ -454,6 +455,8 @@ def test_stats_start_empty(south) -> None:
         "best": None,
         "hands": 0,
         "take_back_matches": 0,
+        "checker_plays": 0,
+        "checker_asked": 0,
         "tables": [],
         "levels": {
             level: {"hands": 0, "points": 0, "average": None}

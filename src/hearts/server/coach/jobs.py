@@ -1,4 +1,5 @@
-"""The coach's jobs on a table: Gợi ý (a hint for South now), Phân tích (Khó
+"""The coach's jobs on a table: Gợi ý (a hint for South now), Cảnh báo nước đi
+(the check of South's play now), Phân tích (Khó
 weighs South's decisions of a finished hand) and Máy đã biết gì (what the
 computers knew in a finished hand).  Each is worked out in the workers' background
 turns (:mod:`hearts.server.table.computers`), below live play, one costly decision
@@ -17,11 +18,11 @@ import logging
 import time
 from collections.abc import Callable
 from concurrent.futures import BrokenExecutor
-from typing import Any, Protocol, TypeVar
+from typing import Any, NoReturn, Protocol, TypeVar
 
 import anyio.to_thread
 
-from hearts.server.coach import analysis, analysis_store, hint, knew
+from hearts.server.coach import analysis, analysis_store, checker, hint, knew
 from hearts.server.i18n import lang
 from hearts.server.records import history
 from hearts.server.store import outage
@@ -74,6 +75,7 @@ class Coach:
         self.slots = table.slots  # the player's costly slot, shared with the table's Khó
         # One hint per (player, version), shared by the calls that ask for it.
         self._hinting: dict[tuple[int, int, str], asyncio.Future[dict[str, Any] | None]] = {}
+        self._checking: dict[tuple[int, int, str], asyncio.Future[dict[str, Any] | None]] = {}
         # Phân tích: the analyses this process runs, by (match id, hand): (player,
         # run, task, the address that asked: for its cap).  Their rows
         # (analysis_store.py) are what every process answers.
@@ -100,6 +102,41 @@ class Coach:
         together at one version share it.  Counting it is an action on ``version``:
         the answer carries the State after it, and the others 409 stale.
         """
+        view, names, match_id = await self._look(player_id, version)
+        key = (player_id, version, lang.current())  # the reasons are in its language
+        work = functools.partial(self._work_out, hint.hint, player_id, match_id, version)
+        found = await self._shared(self._hinting, key, lambda: work(view, names, lang.current()))
+        if found is None:
+            await self._stale(player_id)
+
+        def count(loaded: Loaded) -> None:
+            assert loaded.game is not None
+            loaded.game.hints += 1
+
+        state = await self.table.run(
+            player_id, functools.partial(self.table.act, player_id, version, count)
+        )
+        return {"card": None, "cards": None, **found, "state": state}
+
+    async def check(self, player_id: int, version: int) -> dict[str, Any]:
+        """Cảnh báo nước đi: the cards of South's play at ``version`` that Khó's
+        search rates clearly worse than its choice (:mod:`.checker`).  Worked out
+        like a hint (the workers, South's view, the player's slot; calls at one
+        version share it) but not counted and no action: the version stays, so a
+        card played meanwhile is never 409 for it."""
+        view, _names, match_id = await self._look(player_id, version)
+        if view.phase != "play":
+            raise GameError("wrong_phase", "Bây giờ không có lá nào để đánh")
+        key = (player_id, version, lang.current())
+        work = functools.partial(self._work_out, checker.check, player_id, match_id, version)
+        found = await self._shared(self._checking, key, lambda: work(view, lang.current()))
+        if found is None:
+            await self._stale(player_id)
+        return {"version": version, **found}
+
+    async def _look(self, player_id: int, version: int) -> tuple[Any, dict[int, str], int | None]:
+        """South's view at ``version`` (409 stale with the State if the game moved on),
+        the seats' names and the match id."""
 
         def look() -> tuple[Any, dict[int, str], int | None]:
             with self.store.read() as conn:
@@ -112,41 +149,39 @@ class Coach:
             return game.hint_view(), game.seat_names_by_index(), loaded.player.match_id
 
         try:
-            view, names, match_id = await self.table.run(player_id, look)
+            return await self.table.run(player_id, look)
         except Stale:
-            state = await self.table.run(
-                player_id, functools.partial(self.table.state_now, player_id)
-            )
-            raise ApiError("stale", state=state) from None
-        key = (player_id, version, lang.current())  # the reasons are in its language
-        shared = self._hinting.get(key)
-        if shared is None:
-            shared = asyncio.ensure_future(
-                self._work_out_hint(player_id, match_id, version, view, names)
-            )
-            self._hinting[key] = shared
-            shared.add_done_callback(lambda _done: self._hinting.pop(key, None))
-        found = await asyncio.shield(shared)
-        if found is None:
-            state = await self.table.run(
-                player_id, functools.partial(self.table.state_now, player_id)
-            )
-            raise ApiError("stale", state=state)
+            await self._stale(player_id)
 
-        def count(loaded: Loaded) -> None:
-            assert loaded.game is not None
-            loaded.game.hints += 1
+    async def _stale(self, player_id: int) -> NoReturn:
+        """409 stale with the State now."""
+        state = await self.table.run(player_id, functools.partial(self.table.state_now, player_id))
+        raise ApiError("stale", state=state) from None
 
-        state = await self.table.run(
-            player_id, functools.partial(self.table.act, player_id, version, count)
-        )
-        return {"card": None, "cards": None, **found, "state": state}
-
-    async def _work_out_hint(
-        self, player_id: int, match_id: int | None, version: int, view: Any, names: dict[int, str]
+    @staticmethod
+    async def _shared(
+        running: dict[tuple[int, int, str], asyncio.Future[dict[str, Any] | None]],
+        key: tuple[int, int, str],
+        start: Callable[[], Any],
     ) -> dict[str, Any] | None:
-        """The hint from the workers, below live play (None: the game moved on while
-        it waited)."""
+        """The work of ``key`` once, shared by the calls asking for it together."""
+        shared = running.get(key)
+        if shared is None:
+            shared = asyncio.ensure_future(start())
+            running[key] = shared
+            shared.add_done_callback(lambda _done: running.pop(key, None))
+        return await asyncio.shield(shared)
+
+    async def _work_out(
+        self,
+        fn: Callable[..., dict[str, Any]],
+        player_id: int,
+        match_id: int | None,
+        version: int,
+        *args: Any,
+    ) -> dict[str, Any] | None:
+        """``fn(*args)`` (a hint, a check) in the workers, below live play (None: the
+        game moved on while it waited)."""
         async with (
             self.computers.background() as run,
             self.slots.turn(player_id, match_id, version) as current,
@@ -154,7 +189,7 @@ class Coach:
             if not current:
                 return None
             try:
-                found: dict[str, Any] = await run(hint.hint, view, names, lang.current())
+                found: dict[str, Any] = await run(fn, *args)
             except BrokenExecutor:
                 raise ApiError("internal") from None
             return found

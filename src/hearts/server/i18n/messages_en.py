@@ -155,6 +155,10 @@ ACHIEVEMENTS: dict[str, tuple[str, str]] = {
     ),
     "comeback": ("Comeback", "Win a match after being last at some point"),
     "no_hints_win": ("On my own", "Win a match without any hint"),
+    "checker_clean": (
+        "No warning needed",
+        "Play a whole match with the play checker on and never be warned",
+    ),
     "streak_3": ("Three in a row", "Win 3 matches in a row (abandoned matches do not count)"),
     "matches_10": ("Ten matches", "Play 10 whole matches"),
     "matches_100": ("A hundred matches", "Play 100 whole matches"),

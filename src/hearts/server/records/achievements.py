@@ -81,6 +81,12 @@ GOALS: tuple[Goal, ...] = (
     ),
     Goal("comeback", "Lội ngược dòng", "Thắng trận sau khi có lúc đứng cuối bảng", "🔄"),
     Goal("no_hints_win", "Tự lực", "Thắng một trận không dùng gợi ý nào", "💪"),
+    Goal(
+        "checker_clean",
+        "Không cần nhắc",
+        "Chơi trọn một trận bật Cảnh báo nước đi mà không bị cảnh báo lần nào",
+        "✅",
+    ),
     # -- counted -------------------------------------------------------------------
     Goal("streak_3", "Ba trận liền", "Thắng 3 trận liên tiếp (trận bỏ dở không tính)", "🔥", 3),
     Goal("matches_10", "Mười trận", "Chơi trọn 10 trận", "🔟", 10),
@@ -141,6 +147,8 @@ class MatchFacts:
     levels: tuple[str | None, ...]
     queens: tuple[int, ...]
     hints: int
+    #: Cảnh báo nước đi on for every card of South's and never asking (Checker.clean)
+    checker_clean: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -181,6 +189,8 @@ def match_goals(m: MatchFacts) -> set[str]:
     """The goals a finished match meets."""
     met = {"first_match"}
     full = m.rules.target >= FULL_MATCH
+    if m.checker_clean:
+        met.add("checker_clean")
     if full and m.queens and all(0 <= q != SOUTH for q in m.queens):
         met.add("no_queen_match")
     if m.winner != SOUTH:
@@ -305,6 +315,7 @@ def record(conn: Connection, loaded: Loaded, saved_before: int) -> list[dict[str
                 levels=tuple(levels),
                 queens=tuple(queen_takers(conn, match_id)),
                 hints=game.hints,
+                checker_clean=game.checker.clean,
             )
         )
     have = unlocked_ids(conn, player_id)

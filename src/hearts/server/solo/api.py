@@ -31,6 +31,7 @@ from hearts.server.web.schema import (
     Achievements,
     Analysis,
     AnalysisBody,
+    Check,
     Hint,
     Knew,
     MoonBody,
@@ -129,7 +130,10 @@ def _deal_routes(app: FastAPI, tables: Tables, coach: Coach) -> None:
     @app.post("/api/play", response_model=State, responses=PLAY_RESPONSES, tags=["api"])
     async def play_card(body: PlayBody, pid: PlayerId, response: Response) -> dict[str, Any]:
         """South plays a card."""
-        return await _human(tables, pid, body.version, actions.Play(body.card), response)
+        play = functools.partial(
+            tables.human, pid, body.version, actions.Play(body.card), checker=body.checker
+        )
+        return answer(await tables.run(pid, play), response)
 
     @app.post("/api/step", response_model=State, responses=ERROR_RESPONSES, tags=["api"])
     async def step(body: VersionBody, pid: PlayerId, response: Response) -> dict[str, Any]:
@@ -140,6 +144,12 @@ def _deal_routes(app: FastAPI, tables: Tables, coach: Coach) -> None:
     async def hint(body: VersionBody, pid: PlayerId, response: Response) -> dict[str, Any]:
         """Gợi ý: Khó's pass or card for South now, with why; counted in the match."""
         return answer(await coach.hint(pid, body.version), response)
+
+    @app.post("/api/check", response_model=Check, responses=ERROR_RESPONSES, tags=["api"])
+    async def check(body: VersionBody, pid: PlayerId, response: Response) -> dict[str, Any]:
+        """Cảnh báo nước đi: the cards of South's play now that Khó rates clearly worse
+        than its own choice, with why; asked as South's turn comes, not counted."""
+        return answer(await coach.check(pid, body.version), response)
 
     @app.post("/api/take-back", response_model=State, responses=ERROR_RESPONSES, tags=["api"])
     async def take_back(body: VersionBody, pid: PlayerId, response: Response) -> dict[str, Any]:

@@ -272,16 +272,25 @@ class Tables:
 
         return self.act(player_id, version, undo)
 
-    def human(self, player_id: int, version: int, action: actions.HumanAction) -> dict[str, Any]:
+    def human(
+        self,
+        player_id: int,
+        version: int,
+        action: actions.HumanAction,
+        checker: str | None = None,
+    ) -> dict[str, Any]:
         """South's ``action`` at ``version`` (:mod:`hearts.server.table.actions`),
         committed, or nothing changes; a next hand is dealt from the player's next
-        server seed and the seed the page sent."""
+        server seed and the seed the page sent.  A card is counted in the match's
+        Cảnh báo nước đi as ``checker`` says (None: the switch was off)."""
 
         def on_game(loaded: Loaded) -> None:
             game = loaded.game
             assert game is not None
             sent = action.client_seed if isinstance(action, actions.NextHand) else None
             actions.apply(game, SOUTH, action, lambda: self._seeds(loaded, sent))
+            if isinstance(action, actions.Play):
+                game.checker = game.checker.after(checker)
 
         return self.act(player_id, version, on_game)
 

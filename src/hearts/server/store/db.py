@@ -45,7 +45,7 @@ from hearts.match import HandResult, Match
 from hearts.rules import Rules
 from hearts.server.store import migrate
 from hearts.server.store.tokens import new_secret
-from hearts.server.table.game import Game
+from hearts.server.table.game import Checker, Game
 
 metadata = sa.MetaData()
 
@@ -101,6 +101,11 @@ matches = sa.Table(
     sa.Column("hints", sa.Integer, nullable=False, default=0, server_default="0"),
     # cards South took back in the match (Đi lại)
     sa.Column("take_backs", sa.Integer, nullable=False, default=0, server_default="0"),
+    # Cảnh báo nước đi: South's cards with it on, those it asked about, any with it off
+    # (true for the matches of before 0013: none had it)
+    sa.Column("checker_plays", sa.Integer, nullable=False, default=0, server_default="0"),
+    sa.Column("checker_asked", sa.Integer, nullable=False, default=0, server_default="0"),
+    sa.Column("checker_off", sa.Boolean, nullable=False, default=False, server_default=sa.true()),
     sa.Column("started_at", sa.DateTime(timezone=True), nullable=False),
     sa.Column("updated_at", sa.DateTime(timezone=True), nullable=False),
     # ids are never reused (the deal seed mixes the match id in)
@@ -559,6 +564,7 @@ class Store:
             deal_key=m["id"],
             hints=m["hints"],
             take_backs=m["take_backs"],
+            checker=Checker(m["checker_plays"], m["checker_asked"], bool(m["checker_off"])),
             seeds=seeds,
         )
         return Loaded(player, game, len(results))
@@ -689,6 +695,9 @@ class Store:
                 south_total=game.totals[0] if over else None,
                 hints=game.hints,
                 take_backs=game.take_backs,
+                checker_plays=game.checker.plays,
+                checker_asked=game.checker.asked,
+                checker_off=game.checker.off,
                 updated_at=now,
             )
         )
@@ -697,7 +706,7 @@ class Store:
     def stats(self, player_id: int) -> dict[str, int | None]:
         with self.read() as conn:
             over = sa.and_(matches.c.player_id == player_id, matches.c.status == "over")
-            played, won, best, taken_back = conn.execute(
+            played, won, best, taken_back, checked, asked = conn.execute(
                 sa.select(
                     sa.func.count(),
                     sa.func.coalesce(sa.func.sum(sa.case((matches.c.winner == 0, 1), else_=0)), 0),
@@ -706,6 +715,8 @@ class Store:
                     sa.func.coalesce(
                         sa.func.sum(sa.case((matches.c.take_backs > 0, 1), else_=0)), 0
                     ),
+                    sa.func.coalesce(sa.func.sum(matches.c.checker_plays), 0),
+                    sa.func.coalesce(sa.func.sum(matches.c.checker_asked), 0),
                 ).where(over)
             ).one()
             hands_played, moons = conn.execute(
@@ -721,4 +732,6 @@ class Store:
             "best": None if best is None else int(best),
             "hands": int(hands_played),
             "take_back_matches": int(taken_back),
+            "checker_plays": int(checked),
+            "checker_asked": int(asked),
         }

@@ -145,6 +145,32 @@ class Job:
     views: tuple[PlayerView, ...]
 
 
+#: How South's card went with Cảnh báo nước đi (``checker`` of POST /api/play): the
+#: switch on and no question, or the question asked first (kept or changed).
+CHECKER_MODES = ("on", "asked")
+
+
+@dataclass(frozen=True, slots=True)
+class Checker:
+    """What a match records of Cảnh báo nước đi: South's cards played with it on,
+    those it asked about first, and whether any was played with it off."""
+
+    plays: int = 0
+    asked: int = 0
+    off: bool = False
+
+    def after(self, mode: str | None) -> Checker:
+        """This record after a card of South's played in ``mode`` (None: it was off)."""
+        if mode is None:
+            return Checker(self.plays, self.asked, True)
+        return Checker(self.plays + 1, self.asked + (mode == "asked"), self.off)
+
+    @property
+    def clean(self) -> bool:
+        """On for every card of South's, and it never had to ask."""
+        return self.plays > 0 and not self.asked and not self.off
+
+
 @dataclass
 class Game:
     """One match of one player: the :class:`~hearts.match.Match` (totals, finished
@@ -157,6 +183,7 @@ class Game:
     deal_key: int = 0  # the match's database id
     hints: int = 0  # hints South was given in this match (Gợi ý)
     take_backs: int = 0  # cards South took back in this match (Đi lại)
+    checker: Checker = Checker()  # Cảnh báo nước đi in this match
     #: Seats that choose how their moon is scored (South; a room's humans).
     choosers: frozenset[int] = frozenset((SOUTH,))
     #: The seeds the hand on the table was dealt from (docs/fairness.md); None for
@@ -189,6 +216,7 @@ class Game:
             deal_key=self.deal_key,
             hints=self.hints,
             take_backs=self.take_backs,
+            checker=self.checker,
             choosers=self.choosers,
             seeds=self.seeds,
             deal_seat=self.deal_seat,
@@ -533,6 +561,7 @@ class Game:
             "winner": at.letter_or_none(self.winner),
             "hints": self.hints,
             "take_backs": self.take_backs,
+            "checker": {"plays": self.checker.plays, "asked": self.checker.asked},
         }
 
     def _hand_json(self, view: PlayerView, at: _Seats, take_back: bool) -> dict[str, Any]:

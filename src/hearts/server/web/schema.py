@@ -73,6 +73,11 @@ class MoonBody(VersionBody):
 
 class PlayBody(VersionBody):
     card: StrictStr = Field(description="the card South plays, e.g. '5C'")
+    checker: Literal["on", "asked"] | None = Field(
+        None,
+        description="Cảnh báo nước đi at a solo table: on (no question), asked (the"
+        " question shown before this card), absent or null (off); counted in the match",
+    )
 
 
 class RecordBody(_Body):
@@ -166,6 +171,11 @@ class MoonOutcome(BaseModel):
     totals: dict[str, int] = Field(description="the match totals after it")
 
 
+class CheckerCount(BaseModel):
+    plays: int = Field(default=0, description="South's cards played with Cảnh báo nước đi on")
+    asked: int = Field(default=0, description="of them, those it asked about first")
+
+
 class MatchInfo(BaseModel):
     hand_number: int
     target: int
@@ -175,6 +185,7 @@ class MatchInfo(BaseModel):
     winner: str | None
     hints: int = 0  # hints South was given in this match
     take_backs: int = 0  # cards South took back in this match (Đi lại)
+    checker: CheckerCount = CheckerCount()  # Cảnh báo nước đi in this match
 
 
 class Play(BaseModel):
@@ -331,6 +342,10 @@ class Stats(BaseModel):
     best: int | None
     hands: int
     take_back_matches: int = Field(0, description="finished matches with a take-back (Đi lại)")
+    checker_plays: int = Field(
+        0, description="cards played with Cảnh báo nước đi on, in finished matches"
+    )
+    checker_asked: int = Field(0, description="of them, those it asked about first")
     levels: dict[str, LevelStats] = Field(
         default_factory=dict, description="hands by the difficulty set when each ended"
     )
@@ -368,6 +383,25 @@ class Hint(BaseModel):
     why: str = Field(description="what Khó chose by, a code (docs/api.md, Hint)")
     reasons: list[str]
     state: State
+
+
+class Flag(BaseModel):
+    """A card of South's that Khó's search rates clearly worse than its choice."""
+
+    why: str = Field(description="why the card is worse, a code (docs/api.md, Play checker)")
+    measure: Literal["points", "moon", "match"] = Field(description="what figures measure")
+    figures: dict[str, float] = Field(description="the card's and Khó's choice's, in measure")
+    line: str = Field(description="the question's reason, in the caller's language")
+
+
+class Check(BaseModel):
+    """Cảnh báo nước đi: the check of South's play at ``version``: Khó's choice
+    (``card``, the hint's) and the legal cards it rates clearly worse (``flagged``;
+    any other card is fine).  Not counted, no action: the version stays."""
+
+    version: int
+    card: str
+    flagged: dict[str, Flag]
 
 
 class Finding(BaseModel):

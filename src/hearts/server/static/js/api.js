@@ -107,7 +107,8 @@ async function call(method, path, body) {
 export const api = {
   state: () => call("GET", "/api/state"),
   pass: (version, cards) => call("POST", "/api/pass", { version, cards }),
-  play: (version, card) => call("POST", "/api/play", { version, card }),
+  play: (version, card, checker) => call("POST", "/api/play", checker ? { version, card, checker } : { version, card }),
+  check: (version) => call("POST", "/api/check", { version }),
   step: (version) => call("POST", "/api/step", { version }),
   hint: (version) => call("POST", "/api/hint", { version }),
   takeBack: (version) => call("POST", "/api/take-back", { version }),
@@ -220,7 +221,7 @@ export class SoloTransport {
   // South's action ("play", "pass", "moon", "next-hand") → the State after it; a deal
   // carries this browser's seed.
   async act(what, body, newest) {
-    if (what === "play") return api.play(body.version, body.card);
+    if (what === "play") return api.play(body.version, body.card, body.checker);
     if (what === "pass") return api.pass(body.version, body.cards);
     if (what === "moon") return api.moon(body.version, body.choice);
     if (what !== "next-hand") throw new Error(`no such action: ${what}`);

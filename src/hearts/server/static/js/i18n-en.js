@@ -61,6 +61,8 @@ const T = {
   cantPick: "You cannot choose this card",
   cantPlay: "You cannot play this card",
   tookBack: "Card taken back",
+  checkerTitle: "Play checker",
+  checkerKeep: "Play it anyway",
   minusForYou: "Minus 26 for you",
   totalsAfter: (how, list) => `${how}: totals ${list}`,
   removed: (cards, each) => `Without the ${cards}; ${each} cards each.`,
@@ -90,6 +92,7 @@ const T = {
   rulesRow: (rules, played, won, best) => `${rules}: ${played} matches, ${won} won, lowest ${best}`,
   statsText: (played, won, hands, moons) => `Played ${many(played, "match").replace("matchs", "matches")}, won ${won} · ${many(hands, "hand")} · ${many(moons, "moon")}`,
   takeBackMatches: (n) => ` · ${n} matches with a take-back`,
+  checkerStats: (asked, plays) => ` · play checker warned ${asked} of ${plays} cards`,
   bestTotal: (best) => `Lowest total at the end of a match: ${best}`,
   totalTitle: "Total points",
   cardsInHand: "Cards in hand",
@@ -313,6 +316,7 @@ const PAGE = {
   "Chưa xong ván nào.": "No hand finished yet.",
   "Thành tích": "Achievements",
   "Cho đi lại": "Allow take-backs",
+  "Cảnh báo nước đi": "Play checker",
   "Xem lại, mở tệp ván": "Review, open a hand file",
   "Các bảng": "Panels",
   "Các vòng": "Tricks",
@@ -419,6 +423,7 @@ export function install(t) {
     ...T,
     played: (name, card) => `${name} ${you(name) ? "play" : "plays"} the ${t.cardSpoken(card)}`,
     yourLead: (card) => `Your turn: open the first trick with the ${t.cardSpoken(card)}`,
+    checkerPlay: (card) => `Play ${t.cardShort(card)}`,
   });
   put(t.W, { ...W, autoPlayed: (name, card) => `${name} is away: the computer played ${t.cardShort(card)} instead (automatic)` });
   put(t.R, R);

@@ -119,6 +119,10 @@ export const T = {
   cantPick: "Không chọn được lá này",
   cantPlay: "Không đánh được lá này",
   tookBack: "Đã đi lại",
+  // Cảnh báo nước đi (checker.js): the question's title and its two answers
+  checkerTitle: "Cảnh báo nước đi",
+  checkerKeep: "Vẫn đánh",
+  checkerPlay: (card) => `Đánh ${cardShort(card)}`,
   // moonchoice.js
   minusForYou: "Trừ 26 cho bạn",
   totalsAfter: (how, list) => `${how}: tổng điểm ${list}`,
@@ -167,6 +171,7 @@ export const T = {
   rulesRow: (rules, played, won, best) => `${rules}: ${played} trận, thắng ${won}, thấp nhất ${best}`,
   statsText: (played, won, hands, moons) => `Đã chơi ${played} trận, thắng ${won} · ${hands} ván · bắn trăng ${moons} lần`,
   takeBackMatches: (n) => ` · ${n} trận có đi lại`,
+  checkerStats: (asked, plays) => ` · cảnh báo nước đi ${asked} lần / ${plays} lá`,
   bestTotal: (best) => `Điểm thấp nhất khi kết thúc trận: ${best}`,
   // table.js
   totalTitle: "Tổng điểm",

@@ -1,6 +1,7 @@
 // The single-player page: the table (tablepage.js) fed by the solo transport (api.js's
 // SoloTransport: REST, the page pacing the computers), and what only this table has:
-// the hint, the take-back, a new match, the settings, the statistics, the review.
+// the hint, the play checker, the take-back, a new match, the settings, the
+// statistics, the review.
 // It never decides what is legal: it shows what the server sends.
 import { api, keepState, keptState, SoloTransport } from "./api.js";
 import * as fairness from "./fairness.js";
@@ -83,11 +84,13 @@ const SOLO = {
     return hint ? hint.cards : null;
   },
   takeBack: doTakeBack,
+  beforePlay,
   paint: paintSolo,
 };
 
 function paintSolo(s, busy) {
   renderHint();
+  askCheck();
   // A hint in play raises its card and waits for a second tap: the button says so.
   const h = s.hand;
   const card = hint && h.phase === "play" && h.turn === s.seats[0] ? [...hint.cards][0] : null;
@@ -118,6 +121,49 @@ function doHint() {
     page.hand.applyHint(got.state, cards);  // one tap: the pass chosen, or the card raised
     return got.state;
   });
+}
+
+// Cảnh báo nước đi (docs/api.md, Play checker): this browser's switch, off by default.
+// As South's turn comes the page asks for the check of the position in the background
+// and keeps it for that version: a tap on a card that is fine, or before the check is
+// back, plays at once as with the switch off; only a flagged card asks, once.
+const CHECKER_KEY = "hearts-checker";
+let checkerOn = (() => { try { return localStorage.getItem(CHECKER_KEY) === "on"; } catch { return false; } })();
+let check = null;       // {version, card, flagged, asked}: the check of the position now
+let checkAskedFor = -1; // the version the last check was asked for
+let checker = null;     // checker.js (the question) once here
+
+const southToPlay = (s) => !!s && !s.match.over && s.hand.phase === "play" && s.hand.turn === s.seats[0];
+
+function askCheck() {
+  const s = current();
+  if (!checkerOn || !southToPlay(s) || checkAskedFor === s.version) return;
+  const v = (checkAskedFor = s.version);
+  if (!checker) import("./checker.js").then((m) => { checker = m; });
+  api.check(v).then((got) => {
+    const s = current();
+    if (!s || s.version !== got.version) return;
+    check = { ...got, asked: false };
+    $("#hand").dataset.checked = String(v); // test hook: the check of this version is here
+  }).catch(() => {}); // none: the cards play as with the switch off
+}
+
+async function beforePlay(s, card, play) {
+  if (!checkerOn) { play(card); return; }
+  const c = check && check.version === s.version ? check : null;
+  const flag = c && !c.asked && c.flagged[card];
+  if (!flag) { play(card, { checker: c && c.asked ? "asked" : "on" }); return; }
+  c.asked = true;
+  checker ||= await import("./checker.js");
+  const chosen = await checker.ask(flag.line, card, c.card);
+  const now = current();
+  if (chosen && now && now.version === s.version) play(chosen, { checker: "asked" });
+}
+
+function setChecker(on) {
+  checkerOn = on;
+  try { localStorage.setItem(CHECKER_KEY, on ? "on" : "off"); } catch { /* private mode: this page only */ }
+  askCheck();
 }
 
 // Đi lại: South's last card and the computers' replies go back; the table is
@@ -233,6 +279,8 @@ function wire() {
     if (e.currentTarget.dataset.card) page.hand.tap(e.currentTarget.dataset.card);
   });
   $("#take-back-setting").addEventListener("change", (e) => sendSettings({ take_back: e.target.checked }));
+  $("#checker-setting").checked = checkerOn;
+  $("#checker-setting").addEventListener("change", (e) => setChecker(e.target.checked));
   $("#review-open").addEventListener("click", openReview);
   $("#review-file").addEventListener("click", openReview);
   $("#new-match").addEventListener("click", openNewMatch);

@@ -121,6 +121,7 @@ export function renderStats(stats) {
   const best = stats.best === null || stats.best === undefined ? "–" : String(stats.best);
   document.getElementById("stats-text").textContent =
     T.statsText(stats.played, stats.won, stats.hands, stats.moons) +
-    (stats.take_back_matches ? T.takeBackMatches(stats.take_back_matches) : "");
+    (stats.take_back_matches ? T.takeBackMatches(stats.take_back_matches) : "") +
+    (stats.checker_plays ? T.checkerStats(stats.checker_asked, stats.checker_plays) : "");
   document.getElementById("stats-best").textContent = T.bestTotal(best);
 }

@@ -11,6 +11,7 @@
 // SOLO, room.js's RoomPage) says the rest: stateOf(update), accept(update), arrive(update)
 // (the State to draw, or null: another screen), onTable(), pace(), holdOnOpen, the
 // message line's words, played(s, p), allows (the coach's buttons), hinted(s),
+// beforePlay(s, card, play) (a tap's card goes through it: play(card, extra) sends it),
 // flashPerVersion, mergeNews, takeBack, waitText, paint(s, busy), busyChanged().
 import * as fairness from "./fairness.js";
 import { HandController, announce } from "./controller.js";
@@ -175,7 +176,11 @@ export class TablePage {
     }, still);
   }
 
-  play(card) { this.seat("play", { card }); }
+  play(card) {
+    const send = (c, extra = {}) => this.seat("play", { card: c, ...extra });
+    if (this.mode.beforePlay) this.mode.beforePlay(this.current(), card, send);
+    else send(card);
+  }
   pass(cards) { this.seat("pass", { cards }, () => this.hand.passed()); }
   chooseMoon(how) { this.seat("moon", { choice: how }); }
   nextHand() { this.seat("next-hand", {}, () => this.hand.reset()); }
