@@ -71,6 +71,7 @@ def test_any_body_gets_a_state_or_a_4xx_error(south, call: Any, body: Any, raw: 
             "hand",
             "unlocked",
             "fairness",
+            "preparing_hard",
         }
         if path == "/api/new-match":
             south.call("PUT", "/api/settings", {"level": "easy"})

@@ -85,6 +85,7 @@ def test_every_hand_of_a_room_carries_each_humans_seed_in_seat_order(
                 back = [Guest.__new__(Guest) for _ in guests]
                 for b, g in zip(back, guests, strict=True):
                     b.client, b.token, b.received = again, g.token, g.received
+                    b.forwarded = g.forwarded
                 v = back[1].room(code)["version"]
                 back[1].act(code, "next-hand", {"version": v})
                 fair = settled(back[0], code)["state"]["hand"]["fairness"]
