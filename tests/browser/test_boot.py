@@ -68,9 +68,7 @@ def test_the_page_has_two_style_sheets_fetched_together() -> None:
     assert sheets == ["style.css", "layout.css"], sheets
 
 
-def first_calls(
-    page: Page, url: str, wait_for: str, *also: str
-) -> tuple[list[str], list[str]]:
+def first_calls(page: Page, url: str, wait_for: str, *also: str) -> tuple[list[str], list[str]]:
     """Open ``url`` with every static file held back until the page has sent
     ``wait_for`` and the calls in ``also`` (a call that waited for a file would never be
     sent: the test times out); the calls to the server sent while the files were held,

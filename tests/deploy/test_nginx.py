@@ -114,7 +114,12 @@ def test_the_game_is_served_over_https_through_nginx(
             # a transfer link's code is never written in the access log (issue 57, 12)
             call("GET", "/t/SECRETCODE2")
             call("GET", "/api/qr.svg?link=https%3A%2F%2Flocalhost%2Ft%2FSECRETCODE3")
-            logged = (tmp_path / "access.log").read_text()
+            log = tmp_path / "access.log"
+            for _ in range(100):  # nginx writes a request's line once it has answered
+                logged = log.read_text()
+                if "/api/qr.svg" in logged:
+                    break
+                time.sleep(0.05)
             assert '"GET /api/state HTTP/1.1" 301' in logged and "/api/players" in logged
             assert logged.count('"GET /t/- HTTP/1.1"') == 2 and "/api/qr.svg?-" in logged
             assert "SECRETCODE" not in logged, logged
