@@ -3,10 +3,14 @@
 * Every request has :data:`REQUEST_DEADLINE` seconds to arrive whole (headers and
   body), counted from the connection's start or from the end of the previous
   response; a trickle of bytes does not extend it.  Then the connection is closed.
+* An answer has :data:`WRITE_DEADLINE` seconds to be read: a connection whose unsent
+  bytes have not shrunk for that long (its client does not read) is reset, so that
+  neither it nor what its answer holds stays open.
 * Open connections are capped (from ``RLIMIT_NOFILE``, raised soft to hard at start,
   less a reserve for the database, the bot workers and files).  When the cap is
   reached, a newcomer closes the oldest connection still waiting for its request,
-  so a normal request always gets in, however many clients stall.
+  else the one whose client has read nothing for longest, so a normal request
+  always gets in, however many clients stall.
 * Headers over :data:`HEADER_LIMIT` get 431 and the connection is closed.
 * Repeated trouble (accept errors such as EMFILE, timeouts, evictions, bad requests)
   is one log line per kind per :data:`LOG_INTERVAL`, with a count, not a line (or a
@@ -23,6 +27,8 @@ import copy
 import json
 import logging
 import resource
+import socket
+import struct
 import threading
 import time
 import weakref
@@ -41,6 +47,8 @@ from hearts.server.web.middleware import BODY_LIMIT
 REQUEST_DEADLINE = 10.0  # seconds for a request to arrive whole
 KEEP_ALIVE = 5  # seconds an idle kept-alive connection stays open (uvicorn's default)
 HEADER_LIMIT = 16 * 1024  # bytes of request line and headers
+WRITE_DEADLINE = 10.0  # seconds an answer's unsent bytes may stay without shrinking
+SWEEP_INTERVAL = 1.0  # seconds between looks at the connections' unsent bytes
 # Files the server needs besides its connections: the database (SQLite's file, WAL and
 # shared memory per pooled connection, or PostgreSQL sockets), the bot workers' pipes,
 # static files being sent, logs.
@@ -80,13 +88,56 @@ def connection_cap(nofile: int, backlog: int) -> int:
 
 
 class Doors:
-    """The connections of one server: the cap, and those still waiting for their
-    request, oldest first (the ones to evict)."""
+    """The connections of one server: the cap, those still waiting for their request,
+    oldest first, and those with unsent bytes, by how long their client has read
+    nothing (the ones to evict, in this order)."""
 
-    def __init__(self, cap: int, deadline: float) -> None:
+    def __init__(self, cap: int, deadline: float, write_deadline: float = WRITE_DEADLINE) -> None:
         self.cap = cap
         self.deadline = deadline
+        self.write_deadline = write_deadline
         self.waiting: dict[HeartsH11Protocol, None] = {}  # insertion order: oldest first
+        self.open: set[HeartsH11Protocol] = set()
+        #: unsent bytes and since when they have not shrunk, the longest-stalled first
+        self.unread: dict[HeartsH11Protocol, tuple[int, float]] = {}
+        self.sweeping: asyncio.TimerHandle | None = None
+
+    def watch(self, conn: HeartsH11Protocol) -> None:
+        self.open.add(conn)
+        if self.sweeping is None:
+            self.sweeping = conn.loop.call_later(SWEEP_INTERVAL, self.sweep, conn.loop)
+
+    def forget(self, conn: HeartsH11Protocol) -> None:
+        self.open.discard(conn)
+        self.unread.pop(conn, None)
+
+    def sweep(self, loop: asyncio.AbstractEventLoop) -> None:
+        """Reset the connections whose unsent bytes have not shrunk for the write
+        deadline (a closing transport too: its close waits for them to be sent)."""
+        now = loop.time()
+        for conn in list(self.open):
+            size = conn.transport.get_write_buffer_size()
+            seen = self.unread.get(conn)
+            if size == 0:
+                self.unread.pop(conn, None)
+            elif seen is None or size < seen[0]:  # read some: its clock starts again
+                self.unread.pop(conn, None)
+                self.unread[conn] = (size, now)
+            elif now - seen[1] >= self.write_deadline:
+                log.warning(
+                    "closed a connection: its client read none of its answer for %g s",
+                    self.write_deadline,
+                )
+                conn._reset()
+            else:
+                self.unread[conn] = (size, seen[1])
+        self.sweeping = loop.call_later(SWEEP_INTERVAL, self.sweep, loop) if self.open else None
+
+    def stalled_reader(self, now: float) -> HeartsH11Protocol | None:
+        """The connection whose client has read nothing for longest, if a whole sweep."""
+        for conn, (_size, since) in self.unread.items():
+            return conn if now - since >= SWEEP_INTERVAL else None
+        return None
 
 
 # One Doors per uvicorn server (a worker process has its own), made on its first
@@ -122,11 +173,16 @@ class HeartsH11Protocol(H11Protocol):
     def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
         super().connection_made(transport)
         doors = self.doors
+        doors.watch(self)
         if len(self.connections) > doors.cap:
+            stalled = doors.stalled_reader(self.loop.time())
             if doors.waiting:
                 oldest = next(iter(doors.waiting))
                 log.warning("connections: %d open, the cap; closed the oldest idle one", doors.cap)
                 oldest._close()
+            elif stalled is not None:
+                log.warning("connections: %d open, the cap; reset one not reading", doors.cap)
+                stalled._reset()
             else:
                 # Every open connection is busy with a request: the newcomer waits its turn.
                 log.warning("connections: %d open and all busy; refused one", doors.cap)
@@ -136,6 +192,7 @@ class HeartsH11Protocol(H11Protocol):
 
     def connection_lost(self, exc: Exception | None) -> None:
         self._request_arrived()
+        self.doors.forget(self)
         super().connection_lost(exc)
 
     def handle_events(self) -> None:
@@ -160,6 +217,7 @@ class HeartsH11Protocol(H11Protocol):
 
     def handle_websocket_upgrade(self, event: h11.Request) -> None:
         self._request_arrived()  # the WebSocket protocol takes the connection over
+        self.doors.forget(self)
         self._upgraded = True
         super().handle_websocket_upgrade(event)
 
@@ -224,6 +282,17 @@ class HeartsH11Protocol(H11Protocol):
         self._request_arrived()
         if not self.transport.is_closing():
             self.transport.close()
+
+    def _reset(self) -> None:
+        """Close at once, unsent bytes dropped, with a reset: a client that reads
+        nothing would keep a plain close (and the kernel's copy) waiting."""
+        self._request_arrived()
+        self.doors.forget(self)
+        sock = self.transport.get_extra_info("socket")
+        if sock is not None:
+            with contextlib.suppress(OSError):
+                sock.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+        self.transport.abort()
 
 
 # -- logs ---------------------------------------------------------------------
