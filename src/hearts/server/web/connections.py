@@ -8,9 +8,9 @@
   neither it nor what its answer holds stays open.
 * Open connections are capped (from ``RLIMIT_NOFILE``, raised soft to hard at start,
   less a reserve for the database, the bot workers and files).  When the cap is
-  reached, a newcomer closes the oldest connection still waiting for its request,
-  else the one whose client has read nothing for longest, so a normal request
-  always gets in, however many clients stall.
+  reached, a newcomer closes the oldest connection that has waited a while for its
+  request, else the one whose client has read nothing for longest, else the oldest
+  waiting, so a normal request always gets in, however many clients stall.
 * Headers over :data:`HEADER_LIMIT` get 431 and the connection is closed.
 * Repeated trouble (accept errors such as EMFILE, timeouts, evictions, bad requests)
   is one log line per kind per :data:`LOG_INTERVAL`, with a count, not a line (or a
@@ -96,7 +96,8 @@ class Doors:
         self.cap = cap
         self.deadline = deadline
         self.write_deadline = write_deadline
-        self.waiting: dict[HeartsH11Protocol, None] = {}  # insertion order: oldest first
+        #: since when each has waited for its request; insertion order: oldest first
+        self.waiting: dict[HeartsH11Protocol, float] = {}
         self.open: set[HeartsH11Protocol] = set()
         #: unsent bytes and since when they have not shrunk, the longest-stalled first
         self.unread: dict[HeartsH11Protocol, tuple[int, float]] = {}
@@ -133,11 +134,19 @@ class Doors:
                 self.unread[conn] = (size, seen[1])
         self.sweeping = loop.call_later(SWEEP_INTERVAL, self.sweep, loop) if self.open else None
 
-    def stalled_reader(self, now: float) -> HeartsH11Protocol | None:
-        """The connection whose client has read nothing for longest, if a whole sweep."""
+    def victim(self, now: float) -> tuple[HeartsH11Protocol, bool] | None:
+        """Whom a newcomer over the cap closes (and whether by a reset): one that has
+        waited a while for its request, else one that has read nothing for a while,
+        else the oldest waiting.  A connection just made is spared while there are
+        others, as it has had no time to send its request."""
+        oldest = next(iter(self.waiting.items()), None)
+        if oldest is not None and now - oldest[1] >= SWEEP_INTERVAL:
+            return oldest[0], False
         for conn, (_size, since) in self.unread.items():
-            return conn if now - since >= SWEEP_INTERVAL else None
-        return None
+            if now - since >= SWEEP_INTERVAL:
+                return conn, True
+            break
+        return (oldest[0], False) if oldest is not None else None
 
 
 # One Doors per uvicorn server (a worker process has its own), made on its first
@@ -175,14 +184,13 @@ class HeartsH11Protocol(H11Protocol):
         doors = self.doors
         doors.watch(self)
         if len(self.connections) > doors.cap:
-            stalled = doors.stalled_reader(self.loop.time())
-            if doors.waiting:
-                oldest = next(iter(doors.waiting))
+            victim = doors.victim(self.loop.time())
+            if victim is not None and not victim[1]:
                 log.warning("connections: %d open, the cap; closed the oldest idle one", doors.cap)
-                oldest._close()
-            elif stalled is not None:
+                victim[0]._close()
+            elif victim is not None:
                 log.warning("connections: %d open, the cap; reset one not reading", doors.cap)
-                stalled._reset()
+                victim[0]._reset()
             else:
                 # Every open connection is busy with a request: the newcomer waits its turn.
                 log.warning("connections: %d open and all busy; refused one", doors.cap)
@@ -258,7 +266,7 @@ class HeartsH11Protocol(H11Protocol):
     def _await_request(self) -> None:
         doors = self.doors
         doors.waiting.pop(self, None)
-        doors.waiting[self] = None  # now the newest
+        doors.waiting[self] = self.loop.time()  # now the newest
         if self._deadline is not None:
             self._deadline.cancel()
         self._deadline = self.loop.call_later(doors.deadline, self._too_slow)
