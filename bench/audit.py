@@ -1,6 +1,7 @@
 """The server audit: real ``hearts serve`` processes tried as an attacker and an operator would.
 
-    python3 bench/audit.py [--quick] [--only crash,double,hidden,slowloris,load,flood]
+    python3 bench/audit.py [--quick] [--only crash,double,hidden,slowloris,load,flood,
+        hog,unknown,churn,outsiders,readers]
         [--pg postgresql+psycopg://postgres@127.0.0.1:5432/postgres]
 
 Prints a report and writes it to ``--out`` (by default ``hearts-audit-<date>.md`` in the
@@ -29,7 +30,12 @@ kept by hand in ``bench/audit_results.md``:
   a normal request timed, and the size of the server's log.
 - load: 8 clients without think time (Dễ/Vừa), requests/s and p50/p95 of ``play``
   beside a static GET in the same run, with ``--workers 1`` and ``--workers 2``.
-- flood: a Khó player's ``/api/step`` p95, quiet and beside 15 analyses (flood.py).
+- flood: a Khó player's ``/api/step`` p95, quiet and beside analyses, hints and what
+  the computers knew, together (flood.py; issue 57 item 9).
+- hog, unknown, churn, outsiders, readers: issue 57's items 1, 2, 5, 6 and 10, each
+  with its figure (audit_holes.py): one token holding all the sockets and long polls
+  it can beside another client; memory after 20,000 long polls of unknown rooms;
+  seek → leave churn; outsiders' sockets on a room; connections that never read.
 
 Every refusal the crash, double and hidden clients meet is checked against the one
 error shape ``{"error": {"code", "message"[, "reason"]}}`` (audit_checks.py).
@@ -66,6 +72,13 @@ import httpx
 import sqlalchemy as sa
 from audit_checks import ErrorShapes, deal_key_of_state, plays_of_state, stored_records
 from audit_crash import PUBLIC_TRANSFER_EVERY, STALL_SECONDS, TRANSFER_EVERY, crash_run
+from audit_holes import (
+    report_churn,
+    report_hog,
+    report_outsiders,
+    report_readers,
+    report_unknown,
+)
 from flood import report_flood
 from web import Browser, concurrent, pct
 
@@ -74,7 +87,23 @@ from hearts.record import read_record
 
 HERE = Path(__file__).resolve().parent
 ALL_CARDS = frozenset(card_name(c) for c in range(52))
-PARTS = ("crash", "double", "hidden", "slowloris", "load", "flood")
+PARTS = (
+    "crash",
+    "double",
+    "hidden",
+    "slowloris",
+    "load",
+    "flood",
+    *("hog", "unknown", "churn", "outsiders", "readers"),
+)
+#: issue 57's parts (audit_holes.py): their headings
+HOLES = {
+    "hog": "One token holding all it can (issue 57 item 1)",
+    "unknown": "Long polls of unknown rooms: memory (item 2)",
+    "churn": "Seek → leave churn (item 5)",
+    "outsiders": "Outsiders' sockets (item 6)",
+    "readers": "Connections that never read (item 10)",
+}
 #: every refusal any part's clients meet (the load and the flood keep their own clients)
 SHAPES = ErrorShapes()
 Connect = Callable[[], httpx.AsyncClient]
@@ -630,6 +659,26 @@ def report_analysis_flood(report: Report, work: Path, q: bool) -> None:
         report_flood(report, server, 20.0 if q else 60.0)
 
 
+def report_holes(
+    report: Report, only: list[str], kinds: list[str], pg: str | None, work: Path, q: bool
+) -> None:
+    """Issue 57's parts that ``only`` names, in their order."""
+    for part, title in HOLES.items():
+        if part not in only:
+            continue
+        heading(report, title)
+        if part == "churn":
+            report_churn(report, Server, database, kinds, pg, work, q)
+        else:
+            run = {
+                "hog": report_hog,
+                "unknown": report_unknown,
+                "outsiders": report_outsiders,
+                "readers": report_readers,
+            }[part]
+            run(report, Server, work, q)
+
+
 def arguments() -> tuple[argparse.Namespace, list[str]]:
     """The command line, and the parts it asks for (all known)."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
@@ -699,6 +748,7 @@ def main() -> int:
             report_load(report, kinds, args.pg, work, q)
         if "flood" in only:
             report_analysis_flood(report, work, q)
+        report_holes(report, only, kinds, args.pg, work, q)
     if {"crash", "double", "hidden"} & set(only):
         report_shapes(report)
     Path(args.out).write_text("\n".join(report.lines) + "\n", encoding="utf-8")

@@ -3,10 +3,14 @@
 * Every request has :data:`REQUEST_DEADLINE` seconds to arrive whole (headers and
   body), counted from the connection's start or from the end of the previous
   response; a trickle of bytes does not extend it.  Then the connection is closed.
+* An answer has :data:`WRITE_DEADLINE` seconds to be read: a connection whose unsent
+  bytes (the server's and the kernel's) have not shrunk for that long (its client
+  does not read) is reset, so that neither it nor what its answer holds stays open.
 * Open connections are capped (from ``RLIMIT_NOFILE``, raised soft to hard at start,
   less a reserve for the database, the bot workers and files).  When the cap is
-  reached, a newcomer closes the oldest connection still waiting for its request,
-  so a normal request always gets in, however many clients stall.
+  reached, a newcomer closes the oldest connection that has waited a while for its
+  request, else the one whose client has read nothing for longest, else the oldest
+  waiting, so a normal request always gets in, however many clients stall.
 * Headers over :data:`HEADER_LIMIT` get 431 and the connection is closed.
 * Repeated trouble (accept errors such as EMFILE, timeouts, evictions, bad requests)
   is one log line per kind per :data:`LOG_INTERVAL`, with a count, not a line (or a
@@ -20,9 +24,13 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import copy
+import fcntl
 import json
 import logging
 import resource
+import socket
+import struct
+import termios
 import threading
 import time
 import weakref
@@ -41,12 +49,15 @@ from hearts.server.web.middleware import BODY_LIMIT
 REQUEST_DEADLINE = 10.0  # seconds for a request to arrive whole
 KEEP_ALIVE = 5  # seconds an idle kept-alive connection stays open (uvicorn's default)
 HEADER_LIMIT = 16 * 1024  # bytes of request line and headers
+WRITE_DEADLINE = 10.0  # seconds an answer's unsent bytes may stay without shrinking
+SWEEP_INTERVAL = 1.0  # seconds between looks at the connections' unsent bytes
 # Files the server needs besides its connections: the database (SQLite's file, WAL and
 # shared memory per pooled connection, or PostgreSQL sockets), the bot workers' pipes,
 # static files being sent, logs.
 FILES_RESERVE = 128
 MAX_CONNECTIONS = 10_000  # memory, not files, bounds a bigger server
 LOG_INTERVAL = 60.0
+_OUTQ = getattr(termios, "TIOCOUTQ", None)  # a socket's unacknowledged bytes (Linux)
 
 log = logging.getLogger("hearts.server.web.connections")
 
@@ -80,13 +91,65 @@ def connection_cap(nofile: int, backlog: int) -> int:
 
 
 class Doors:
-    """The connections of one server: the cap, and those still waiting for their
-    request, oldest first (the ones to evict)."""
+    """The connections of one server: the cap, those still waiting for their request,
+    oldest first, and those with unsent bytes, by how long their client has read
+    nothing (the ones to evict, in this order)."""
 
-    def __init__(self, cap: int, deadline: float) -> None:
+    def __init__(self, cap: int, deadline: float, write_deadline: float = WRITE_DEADLINE) -> None:
         self.cap = cap
         self.deadline = deadline
-        self.waiting: dict[HeartsH11Protocol, None] = {}  # insertion order: oldest first
+        self.write_deadline = write_deadline
+        #: since when each has waited for its request; insertion order: oldest first
+        self.waiting: dict[HeartsH11Protocol, float] = {}
+        self.open: set[HeartsH11Protocol] = set()
+        #: unsent bytes and since when they have not shrunk, the longest-stalled first
+        self.unread: dict[HeartsH11Protocol, tuple[int, float]] = {}
+        self.sweeping: asyncio.TimerHandle | None = None
+
+    def watch(self, conn: HeartsH11Protocol) -> None:
+        self.open.add(conn)
+        if self.sweeping is None:
+            self.sweeping = conn.loop.call_later(SWEEP_INTERVAL, self.sweep, conn.loop)
+
+    def forget(self, conn: HeartsH11Protocol) -> None:
+        self.open.discard(conn)
+        self.unread.pop(conn, None)
+
+    def sweep(self, loop: asyncio.AbstractEventLoop) -> None:
+        """Reset the connections whose unsent bytes have not shrunk for the write
+        deadline (a closing transport too: its close waits for them to be sent)."""
+        now = loop.time()
+        for conn in list(self.open):
+            size = conn.transport.get_write_buffer_size() + conn.kernel_queue()
+            seen = self.unread.get(conn)
+            if size == 0:
+                self.unread.pop(conn, None)
+            elif seen is None or size < seen[0]:  # read some: its clock starts again
+                self.unread.pop(conn, None)
+                self.unread[conn] = (size, now)
+            elif now - seen[1] >= self.write_deadline:
+                log.warning(
+                    "closed a connection: its client read none of its answer for %g s",
+                    self.write_deadline,
+                )
+                conn._reset()
+            else:
+                self.unread[conn] = (size, seen[1])
+        self.sweeping = loop.call_later(SWEEP_INTERVAL, self.sweep, loop) if self.open else None
+
+    def victim(self, now: float) -> tuple[HeartsH11Protocol, bool] | None:
+        """Whom a newcomer over the cap closes (and whether by a reset): one that has
+        waited a while for its request, else one that has read nothing for a while,
+        else the oldest waiting.  A connection just made is spared while there are
+        others, as it has had no time to send its request."""
+        oldest = next(iter(self.waiting.items()), None)
+        if oldest is not None and now - oldest[1] >= SWEEP_INTERVAL:
+            return oldest[0], False
+        for conn, (_size, since) in self.unread.items():
+            if now - since >= SWEEP_INTERVAL:
+                return conn, True
+            break
+        return (oldest[0], False) if oldest is not None else None
 
 
 # One Doors per uvicorn server (a worker process has its own), made on its first
@@ -122,11 +185,15 @@ class HeartsH11Protocol(H11Protocol):
     def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
         super().connection_made(transport)
         doors = self.doors
+        doors.watch(self)
         if len(self.connections) > doors.cap:
-            if doors.waiting:
-                oldest = next(iter(doors.waiting))
+            victim = doors.victim(self.loop.time())
+            if victim is not None and not victim[1]:
                 log.warning("connections: %d open, the cap; closed the oldest idle one", doors.cap)
-                oldest._close()
+                victim[0]._close()
+            elif victim is not None:
+                log.warning("connections: %d open, the cap; reset one not reading", doors.cap)
+                victim[0]._reset()
             else:
                 # Every open connection is busy with a request: the newcomer waits its turn.
                 log.warning("connections: %d open and all busy; refused one", doors.cap)
@@ -136,6 +203,7 @@ class HeartsH11Protocol(H11Protocol):
 
     def connection_lost(self, exc: Exception | None) -> None:
         self._request_arrived()
+        self.doors.forget(self)
         super().connection_lost(exc)
 
     def handle_events(self) -> None:
@@ -160,6 +228,7 @@ class HeartsH11Protocol(H11Protocol):
 
     def handle_websocket_upgrade(self, event: h11.Request) -> None:
         self._request_arrived()  # the WebSocket protocol takes the connection over
+        self.doors.forget(self)
         self._upgraded = True
         super().handle_websocket_upgrade(event)
 
@@ -200,7 +269,7 @@ class HeartsH11Protocol(H11Protocol):
     def _await_request(self) -> None:
         doors = self.doors
         doors.waiting.pop(self, None)
-        doors.waiting[self] = None  # now the newest
+        doors.waiting[self] = self.loop.time()  # now the newest
         if self._deadline is not None:
             self._deadline.cancel()
         self._deadline = self.loop.call_later(doors.deadline, self._too_slow)
@@ -224,6 +293,29 @@ class HeartsH11Protocol(H11Protocol):
         self._request_arrived()
         if not self.transport.is_closing():
             self.transport.close()
+
+    def kernel_queue(self) -> int:
+        """The bytes the kernel holds for the client, not yet acknowledged: on a fast
+        link (loopback) it takes megabytes a client that reads nothing never takes."""
+        sock = self.transport.get_extra_info("socket")
+        if sock is None or _OUTQ is None:
+            return 0
+        try:
+            held = fcntl.ioctl(sock.fileno(), _OUTQ, b"\0\0\0\0")
+        except (OSError, ValueError):  # closed meanwhile
+            return 0
+        return int(struct.unpack("i", held)[0])
+
+    def _reset(self) -> None:
+        """Close at once, unsent bytes dropped, with a reset: a client that reads
+        nothing would keep a plain close (and the kernel's copy) waiting."""
+        self._request_arrived()
+        self.doors.forget(self)
+        sock = self.transport.get_extra_info("socket")
+        if sock is not None:
+            with contextlib.suppress(OSError):
+                sock.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+        self.transport.abort()
 
 
 # -- logs ---------------------------------------------------------------------

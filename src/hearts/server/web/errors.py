@@ -3,6 +3,7 @@ status of docs/api.md, and the handlers that turn exceptions into it."""
 
 from __future__ import annotations
 
+import errno
 import logging
 from typing import Any
 
@@ -81,6 +82,17 @@ def install_error_handlers(app: FastAPI) -> None:
             return await _crash(request, exc)
         kind = request.method if request.scope["type"] == "http" else "WebSocket"
         outage.warn(log, f"{kind} {request.url.path}", exc)
+        response = error_response("unavailable")
+        response.headers["Retry-After"] = str(outage.RETRY_AFTER)
+        return response
+
+    @app.exception_handler(OSError)
+    async def _os_error(request: Request, exc: OSError) -> JSONResponse:
+        # Out of file descriptors is the server's load, not a bug: the client may retry.
+        if exc.errno not in (errno.EMFILE, errno.ENFILE):
+            return await _crash(request, exc)
+        kind = request.method if request.scope["type"] == "http" else "WebSocket"
+        log.warning("%s %s: out of open files", kind, request.url.path, exc_info=exc)
         response = error_response("unavailable")
         response.headers["Retry-After"] = str(outage.RETRY_AFTER)
         return response

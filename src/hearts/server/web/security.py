@@ -5,10 +5,13 @@ from __future__ import annotations
 
 import base64
 import hashlib
+import os
 import re
 from pathlib import Path
 
+import anyio.to_thread
 from starlette.datastructures import MutableHeaders
+from starlette.responses import FileResponse, Response
 from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
@@ -52,6 +55,10 @@ HEADERS = {
 #: The header of an answer no cache may keep (States, Rooms, records, tokens, errors).
 NO_STORE = {"Cache-Control": "no-store"}
 IMMUTABLE = "public, max-age=31536000, immutable"
+#: bytes of a static file sent from memory (the page's are all far smaller): an answer
+#: its client is slow to read then holds no open file, which the file reserve does not
+#: count (connections.py)
+IN_MEMORY = 1024 * 1024
 
 
 class SecurityHeaders:
@@ -98,6 +105,28 @@ class CachedStaticFiles(StaticFiles):
     def __init__(self, *, directory: Path, cache_control: str) -> None:
         super().__init__(directory=directory, check_dir=False)
         self.cache_control = cache_control
+        #: each file's contents, by path, with the size and time they were read at
+        self.bodies: dict[str, tuple[tuple[int, int], bytes]] = {}
+
+    async def get_response(self, path: str, scope: Scope) -> Response:
+        response = await super().get_response(path, scope)
+        if not isinstance(response, FileResponse) or response.stat_result is None:
+            return response
+        stat = response.stat_result
+        if stat.st_size > IN_MEMORY:
+            return response
+        body = await anyio.to_thread.run_sync(self._body, str(response.path), stat)
+        # The file's own headers (type, ETag, Last-Modified); no ranges from memory.
+        dropped = ("accept-ranges", "content-length")
+        headers = {k: v for k, v in response.headers.items() if k not in dropped}
+        return Response(body, status_code=response.status_code, headers=headers)
+
+    def _body(self, path: str, stat: os.stat_result) -> bytes:
+        key = (stat.st_size, stat.st_mtime_ns)
+        kept = self.bodies.get(path)
+        if kept is None or kept[0] != key:
+            kept = self.bodies[path] = (key, Path(path).read_bytes())
+        return kept[1]
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         async def send_cached(message: Message) -> None:
