@@ -736,3 +736,23 @@ def test_leaving_always_succeeds_while_others_seek_and_leave(client) -> None:
     assert statuses == [200] * len(statuses)
     for guest in players:
         assert where(guest)["code"] is None
+
+
+@pytest.mark.both_databases("leaving: the table's row, locked")
+def test_a_leave_from_a_table_one_is_no_longer_at_has_left_already(client) -> None:
+    """Issue 57 item 5: a queued newcomer whose table was abandoned (its queue emptied),
+    or a leave sent twice, is answered 200 with the table as a non-member's, nothing
+    changed: leaving never fails because one has gone already."""
+    client.app.state.seating.start_seconds = 0.0  # it starts with computers at once
+    lan, newcomer = stranger(client, 1), stranger(client, 2)
+    code = seek(lan)["code"]
+    until_room(lan, code, lambda r: r["phase"] == "playing")
+    assert seek(newcomer)["code"] == code  # queued for a computer's seat
+    assert not where(newcomer)["seated"]
+    lan.call("POST", f"/api/public/{code}/leave")  # the last human: abandoned, queue emptied
+    version = lan.room(code)["version"]
+    gone = newcomer.call("POST", f"/api/public/{code}/leave")
+    assert gone["you"] is None and gone["version"] == version
+    again = lan.call("POST", f"/api/public/{code}/leave")  # sent twice
+    assert again["you"] is None and again["version"] == version
+    assert where(newcomer)["code"] is None

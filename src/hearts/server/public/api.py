@@ -21,6 +21,7 @@ from hearts.server.public.seating import Seating
 from hearts.server.rooms.api import ROOM_RESPONSES, SocketAction, answer
 from hearts.server.rooms.service import Rooms
 from hearts.server.rooms.store import Room
+from hearts.server.rooms.view import room_text
 from hearts.server.table.game import rules_from_api
 from hearts.server.web.errors import ApiError
 from hearts.server.web.ratelimit import RateLimited, TokenBuckets, request_address
@@ -192,9 +193,15 @@ def _leaderboard_routes(app: FastAPI, rooms: Rooms, tags: list[str | Enum]) -> N
         )
 
 
+class _NotThere(Exception):
+    """The player is not at the table (any more): a leave has nothing to change."""
+
+
 async def _leave(rooms: Rooms, code: str, pid: int) -> str:
     """Leave the public table ``code`` (seated or queued), at its latest version under
-    its row's lock: others changing the table never make it fail."""
+    its row's lock: others changing the table never make it fail.  A player no longer
+    there (their queue emptied by the table's end, a leave sent twice) has left
+    already: the Room as a non-member, nothing changed (issue 57 item 5)."""
 
     def leave(room: Room, seat: int | None) -> None:
         public = room.public
@@ -205,7 +212,13 @@ async def _leave(rooms: Rooms, code: str, pid: int) -> str:
             return
         queue = public.get("queue", [])
         if not any(q["player_id"] == pid for q in queue):
-            raise ApiError("not_in_room")
+            raise _NotThere()
         public["queue"] = [q for q in queue if q["player_id"] != pid]
 
-    return await rooms.act(code, pid, leave)
+    try:
+        return await rooms.act(code, pid, leave)
+    except _NotThere:
+        room = await anyio.to_thread.run_sync(rooms.current, code)
+        if room.public is None:
+            raise ApiError("bad_request") from None
+        return room_text(room, None)
