@@ -37,6 +37,15 @@ class Checks:
         self.by_version: dict[int, Any] = {}
         page.on("response", self._seen)
 
+    def answer(self, page: Page, version: int) -> Any:
+        """The answer for ``version``: the page may mark it checked before Playwright has
+        handed this side the response event, so wait (events run while the page waits)."""
+        for _ in range(WAIT_MS // 50):
+            if version in self.by_version:
+                return self.by_version[version]
+            page.wait_for_timeout(50)
+        raise AssertionError(f"no answer of /api/check for version {version}")
+
     def _seen(self, r: Response) -> None:
         if r.url.endswith("/api/check") and r.ok:
             got = r.json()
@@ -62,7 +71,7 @@ def _checked(page: Page, checks: Checks) -> Any:
     wait_ready(page)
     version = state(page)["version"]
     page.wait_for_selector(f'#hand[data-checked="{version}"]', state="attached", timeout=WAIT_MS)
-    return checks.by_version[version]
+    return checks.answer(page, version)
 
 
 def _play(page: Page, name: str) -> None:

@@ -26,10 +26,11 @@ from processes import hearts_command, stop_group
 
 pytestmark = pytest.mark.slow
 
-#: The issue's words: a fresh install answers ``GET /`` within 5 s.  The machine may
-#: be loaded (imports alone take 1 to 4 s); what tells the fault apart is that the
-#: server answers long before the compile is done (30 s or more).
-ANSWERS_WITHIN = 10.0
+#: The issue's words: a fresh install answers ``GET /`` within 5 s (printed; the test
+#: is not timed).  What tells the fault apart is that the server answers while the
+#: compile is still going (cold) or held (gated); the bound only keeps a stuck server
+#: from hanging the suite, so it is wide: the suite's load has taken imports past 10 s.
+ANSWERS_WITHIN = 60.0
 READY_WITHIN = 240.0  # a compile on a loaded machine, if the cache is cold
 STOPS_WITHIN = 10.0
 PREPARING = "preparing Khó"
@@ -128,8 +129,8 @@ def test_a_cold_start_answers_at_once_dealing_with_de_and_vua(tmp_path: Path, se
     page = httpx.get(url, timeout=ANSWERS_WITHIN)
     answered = time.monotonic() - server.started
     assert page.status_code == 200 and "<html" in page.text
+    assert not server.said(READY), server.err  # answered before the compile was done
     print(f"GET / answered {answered:.1f} s after the start, Khó's kernel still compiling")
-    assert answered < ANSWERS_WITHIN
     south = Player(url)
     s = south.pass_three()  # Vừa, the default level: its passes and cards at once
     assert s["settings"]["level"] == "medium" and s["preparing_hard"] is True
