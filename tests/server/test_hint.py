@@ -141,3 +141,25 @@ def test_hints_asked_together_share_one_search_and_hold_up_no_one(db_url: str) -
                 assert a.json()["state"]["match"]["hints"] == 1
 
     run_on_app(db_url, scenario)
+
+
+def test_a_check_asked_again_at_its_version_is_answered_by_the_first_search(db_url: str) -> None:
+    """A reload (or a late call of a burst) asking at a version already worked out gets
+    the same answer, without a second search in the workers."""
+    flight = _beside("test_single_flight")
+    Browser, run_on_app = flight.Browser, flight.run_on_app
+
+    async def scenario(c: Any, workers: Any) -> None:
+        workers.gate.set()
+        south = await Browser.new(c, "easy")
+        s = (await south.call("POST", "/api/step", {"version": await south.passed()})).json()
+        while not (s["hand"]["phase"] == "play" and s["hand"]["turn"] == "S"):
+            s = (await south.call("POST", "/api/step", {"version": s["version"]})).json()
+        body = {"version": s["version"]}
+        first = await south.call("POST", "/api/check", body)
+        assert first.status_code == 200 and workers.calls == 1
+        again = await south.call("POST", "/api/check", body)
+        assert again.status_code == 200 and again.json() == first.json()
+        assert workers.calls == 1
+
+    run_on_app(db_url, scenario)

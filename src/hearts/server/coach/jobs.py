@@ -42,6 +42,8 @@ ANALYSES_PER_ADDRESS = 2
 ANALYSIS_RETRY_SECONDS = 10.0
 #: Máy đã biết gì reports kept in a process (deterministic: made once per hand).
 KNEW_KEPT = 64
+#: The hints and checks kept by key, for the calls that come later at the same version.
+KEPT_ANSWERS = 256
 T = TypeVar("T")
 
 
@@ -164,12 +166,21 @@ class Coach:
         key: tuple[int, int, str],
         start: Callable[[], Any],
     ) -> dict[str, Any] | None:
-        """The work of ``key`` once, shared by the calls asking for it together."""
+        """The work of ``key`` once, shared by the calls asking for it together, and
+        kept for the calls that come later at the same version (a late one of a burst,
+        a reload): the last ``KEPT_ANSWERS`` answers; a failed one is not kept."""
         shared = running.get(key)
         if shared is None:
             shared = asyncio.ensure_future(start())
             running[key] = shared
-            shared.add_done_callback(lambda _done: running.pop(key, None))
+
+            def done(finished: asyncio.Future[dict[str, Any] | None]) -> None:
+                if finished.cancelled() or finished.exception() is not None:
+                    running.pop(key, None)
+                while len(running) > KEPT_ANSWERS:
+                    running.pop(next(iter(running)))
+
+            shared.add_done_callback(done)
         return await asyncio.shield(shared)
 
     async def _work_out(
