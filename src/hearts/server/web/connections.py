@@ -330,10 +330,16 @@ class _Kind:
     repeats: int = 0
 
 
+#: Errors whose traceback tells nothing: the network's, the machine's, a client's bytes.
+NO_TRACEBACK = (OSError, UnicodeDecodeError)
+
+
 class OncePerInterval(logging.Filter):
     """One log line per kind of trouble per ``interval`` seconds: the first record of a
     kind passes, the rest are counted and told in one line at the end of the interval.
-    Network and resource errors (``OSError``) lose their traceback, which tells nothing."""
+    Network and resource errors (``OSError``) and a client's bytes that are not UTF-8
+    (uvicorn logs a socket's bad text frame as it closes it with 1007) lose their
+    traceback, which tells nothing."""
 
     def __init__(self, interval: float = LOG_INTERVAL) -> None:
         super().__init__()
@@ -359,14 +365,14 @@ class OncePerInterval(logging.Filter):
                 passes = False
             else:
                 message = record.getMessage().split("\n", 1)[0]
-                if isinstance(exc, OSError):
+                if isinstance(exc, NO_TRACEBACK):
                     message = f"{message}: {exc}"
                 self.kinds[key] = _Kind(record.name, record.levelno, message, now)
                 passes = True
         if ended is not None:
             self._tell(ended)
         if passes:
-            if isinstance(exc, OSError):
+            if isinstance(exc, NO_TRACEBACK):
                 record.msg, record.args = self.kinds[key].message, None
                 record.exc_info, record.exc_text = None, None
             self._schedule(key)
