@@ -192,7 +192,7 @@ const R = {
   noHand: "No hand of this match is over yet. Open a hand file (hearts-hand/1) to review it.",
   loadFailed: "Could not load this hand",
   readFailed: "Could not read the file",
-  badFile: "The file is not valid",
+  badFile: "This file is not a saved Hearts hand",
   recordWhy: (w, card, seat) => {
     const where = w.part === "deal" ? `the cards dealt to ${seat(w.seat)}` : w.part === "passes" ? `the cards ${seat(w.seat)} passes` : "the cards played";
     const say = {
