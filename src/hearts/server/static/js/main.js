@@ -250,7 +250,8 @@ async function loadStats() {
 }
 
 // ---------------------------------------------------------------- wiring
-// "Luật chơi": on every page, a room's too.
+// "Luật chơi": on every page, a room's too. The rules' text in the page's language
+// (static/help.vi.html, help.en.html) is fetched the first time it is asked for.
 function wireHelp() {
   const help = $("#help");
   const closeHelp = () => { if (help.close) help.close(); else help.removeAttribute("open"); };
@@ -258,7 +259,7 @@ function wireHelp() {
   $("#help-button").addEventListener("click", async () => {
     if (!words.content.childElementCount) {
       try {
-        const got = await fetch(new URL("../help.vi.html", import.meta.url));
+        const got = await fetch(new URL(`../help.${LANG}.html`, import.meta.url));
         const text = got.ok ? await got.text() : "";
         words.content.replaceChildren(...new DOMParser().parseFromString(text, "text/html").body.children);
       } catch { say(T.netError); return; }
