@@ -318,6 +318,7 @@ const PAGE = {
   "Cho đi lại": "Allow take-backs",
   "Cảnh báo nước đi": "Play checker",
   "Xem lại, mở tệp ván": "Review, open a hand file",
+  "Cam kết là gì?": "What is a commitment?",
   "Các bảng": "Panels",
   "Các vòng": "Tricks",
   "Đóng": "Close",
