@@ -211,6 +211,54 @@ def test_a_broken_file_is_worded_in_the_pages_language(page: Page, tmp_path: Pat
         page.locator("#rv-close").click()
 
 
+def test_a_bad_file_names_the_seat_at_fault_in_plain_words(page: Page, tmp_path: Path) -> None:
+    """Issue 56, item 9: a file's bad card names the seat whose card it is ("Tây không
+    có 5 nhép", not "Bạn không có lá này", the refusal of the player's own play), and a
+    file that is no hand at all says so in plain words, not "hearts-hand/1 hợp lệ";
+    in Vietnamese and in English."""
+    record = json.loads(ANOTHER_TOOL.read_text())
+    # West holds 2♣ and leads; its first card is South's 5♣ instead
+    assert "2C" in record["deal"]["W"] and "5C" in record["deal"]["S"]
+    not_held = dict(record, plays=["5C", *record["plays"][1:]])
+    # North follows West's 2♣ with 3♦ while it holds Q♣
+    assert record["plays"][:2] == ["2C", "QC"] and "3D" in record["deal"]["N"]
+    revoked = dict(record, plays=["2C", "3D", *record["plays"][2:]])
+    files = {"not_held": json.dumps(not_held), "revoked": json.dumps(revoked), "text": "hi"}
+    paths = {}
+    for name, text in files.items():
+        paths[name] = tmp_path / f"{name}.json"
+        paths[name].write_text(text)
+    said = {
+        "vi": {
+            "not_held": "Lá thứ 1 không hợp lệ: đến lượt Tây nhưng Tây không có 5 nhép",
+            "revoked": "Lá thứ 2 không hợp lệ: Bắc còn lá nhép mà đánh 3 rô",
+            "text": "Tệp này không phải ván bài Hearts đã lưu: tệp không phải JSON",
+        },
+        "en": {
+            "not_held": (
+                "Card 1 is not valid: it is West's turn, and West does not hold the 5 of clubs"
+            ),
+            "revoked": "Card 2 is not valid: North plays the 3 of diamonds but still holds a club",
+            "text": "This file is not a saved Hearts hand: the file is not JSON",
+        },
+    }
+    # the refusal of the player's own card, and the file format's name as a headline
+    wrong = ("Bạn không có lá này", "You do not hold this card", "hearts-hand/1")
+    open_table(page)
+    for lang in ("vi", "en"):
+        if lang == "en":
+            set_language(page, "en")
+        page.locator("#review-file").click()
+        expect(page.locator(DIALOG)).to_be_visible()
+        for name, path in paths.items():
+            page.locator("#rv-file").set_input_files(str(path))
+            error = page.locator("#rv-error")
+            expect(error).to_contain_text(said[lang][name])
+            text = error.inner_text()
+            assert not any(w in text for w in wrong), text
+        page.locator("#rv-close").click()
+
+
 # the dialog's tap targets seen, smaller than 44×44 px
 SMALL_TARGETS_JS = """() => [...document.querySelectorAll(
         'dialog#review :is(button, select, label, summary, a[href])')].map(t => {

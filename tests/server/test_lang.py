@@ -101,7 +101,7 @@ def test_rejected_record_in_english(south: Any) -> None:
     r = call(south, "POST", "/api/records/check", {"record": "{}"})
     assert r.status_code == 400
     assert vietnamese(r.json()) == []
-    assert r.json()["error"]["message"].startswith("The file is not a valid hearts-hand/1 hand")
+    assert r.json()["error"]["message"].startswith("This file is not a saved Hearts hand")
 
 
 def test_a_room_in_english(south: Any) -> None:

@@ -16,6 +16,7 @@ NOT_AHEAD = (
     "manifest.vi.webmanifest",
     "manifest.en.webmanifest",
     "js/i18n-en.js",
+    "help.en.html",
 )
 
 

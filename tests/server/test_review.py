@@ -1,6 +1,7 @@
 """Xem lại ván (POST /api/records/check): a hearts-hand/1 record, from this game's
 GET /api/hands/{n} or from a file, checked by the rules and laid out trick by
-trick; a record with an illegal step is refused naming it in Vietnamese."""
+trick; a record with an illegal step is refused naming it (and the seat whose card
+it is) in the asker's language."""
 
 from __future__ import annotations
 
@@ -79,13 +80,17 @@ def test_a_record_with_an_illegal_step_is_refused_naming_it(south: Any) -> None:
     body = _check(south, bad, status=400)
     assert body["error"]["code"] == "bad_record"
     message = body["error"]["message"]
-    assert message.startswith(f"Lá thứ {i + 1} không hợp lệ:"), message
-    assert message.endswith("Phải ra lá cùng chất"), message
+    # the seat whose card it is, named ("bạn" inside the sentence for South's)
+    seat = read_record(record)[0].seat_of_play(i)
+    who = ["bạn", "Tây", "Bắc", "Đông"][seat]
+    suit = {"C": "nhép", "D": "rô", "S": "bích", "H": "cơ"}[record["plays"][i - i % 4][1]]
+    assert message.startswith(f"Lá thứ {i + 1} không hợp lệ: {who} còn lá {suit} mà đánh "), message
+    assert message.endswith(": phải ra lá cùng chất"), message
 
     body = _check(south, "{not json", status=400)
     assert body["error"]["code"] == "bad_record"
     # the message in the asker's language alone, what is wrong as a code for the page
-    assert body["error"]["message"] == "Tệp không phải ván bài hearts-hand/1 hợp lệ"
+    assert body["error"]["message"] == "Tệp này không phải ván bài Hearts đã lưu"
     assert body["error"]["reason"] == {"code": "not_json"}
     twice = copy.deepcopy(record)
     twice["deal"]["N"][0] = record["deal"]["S"][0]

@@ -53,7 +53,7 @@ ERRORS: dict[str, tuple[int, str]] = {
     "rate_limited": (429, "Tạo phiên chơi quá nhanh, hãy thử lại sau ít phút"),
     "nothing_to_take_back": (409, "Không có lá nào để đi lại"),
     "take_back_off": (409, "Đi lại đang tắt trong cài đặt"),
-    "bad_record": (400, "Tệp không phải ván bài hearts-hand/1 hợp lệ"),
+    "bad_record": (400, "Tệp này không phải ván bài Hearts đã lưu"),
     "internal": (500, "Lỗi máy chủ, hãy thử lại"),
     # moving to another browser (Chuyển sang máy khác)
     "moved": (410, "Trận đấu, thống kê và thành tích của bạn đã được chuyển sang máy khác"),

@@ -35,7 +35,7 @@ ERRORS: dict[str, str] = {
     "rate_limited": "Sessions are being made too fast, try again in a few minutes",
     "nothing_to_take_back": "There is no card to take back",
     "take_back_off": "Taking back is turned off in the settings",
-    "bad_record": "The file is not a valid hearts-hand/1 hand",
+    "bad_record": "This file is not a saved Hearts hand",
     "internal": "Server error, please try again",
     "moved": "Your match, statistics and achievements were moved to another device",
     "transfer_unknown": "This transfer code is not right",
@@ -97,7 +97,6 @@ TEXTS: dict[str, str] = {
     "Bài chia trong tệp không khớp với các hạt giống đã cam kết": (
         "The deal in the file is not the one its committed seeds give"
     ),
-    "ván đã hết bài": "the hand has no cards left",
 }
 
 #: The seats of the four-player table, and the other tables' names after "You".
@@ -124,6 +123,31 @@ def must_follow(suit: int) -> str:
 
 def must_lead(card: int) -> str:
     return f"Lead the {card_name(card)} to open the first trick"
+
+
+def record_play(code: str, who: str, you: bool, card: int, led: int, lead: int) -> str:
+    """Why a hand file's card may not be played, naming the seat whose card it is
+    (``who``; ``you``: the first seat's, "You"), for the review's refusal."""
+    name = "you" if you else who
+    s = "" if you else "s"
+    whose, does = ("your", "do") if you else (f"{who}'s", "does")
+    what = card_name(card)
+    said = {
+        "not_in_hand": f"it is {whose} turn, and {name} {does} not hold the {what}",
+        "must_follow_suit": (
+            f"{name} play{s} the {what} but still hold{s} a {SUITS[led // 13][:-1]}: "
+            "the suit led must be followed"
+        ),
+        "hearts_not_broken": f"{name} lead{s} the {what} before hearts are broken",
+        "first_trick_points": (
+            f"{name} play{s} the {what} on the first trick, "
+            "where no heart and no queen of spades may be played"
+        ),
+        "must_lead_lead_card": (
+            f"{name} open{s} the first trick with the {what}, not the {card_name(lead)}"
+        ),
+    }
+    return said.get(code, f"{name} play{s} the {what}")
 
 
 def guest(n: int) -> str:

@@ -4,7 +4,8 @@ out trick by trick for the page, which only shows it (no rules in the page).
 :func:`replay` reads any record (from this game, ``GET /api/hands/{n}``, or from
 another tool, opened from a file): :func:`hearts.record.read_record` replays it
 through the rules, and a record that cannot be read or breaks a rule is refused
-with a Vietnamese message naming the first bad step.
+with a message in the request's language naming the first bad step (and, for a
+play, the seat whose card it is).
 """
 
 from __future__ import annotations
@@ -17,34 +18,55 @@ from hearts.hand import HandState
 from hearts.record import IllegalStep, RecordError, read_record
 from hearts.rules import Rules
 from hearts.server.i18n import lang, messages_en
-from hearts.server.i18n.messages import card_name_vi, error_message, localized
+from hearts.server.i18n.messages import SUITS_VI, card_name_vi, localized
 from hearts.server.table.game import GameError, display_order, rules_json, seat_names
 
-#: The reasons of a record's bad play, in the page's words (the rule's code).
-_PLAY_CODES = (
-    "must_follow_suit",
-    "hearts_not_broken",
-    "first_trick_points",
-    "must_lead_lead_card",
-    "not_in_hand",
-)
+#: A record's bad play, by the rule it breaks, naming the seat whose card it is (the
+#: refusals of the player's own plays, "Bạn không có lá này", would blame the reader).
+_PLAYS_VI = {
+    "not_in_hand": "đến lượt {who} nhưng {who} không có {card}",
+    "must_follow_suit": "{who} còn lá {suit} mà đánh {card}: phải ra lá cùng chất",
+    "hearts_not_broken": "{who} ra {card} khi cơ chưa bị phá",
+    "first_trick_points": "{who} đánh {card} ở vòng đầu: vòng đầu không được đánh cơ hay đầm bích",
+    "must_lead_lead_card": "{who} mở vòng đầu bằng {card}, phải mở bằng {lead}",
+}
 
 
 def _names(mask: int) -> list[str]:
     return [card_name(c) for c in display_order(mask)]
 
 
-def _illegal(step: IllegalStep, names: dict[str, str]) -> str:
+def _bad_play(step: IllegalStep, record: dict[str, Any], rules: Rules) -> str:
+    """The record's first illegal play, in the request's language: who played what,
+    and why the rules forbid it (the seat of each play follows from the rules)."""
+    english = lang.english()
+    number = (step.index or 0) + 1
+    if not step.seat or not step.card:  # a card after the last trick
+        if english:
+            return f"Card {number} is one too many: the hand has no cards left"
+        return f"Lá thứ {number} thừa: ván đã hết bài"
+    code = step.reason.split(":", 1)[0]
+    index = step.index or 0
+    led = parse_card(record["plays"][index - index % rules.players])
+    who = seat_names(rules)[step.seat]
+    you = step.seat == rules.seats[0]
+    if english:
+        why = messages_en.record_play(code, who, you, parse_card(step.card), led, rules.lead_card)
+        return f"Card {number} is not valid: {why}"
+    words = {
+        "who": who.lower() if you else who,  # "đến lượt bạn", inside a sentence
+        "card": card_name_vi(parse_card(step.card)),
+        "suit": SUITS_VI[led // 13],
+        "lead": card_name_vi(rules.lead_card),
+    }
+    why = _PLAYS_VI.get(code, "{who} đánh {card}").format(**words)
+    return f"Lá thứ {number} không hợp lệ: {why}"
+
+
+def _illegal(step: IllegalStep, record: dict[str, Any]) -> str:
     """The first illegal step of a record, in the request's language."""
     if step.step == "play" and step.index is not None:
-        who = names.get(step.seat or "", step.seat or "?")
-        say = messages_en.card_name if lang.english() else card_name_vi
-        card = say(parse_card(step.card)) if step.card else "?"
-        code = next((c for c in _PLAY_CODES if step.reason.startswith(c)), "")
-        why = error_message(code) if code else localized("ván đã hết bài")
-        if lang.english():
-            return f"Card {step.index + 1} is not valid: {who} plays the {card}: {why}"
-        return f"Lá thứ {step.index + 1} không hợp lệ: {who} đánh {card}: {why}"
+        return _bad_play(step, record, Rules.from_json(record["rules"]))
     if step.step == "points":
         return localized("Điểm ghi trong tệp không khớp với các vòng đã đánh")
     if step.step == "deal":
@@ -71,9 +93,8 @@ def replay(data: Any) -> dict[str, Any]:
         # inside a Vietnamese sentence read "(deal: 3C is dealt twice)")
         raise GameError("bad_record", reason=exc.why) from None
     except IllegalStep as exc:
-        # read_record got as far as the plays: the rules (and so the names) are good.
-        names = seat_names(Rules.from_json(record["rules"]))
-        raise GameError("bad_record", _illegal(exc, names)) from None
+        # read_record got as far as the plays: the rules and the plays are good JSON.
+        raise GameError("bad_record", _illegal(exc, record)) from None
     return _layout(record, state, number)
 
 

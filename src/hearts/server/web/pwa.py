@@ -14,9 +14,9 @@ from fastapi.responses import Response
 
 #: Not kept ahead (the first visit fetches no more than the page itself loads): the
 #: worker itself; the icons and manifests, which the browser asks for when it
-#: installs the page; the English words, which pwa.js has the worker keep when the
-#: page is in English. The worker keeps each of them once it passes through it.
-NOT_KEPT = ("sw.js", "icons/", "manifest.", "js/i18n-en.js")
+#: installs the page; the English words and rules, which pwa.js has the worker keep
+#: when the page is in English. The worker keeps each of them once it passes through it.
+NOT_KEPT = ("sw.js", "icons/", "manifest.", "js/i18n-en.js", "help.en.html")
 
 
 def kept_files(static_dir: Path, version: str) -> list[str]:

@@ -192,6 +192,8 @@ export function paint(state) {
   const res = $("#result-fairness");
   const f = state && state.hand && state.hand.fairness;
   el.hidden = !f;
+  const about = $("#fairness-help"); // "Cam kết là gì?": the rules' section (main.js)
+  if (about) about.hidden = !f;
   showing = null;
   if (!f || state.hand.phase !== "done" || !f.server_seed) {
     if (res) res.hidden = true;

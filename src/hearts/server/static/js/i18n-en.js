@@ -192,7 +192,7 @@ const R = {
   noHand: "No hand of this match is over yet. Open a hand file (hearts-hand/1) to review it.",
   loadFailed: "Could not load this hand",
   readFailed: "Could not read the file",
-  badFile: "The file is not valid",
+  badFile: "This file is not a saved Hearts hand",
   recordWhy: (w, card, seat) => {
     const where = w.part === "deal" ? `the cards dealt to ${seat(w.seat)}` : w.part === "passes" ? `the cards ${seat(w.seat)} passes` : "the cards played";
     const say = {
@@ -318,6 +318,7 @@ const PAGE = {
   "Cho đi lại": "Allow take-backs",
   "Cảnh báo nước đi": "Play checker",
   "Xem lại, mở tệp ván": "Review, open a hand file",
+  "Cam kết là gì?": "What is a commitment?",
   "Các bảng": "Panels",
   "Các vòng": "Tricks",
   "Đóng": "Close",
@@ -353,28 +354,6 @@ const PAGE = {
   "Vào phòng": "Join",
   "Chơi một mình": "Play alone",
 };
-
-// [tag, attributes, ...children]; a child is such a list or a text (textContent).
-const HELP = [
-  "div", {"class":"help-body"},
-  ["div",{"class":"help-top"},["h2",{"id":"help-h"},"Rules"],["button",{"type":"button","id":"help-close","class":"ghost"},"Close"]],
-  ["p",{},"Hearts is a trick-taking game for four, the other way round from most: the fewer points you take, the better. Each heart you take is 1 point and the queen of spades is 13, so a hand is about ducking, slipping under with low cards and \"sending\" the dangerous cards to someone else. Here you play with three computers, hand after hand, until someone reaches 100 points."],
-  ["h3",{},"The rules of Hearts"],
-  ["ul",{},["li",{},"Four players, 13 cards each from a 52-card deck. You sit at the bottom, West on your left, North across, East on your right. Play goes clockwise, to the left."],["li",{},"At the start of each hand everyone passes 3 cards: to the left in the first hand, to the right in the second, across in the third, no passing in the fourth. Then it starts again."],["li",{},"Whoever holds the 2 of clubs leads it to open the first trick."],["li",{},"If you hold a card of the suit led, you must follow suit. Only when you have none may you play any card."],["li",{},"The highest card of the suit led takes the trick; the ace is highest. Hearts has no trumps: a card of another suit never wins. Whoever takes the trick leads the next."],["li",{},"On the first trick nobody may play a heart or the queen of spades, unless they hold nothing else."],["li",{},"You may not lead a heart until hearts are \"broken\", that is until someone has played a heart on an earlier trick. Unless you hold only hearts."],["li",{},"At the end of the hand each heart taken is 1 point and the queen of spades 13: 26 points in all."]],
-  ["h3",{},"Optional rules for a new match"],
-  ["p",{},"Press \"New match\" to choose the match's rules. They stay until the match ends and show briefly in the table's corner when they differ from the default. \"Default rules\" are four players, the queen of spades does not break hearts, a moon adds 26 to the three others, the J♦\uFE0E scores nothing, up to 100 points."],
-  ["ul",{},["li",{},["b",{},"3 to 7 players."]," To deal evenly a few low cards leave the deck: 3 players without the 2 of diamonds (17 cards each); 5 without the 2 of diamonds and the 2 of clubs (10 each, the 3 of clubs opens); 6 without the 2 and 3 of diamonds and the 3 and 4 of clubs (8 each); 7 without the 2 and 3 of diamonds and the 3 of clubs (7 each). The lowest club left in the deck opens the first trick."],["li",{},["b",{},"Passing."]," Always 3 cards. Four players: left, right, across, none. Three players: left, right, none. Five to seven players: left, right, and again. The pass button names the direction."],["li",{},["b",{},"Queen of spades breaks hearts."]," When on, playing the queen of spades breaks hearts, like a heart."],["li",{},["b",{},"Shooting the moon."]," \"Plus 26 for the three others\" (the default): the shooter 0, everyone else +26. \"Minus 26 for the shooter\": the shooter −26, the others 0. \"The shooter chooses\": when you shoot the moon, the page asks which and shows the totals after each; a computer chooses for itself, and the hand's result says what it chose."],["li",{},["b",{},"J♦\uFE0E minus 10 points."]," Whoever takes the J♦\uFE0E gets 10 points off that hand. A moon still counts only the hearts and the queen of spades."],["li",{},["b",{},"The match ends"]," at 50 to 500 points (100 by default)."]],
-  ["h3",{},"What is shooting the moon?"],
-  ["p",{},"If one player takes all 13 hearts and the queen of spades in the same hand, they have \"shot the moon\". Instead of 26 points they get 0, and the three others get 26 each."],
-  ["p",{},"It is a big gamble: it needs strong cards in several suits, and if anyone else takes a single heart you are left with nearly all 26 points."],
-  ["h3",{},"When does the match end?"],
-  ["p",{},"Hands follow one another until a hand ends with at least one player at 100 points or more. Then the lowest total wins. If two or more tie for the lowest, one more hand is played."],
-  ["h3",{},"Playing on this page"],
-  ["ul",{},["li",{},"At the start of a hand, tap the 3 cards to pass and press the pass button. A chosen card rises; tap it again to put it back."],["li",{},"On your turn, tap a card to play it. A card you may not play is dimmed and crossed out, so you see at once which cards are legal."],["li",{},"Cards passed to you have a yellow bar under them until the end of the first trick."],["li",{},"After each trick the cards stay on the table a moment, the winning card highlighted. The \"Tricks this hand\" panel lists each trick: who led, who took it."],["li",{},"At the end of the hand its points show on the table. Press \"Deal next hand\" to go on. The score table keeps every hand of the match."],["li",{},"Choose Easy, Medium or Hard for the computers, and turn on \"Quick play\" to wait less. The match in play is saved in this browser: close the page and open it again to go on."],["li",{},"Keyboard: the arrow keys move between cards, Enter or Space chooses or plays a card."],["li",{},"Play with friends: press «Play with friends», choose the rules, the computers' level and the time per turn, then send the room's link to your friends. The creator presses «Start» when everyone is in; computers play the empty seats. When a player is away past their turn's time, a Medium computer plays that turn, marked «(automatic)». Close the page and open the link (or the main page) again to come back to your seat."]],
-  ["details",{},["summary",{},"Tips"],["ul",{},["li",{},"Pass the cards hardest to get rid of: the queen, king and ace of spades if you have few low spades, and high hearts."],["li",{},"Try to run out of one suit early, often clubs or diamonds. Then each time that suit is led you can throw away a dangerous card."],["li",{},"Keep a few low cards. A 2 or a 3 lets you slip under a trick full of hearts late in the hand."],["li",{},"If you do not hold the queen of spades, lead low spades to force her out."],["li",{},"Count the hearts and remember who is out of which suit: you will know when taking a trick is safe, and when someone is going for the moon."],["li",{},"If one player has taken every point so far, take a heart yourself to stop their moon. One point is far better than 26."]]],
-  ["details",{},["summary",{},"About the computers"],["p",{},"A computer knows only what a real player at the table knows: its own hand, the cards it passed and was passed, and every card played. It never sees your cards or anyone else's."],["p",{},"Easy plays loosely, good for learning the rules. Medium plays like a careful player. Hard remembers every card played and who is out of which suit, imagines many ways the hidden cards may lie, plays each out in its head and chooses the best card."]],
-  ["details",{},["summary",{},"Questions"],["dl",{},["dt",{},"Is the queen of spades a heart?"],["dd",{},"No. She is a spade and follows spades like any other. She is just worth 13 points, so everyone wants to pass her or throw her to someone else."],["dt",{},"Does playing the queen of spades break hearts?"],["dd",{},"Not here: only a heart breaks hearts, unless you turn on that optional rule for a new match."],["dt",{},"Why no hearts on the first trick?"],["dd",{},"The first trick is kept \"clean\" so nobody is unlucky before playing a card. If you hold only hearts and the queen of spades you may still play them."],["dt",{},"How does a moon score?"],["dd",{},"The player who takes all 26 points gets 0 that hand and the three others get 26 each. A moon can turn a match around, so watch for a player taking every heart."],["dt",{},"Who wins when someone reaches 100?"],["dd",{},"When a hand ends with someone at 100 or more, the match is over and the lowest total wins. If two or more tie for the lowest, one more hand is played."],["dt",{},"Do the computers cheat?"],["dd",{},"No. Each computer gets only the part of the table its seat may see, and the game's automatic tests check that its choices never change when the hidden cards are dealt differently."],["dt",{},"Does the computer look at my cards?"],["dd",{},"No, and the game checks it every time it is changed. Its automatic tests take hundreds of positions from every part of a hand: the pass, the first trick, the middle, the end. In each, they keep everything the computer may see (its own cards, what it passed and was passed, every card played) and deal again at random every card it cannot see, yours included. A computer that peeked would change its card with the new deal. Each run re-deals 720 times for Easy, 720 for Medium and 96 for Hard (16 of them at the very Hard you play against): the computer always chooses the same card. The hint, the analysis and Hard's guesses about the hidden cards are checked the same way. See for yourself: after a hand, open «Review a hand» and press «What the computer knew» to see what each computer saw and where Hard guessed the high cards were, beside where they really were. It guesses, sometimes wrongly, but never knows."],["dt",{},"Is there betting or chips?"],["dd",{},"No. Hearts here is played for points only: no bets, no chips, no prizes."],["dt",{},"Can I play Hearts online with friends?"],["dd",{},"Yes. Press «Play with friends», choose the rules and send the room's link to your friends. Each plays in their own browser; computers play the empty seats. Matches and achievements are kept in this browser, with no account."]]],
-];
 
 // Replace each entry of the target objects (nested tables one level down).
 // share.js, pwa.js, transfer.js
@@ -445,19 +424,7 @@ function translateNode(root) {
   for (const tpl of root.querySelectorAll("template")) translateNode(tpl.content);
 }
 
-// The English rules are built as nodes, never parsed from an HTML string.
-function build(doc, node) {
-  if (typeof node === "string") return doc.createTextNode(node);
-  const [tag, attributes, ...children] = node;
-  const element = doc.createElement(tag);
-  for (const [name, value] of Object.entries(attributes)) element.setAttribute(name, value);
-  for (const child of children) element.append(build(doc, child));
-  return element;
-}
-
 export function translatePage(doc) {
   doc.title = PAGE[doc.title] || doc.title;
-  const help = doc.getElementById("help-template");
-  if (help) help.content.replaceChildren(build(doc, HELP));
-  translateNode(doc);
+  translateNode(doc); // the rules' text is static/help.en.html (main.js fetches it)
 }

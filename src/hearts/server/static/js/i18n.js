@@ -263,7 +263,7 @@ export const R = {
   noHand: "Chưa xong ván nào trong trận này. Mở một tệp ván bài (hearts-hand/1) để xem lại.",
   loadFailed: "Không tải được ván này",
   readFailed: "Không đọc được tệp",
-  badFile: "Tệp không hợp lệ",
+  badFile: "Tệp này không phải ván bài Hearts đã lưu",
   // what is wrong with a record file, from the server's code and values (docs/api.md,
   // bad_record): card codes ("3C") and seats ("N") as the page names them
   recordWhy: (w, card, seat) => {

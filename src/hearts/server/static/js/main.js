@@ -250,15 +250,19 @@ async function loadStats() {
 }
 
 // ---------------------------------------------------------------- wiring
-// "Luật chơi": on every page, a room's too.
+// "Luật chơi": on every page, a room's too. The rules' text in the page's language
+// (static/help.vi.html, help.en.html) is fetched the first time it is asked for. "Cam
+// kết là gì?" beside the hand's commitment (fairness.js) opens it at that section.
 function wireHelp() {
   const help = $("#help");
   const closeHelp = () => { if (help.close) help.close(); else help.removeAttribute("open"); };
   const words = $("#help-template");
-  $("#help-button").addEventListener("click", async () => {
+  let opener = null;
+  const openHelp = async (section) => {
+    opener = document.activeElement;
     if (!words.content.childElementCount) {
       try {
-        const got = await fetch(new URL("../help.vi.html", import.meta.url));
+        const got = await fetch(new URL(`../help.${LANG}.html`, import.meta.url));
         const text = got.ok ? await got.text() : "";
         words.content.replaceChildren(...new DOMParser().parseFromString(text, "text/html").body.children);
       } catch { say(T.netError); return; }
@@ -267,9 +271,21 @@ function wireHelp() {
     help.replaceChildren(words.content.cloneNode(true));
     $("#help-close").addEventListener("click", closeHelp);
     if (help.showModal) help.showModal(); else help.setAttribute("open", "");
-    $("#help-close").focus();
+    const at = section && help.querySelector(`#${section}`);
+    if (at) {
+      at.focus({ preventScroll: true }); // read aloud from there (tabindex="-1")
+      at.scrollIntoView({ block: "start" }); // below the title's bar: scroll-margin-top
+    } else {
+      $("#help-close").focus();
+    }
+  };
+  $("#help-button").addEventListener("click", () => openHelp(null));
+  $("#fairness-help").addEventListener("click", () => openHelp("help-fair"));
+  help.addEventListener("close", () => {
+    help.replaceChildren();
+    const back = opener && opener !== document.body && !opener.closest("[hidden]") ? opener : $("#help-button");
+    back.focus();
   });
-  help.addEventListener("close", () => { help.replaceChildren(); $("#help-button").focus(); });
   help.addEventListener("click", (e) => { if (e.target === help) closeHelp(); });
 }
 

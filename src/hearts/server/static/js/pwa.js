@@ -31,10 +31,12 @@ addEventListener("hearts:net", (e) => connected(e.detail));
 function register() {
   if (!("serviceWorker" in navigator)) return;
   navigator.serviceWorker.register("/sw.js").catch(() => { /* blocked, private mode: a plain page */ });
-  // The English words are not kept ahead (web/pwa.py): asked for again through the
-  // worker (from the browser's cache), it keeps them for a visit without a connection.
+  // The English words and rules are not kept ahead (web/pwa.py): asked for through the
+  // worker (the words from the browser's cache), it keeps them for a visit without a
+  // connection.
   const keepEnglish = () => {
-    if (LANG === "en" && navigator.serviceWorker.controller) fetch(new URL("./i18n-en.js", import.meta.url)).catch(() => {});
+    if (LANG !== "en" || !navigator.serviceWorker.controller) return;
+    for (const file of ["./i18n-en.js", "../help.en.html"]) fetch(new URL(file, import.meta.url)).catch(() => {});
   };
   navigator.serviceWorker.addEventListener("controllerchange", keepEnglish);
   keepEnglish();
