@@ -111,3 +111,19 @@ def test_a_scrolling_panel_cuts_no_line_in_sight(
         page.screenshot(path=artifacts / f"side-panels-{lang}-{width}x{height}.jpg")
     assert scrolled == set(SCROLLERS), scrolled  # each was seen scrolling somewhere
     assert wrong == [], "\n".join(map(str, wrong))
+
+
+@pytest.mark.parametrize("lang", ["vi", "en"])
+def test_a_short_score_table_is_seen_whole(lang: str, make_context: Any) -> None:
+    """A first hand's score table and its lines below (the target, in two lines at
+    1024x768) are all in sight: the panel does not scroll, and so shows no band (its
+    last line lay in the panel's padding, a scroll of 13 px, the achievements beside
+    it longer)."""
+    page = make_context(viewport={"width": 1024, "height": 768}).new_page()
+    open_table(page)
+    if lang == "en":
+        set_language(page, "en")
+    for width, height in SIZES:
+        page.set_viewport_size({"width": width, "height": height})
+        got = page.evaluate(CUT_JS, ["scores-panel", 0])
+        assert not got["scrolls"] and got["edges"] == [], (width, height, got)
