@@ -231,8 +231,8 @@ def test_a_minus_26_is_written_with_one_minus_sign(
 ) -> None:
     """South shoots the moon under "Trừ 26 cho người bắn" from a total of 0 (issue 56,
     item 11: the result read "−26 = -26", two different minus signs): the result, the
-    plate and the score table write −26 with the page's minus sign (U+2212), none with
-    a hyphen."""
+    plate, the score table and the level's mean in "Thành tích" write −26 with the
+    page's minus sign (U+2212), none with a hyphen."""
     open_table(page)
     if lang == "en":
         set_language(page, "en")
@@ -253,3 +253,5 @@ def test_a_minus_26_is_written_with_one_minus_sign(
     expect(plate.locator(".taken")).to_have_text("−26")
     numbers = page.evaluate(NUMBERS_JS)
     assert "−26" in numbers and not [n for n in numbers if "-" in n], numbers
+    # the level's mean in "Thành tích" too: the hand's −26
+    expect(page.locator('#stats-levels [data-level="easy"]')).to_contain_text("−26")
