@@ -4,15 +4,19 @@ confirmed with "Chuyền"; the card to play raised, a tap on it or on "Đánh l�
 plays it) and shows why,
 first in plain words (the line the server's ``why`` names), in Vietnamese and in
 English, with no CSP violation; the mark goes once the position changes; the
-match counts the hints."""
+match counts the hints. Its box leaves South's name and score seen (issue 56)."""
 
 from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
 
 import pytest
 from playwright.sync_api import Page, expect
 from table_page import (
     WAIT_MS,
     card,
+    choose_pass,
     hand_cards,
     legal_cards,
     open_table,
@@ -119,3 +123,63 @@ def test_one_tap_applies_the_hint_and_it_says_why(page: Page, lang: str) -> None
     expect(page.locator("#hint-box")).to_be_hidden()
     expect(play).to_be_hidden()
     assert page.evaluate("window.__violations || []") == []
+
+
+# South's plate under Gợi ý's box: whether the two boxes meet, and whether the
+# middle of its name and of its score is the plate's (not the box's)
+SOUTH_SEEN_JS = """() => {
+  const box = e => e.getBoundingClientRect();
+  const hint = box(document.getElementById('hint-box'));
+  const plate = document.querySelector('#table .seat-S .plate'), p = box(plate);
+  const meet = hint.left < p.right && p.left < hint.right && hint.top < p.bottom
+               && p.top < hint.bottom;
+  const hidden = [...plate.querySelectorAll('.name, .total')].filter(e => {
+    const r = box(e), hit = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+    return !hit || !plate.contains(hit);
+  }).map(e => e.textContent);
+  return {meet, hidden};
+}"""
+# 1024x768: a short table, South's plate in its bottom right corner (the hand in two
+# rows); the larger sizes: the plate in the middle of the table's foot
+DESKTOPS = [(1024, 768), (1280, 800), (1440, 900), (1920, 1080)]
+TWO_FRAMES = "() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))"
+
+
+def _south_seen(page: Page, moment: str, lang: str, shots: Path) -> list[Any]:
+    wrong = []
+    for width, height in DESKTOPS:
+        page.set_viewport_size({"width": width, "height": height})
+        page.evaluate(TWO_FRAMES)
+        page.screenshot(path=shots / f"hint-south-{moment}-{lang}-{width}x{height}.jpg")
+        expect(page.locator("#hint-box")).to_be_in_viewport(ratio=1)
+        got = page.evaluate(SOUTH_SEEN_JS)
+        if got != {"meet": False, "hidden": []}:
+            wrong.append((moment, width, height, got))
+    return wrong
+
+
+@pytest.mark.parametrize("lang", ["vi", "en"])
+def test_the_hint_leaves_souths_name_and_score_seen(
+    make_context: Any, lang: str, artifacts: Path
+) -> None:
+    """Gợi ý's box lies over the table's foot, not over South's plate (issue 56, item
+    11: at 1024x768 it hid South's name and score): in the pass and on South's turn,
+    at four desktop sizes, the box in the window and off the plate, the plate's name
+    and score on top."""
+    page = make_context(viewport={"width": 1024, "height": 768}).new_page()
+    open_table(page)
+    if lang == "en":
+        set_language(page, "en")
+    page.locator("#hint-button").click()
+    expect(page.locator("#hint-box")).to_be_visible(timeout=WAIT_MS)
+    wait_ready(page)
+    wrong = _south_seen(page, "pass", lang, artifacts)
+    page.set_viewport_size({"width": 1024, "height": 768})
+    choose_pass(page)
+    page.wait_for_selector('body[data-phase="play"][data-turn="S"]', timeout=WAIT_MS)
+    wait_ready(page)
+    page.locator("#hint-button").click()
+    expect(page.locator("#hint-box")).to_be_visible(timeout=WAIT_MS)
+    wait_ready(page)
+    wrong += _south_seen(page, "play", lang, artifacts)
+    assert wrong == [], wrong

@@ -1,5 +1,6 @@
 """The match is kept for this browser: reload the page or restart the server in the
-middle of a trick and play on; the level and quick play are remembered."""
+middle of a trick and play on; the level and quick play are remembered; the cards
+chosen to pass are still chosen after a reload."""
 
 from __future__ import annotations
 
@@ -16,8 +17,11 @@ from table_page import (
     legal_cards,
     mid_trick,
     open_table,
+    phase,
     play,
+    play_by_api,
     play_until,
+    set_language,
     set_settings,
     south_to_play,
     state,
@@ -155,3 +159,69 @@ def test_level_and_quick_play_are_remembered(page: Page, make_context: Any, base
     stranger.goto("/")
     wait_ready(stranger)
     assert checked_settings(stranger) == ("medium", False)
+
+
+PRESSED = '#hand button.hand-card[aria-pressed="true"]'
+CHOSEN = {"vi": "đã chọn {}/3", "en": "{}/3 chosen"}
+
+
+def chosen(page: Page) -> list[str]:
+    return sorted(page.locator(PRESSED).evaluate_all("bs => bs.map(b => b.dataset.card)"))
+
+
+def reload(page: Page) -> None:
+    page.reload()
+    wait_ready(page)
+
+
+@pytest.mark.parametrize("lang", ["vi", "en"])
+def test_the_cards_chosen_to_pass_survive_a_reload(page: Page, lang: str) -> None:
+    """A reload in the pass (issue 56, item 11) forgets none of the cards chosen: two
+    chosen, then three, then one put back, each still chosen after a reload, the
+    message's count and "Chuyền" with them; a kept card no longer in the hand is not
+    chosen again, nor is any card of one hand in the next hand's pass."""
+    open_table(page)
+    if lang == "en":
+        set_language(page, "en")
+    assert phase(page) == "pass"
+    cards = sorted(hand_cards(page)[-3:])
+    message, button = page.locator("#message"), page.locator("#pass-button")
+    for c in cards[:2]:
+        card(page, c).click()
+        expect(card(page, c)).to_have_attribute("aria-pressed", "true")
+    reload(page)
+    assert chosen(page) == cards[:2]
+    expect(message).to_contain_text(CHOSEN[lang].format(2))
+    expect(button).to_be_disabled()
+    card(page, cards[2]).click()
+    reload(page)
+    assert chosen(page) == cards
+    expect(message).to_contain_text(CHOSEN[lang].format(3))
+    expect(button).to_be_enabled()
+    card(page, cards[0]).click()  # put back
+    reload(page)
+    assert chosen(page) == cards[1:]
+    # what is kept is checked against the hand: a card not held is not chosen
+    page.evaluate(
+        """() => {
+            const k = 'hearts-pass-chosen', kept = JSON.parse(sessionStorage.getItem(k));
+            const held = new Set([...document.querySelectorAll('#hand [data-card]')]
+                .map(b => b.dataset.card));
+            const stranger = ['2C', '3C', '4C', 'AS', 'AH'].find(c => !held.has(c));
+            kept.cards = [stranger, ...kept.cards];
+            sessionStorage.setItem(k, JSON.stringify(kept));
+        }"""
+    )
+    reload(page)
+    assert chosen(page) == cards[1:]
+    expect(message).to_contain_text(CHOSEN[lang].format(2))
+    expect(button).to_be_disabled()
+    # the next hand's pass starts with none chosen
+    play_by_api(page, lambda s: s["hand"]["phase"] == "done")
+    reload(page)
+    page.locator("#next-hand").click()
+    wait_ready(page)
+    assert phase(page) == "pass" and chosen(page) == []
+    reload(page)
+    assert phase(page) == "pass" and chosen(page) == []
+    expect(message).to_contain_text(CHOSEN[lang].format(0))

@@ -1,5 +1,7 @@
 """The result of a hand (issue 10, item 5): an opaque box, with no card of a trick
-showing through it or sticking out from under it, on a desktop and a phone."""
+showing through it or sticking out from under it, on a desktop and a phone; a
+negative number in it, on the plates and in the score table written with the one
+minus sign (issue 56)."""
 
 from __future__ import annotations
 
@@ -8,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from planted import plant_moon_choice
+from planted import moon_plays, plant_hand, plant_moon_choice
 from playwright.sync_api import Page, expect
 from server_process import HeartsServer
 from table_page import (
@@ -23,10 +25,13 @@ from table_page import (
     phase,
     play_by_api,
     play_until,
+    set_language,
     south_to_play,
     token,
     wait_ready,
 )
+
+from hearts.rules import Rules
 
 pytestmark = pytest.mark.browser
 
@@ -211,3 +216,42 @@ def test_a_landscape_phones_table_keeps_its_size_to_the_hands_end(make_context: 
         )
     }
     assert wrong == {}, "\n".join(f"{name}: {seen}" for name, seen in wrong.items())
+
+
+# every number the end of a hand shows: the result box, the seats' plates (total and
+# the hand's points), the score table
+NUMBERS_JS = """() => [...document.querySelectorAll('#result-points li, #table .seat .plate'
+    + ' :is(.total, .taken), #score-table td')]
+    .filter(e => e.getClientRects().length).map(e => e.textContent)"""
+
+
+@pytest.mark.parametrize("lang", ["vi", "en"])
+def test_a_minus_26_is_written_with_one_minus_sign(
+    lang: str, hearts_server: HeartsServer, page: Page
+) -> None:
+    """South shoots the moon under "Trừ 26 cho người bắn" from a total of 0 (issue 56,
+    item 11: the result read "−26 = -26", two different minus signs): the result, the
+    plate, the score table and the level's mean in "Thành tích" write −26 with the
+    page's minus sign (U+2212), none with a hyphen."""
+    open_table(page)
+    if lang == "en":
+        set_language(page, "en")
+    rules = Rules(moon="subtract_from_self")
+    deal, passes, plays = moon_plays(rules)
+    # all but the last trick, whose cards are each seat's last: South's moon
+    plant_hand(
+        hearts_server.data_dir, token(page), rules, deal, (0, 10, 20, 30), passes, plays[:-4]
+    )
+    play_by_api(page, lambda s: s["hand"]["phase"] == "done")
+    page.reload()
+    wait_ready(page)
+    south = page.locator('#result-points li[data-seat="S"]')
+    expect(south.locator(".rp")).to_have_text("−26")
+    expect(south.locator(".rt")).to_have_text("= −26")
+    plate = page.locator("#table .seat-S .plate")
+    expect(plate.locator(".total")).to_have_text("−26")
+    expect(plate.locator(".taken")).to_have_text("−26")
+    numbers = page.evaluate(NUMBERS_JS)
+    assert "−26" in numbers and not [n for n in numbers if "-" in n], numbers
+    # the level's mean in "Thành tích" too: the hand's −26
+    expect(page.locator('#stats-levels [data-level="easy"]')).to_contain_text("−26")

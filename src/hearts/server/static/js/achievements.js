@@ -74,7 +74,8 @@ export function renderLevelStats(stats) {
   head.dataset.stat = "summary";
   const rows = LEVELS.map((level) => {
     const s = (stats.levels || {})[level] || { hands: 0, average: null };
-    const avg = s.average === null || s.average === undefined ? "–" : T.decimal(s.average);
+    // a real minus sign, as every number of the page (a moon of −26 at "Trừ 26")
+    const avg = s.average === null || s.average === undefined ? "–" : (s.average < 0 ? "−" : "") + T.decimal(Math.abs(s.average));
     const row = el("div", "st-row", T.levelLine(T.level[level], s.hands, avg));
     row.dataset.level = level;
     return row;

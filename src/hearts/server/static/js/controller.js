@@ -17,6 +17,24 @@ export function announce(text) {
   while (box.childElementCount > 8) box.firstElementChild.remove();
 }
 
+// The cards chosen to pass outlive a reload (issue 56): kept in this tab's
+// sessionStorage with the hand they were chosen from (its number and cards), and
+// chosen again only in that hand's pass, each still held and still open to choose.
+const CHOSEN_KEY = "hearts-pass-chosen";
+const handKey = (s) => [s.match.hand_number, ...[...s.hand.cards].sort()].join(" ");
+function keepChosen(s, cards) {
+  try {
+    if (s) sessionStorage.setItem(CHOSEN_KEY, JSON.stringify({ hand: handKey(s), cards }));
+    else sessionStorage.removeItem(CHOSEN_KEY);
+  } catch { /* storage off: this page only */ }
+}
+function keptChosen(s) {
+  try {
+    const kept = JSON.parse(sessionStorage.getItem(CHOSEN_KEY) || "null");
+    return kept && kept.hand === handKey(s) && Array.isArray(kept.cards) ? kept.cards : [];
+  } catch { return []; }
+}
+
 export class HandController {
   // current(): the State the server sent last (null: no table); busy(): an action
   // or cards landing; say(text, kind): a word on the message line, hush() takes it
@@ -55,17 +73,31 @@ export class HandController {
   reset() {
     this.selected = new Set();
     this.showLastTrick = false;
+    keepChosen(null);
   }
 
   // The pass was made: its cards are no longer chosen.
-  passed() { this.selected = new Set(); }
+  passed() { this.selected = new Set(); keepChosen(null); }
+
+  // After a reload in the pass: the cards chosen before it, those still valid.
+  restoreChosen(s) {
+    const h = s.hand;
+    if (h.phase !== "pass" || h.passed || this.selected.size || this.restoredFor === handKey(s)) return;
+    this.restoredFor = handKey(s);
+    const open = h.legal || h.cards;
+    const cards = keptChosen(s).filter((c) => h.cards.includes(c) && open.includes(c));
+    this.selected = new Set(cards.slice(0, h.pass_count));
+  }
 
   // Gợi ý applied in one tap: in the pass its cards become the ones chosen (the
   // player still confirms with "Chuyền"); in play its card is raised by the view
   // (`hinted`) and gets the focus, and a tap on it plays it like any card.
   applyHint(s, cards) {
     const h = s.hand;
-    if (h.phase === "pass" && !h.passed) this.selected = new Set(cards.filter((c) => (h.legal || h.cards).includes(c)));
+    if (h.phase === "pass" && !h.passed) {
+      this.selected = new Set(cards.filter((c) => (h.legal || h.cards).includes(c)));
+      keepChosen(s, [...this.selected]);
+    }
   }
 
   // ---- input -----------------------------------------------------------------
@@ -90,6 +122,7 @@ export class HandController {
     else if (this.selected.size >= n) { this.hooks.say(T.passFull(n), "info"); return; }
     else if ((h.legal || h.cards).includes(card)) this.selected.add(card);
     else { this.hooks.say((h.illegal_reasons || {})[card] || T.cantPick); return; }
+    keepChosen(this.hooks.current(), [...this.selected]);
     this.hooks.hush();
     this.hooks.repaint();
   }
@@ -157,6 +190,7 @@ export class HandController {
   // The table, the side panels and the hand's buttons for the snapshot `s`; `hinted`:
   // the cards Gợi ý marks.
   paint(s, { busy, hinted = null }) {
+    this.restoreChosen(s);
     this.view.render(s, { selected: this.selected, busy, showLastTrick: this.showLastTrick, hinted });
     renderTricks(s);
     renderScores(s);

@@ -27,7 +27,7 @@ export function renderResult(view, snap) {
     p.textContent = signed(h.points[seat], true);
     const t = document.createElement("span");
     t.className = "rt";
-    t.textContent = `= ${snap.match.totals[seat]}`;
+    t.textContent = `= ${signed(snap.match.totals[seat])}`; // one minus sign: −26 = −26
     li.append(n, p, t);
     if (h.moon === seat) li.classList.add("moon");
     list.append(li);
@@ -54,7 +54,7 @@ export function renderResult(view, snap) {
   const win = $("#result-winner");
   const m = snap.match;
   win.hidden = !m.over;
-  if (m.over && m.winner) win.textContent = T.winner(names[m.winner], m.totals[m.winner]);
+  if (m.over && m.winner) win.textContent = T.winner(names[m.winner], signed(m.totals[m.winner]));
   // The end of the match says how many hints were used (Gợi ý).
   const hints = $("#result-hints");
   hints.hidden = !m.over;

@@ -148,11 +148,11 @@ export class TableView {
       const root = $(`.seat[data-seat="${seat}"]`, this.table);
       if (!root) continue;
       $(".name", root).textContent = names[seat] || SEAT_NAME[seat];
-      $(".total", root).textContent = snap.match.totals[seat];
+      $(".total", root).textContent = signed(snap.match.totals[seat]);
       const done = h.phase === "done" && h.points;
       const taken = done ? h.points[seat] : h.taken ? h.taken[seat] : 0;
       const tk = $(".taken", root);
-      tk.textContent = taken > 0 ? `+${taken}` : `${taken}`;
+      tk.textContent = signed(taken, true);
       tk.hidden = !taken;
       tk.title = done ? T.handPointsTitle(taken) : taken ? T.takenSoFar(taken) : "";
       const isTurn = h.phase === "play" && h.turn === seat;

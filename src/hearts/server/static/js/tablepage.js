@@ -15,7 +15,7 @@
 // flashPerVersion, mergeNews, takeBack, waitText, paint(s, busy), busyChanged().
 import * as fairness from "./fairness.js";
 import { HandController, announce } from "./controller.js";
-import { T, SEAT_NAME } from "./i18n.js";
+import { T, SEAT_NAME, signed } from "./i18n.js";
 import { intermediate, makePresenter, playedSeq } from "./steps.js";
 import { $, drawnLater, markBusy, now, paced, reducedMotion, sleep } from "./dom.js";
 
@@ -235,7 +235,7 @@ export class TablePage {
   message(s) {
     const h = s.hand, n = names(s), mode = this.mode;
     if (s.match.over) {
-      const text = T.matchDone + (s.match.winner ? " " + T.winner(n[s.match.winner], s.match.totals[s.match.winner]) : "");
+      const text = T.matchDone + (s.match.winner ? " " + T.winner(n[s.match.winner], signed(s.match.totals[s.match.winner])) : "");
       return { text: mode.matchOver ? `${text} ${mode.matchOver(s)}` : text };
     }
     if (h.phase === "pass") {
