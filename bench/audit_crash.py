@@ -104,12 +104,17 @@ async def claim_again(
     while True:
         try:
             answer = await c.post("/api/transfer/claim", json=body, headers=headers)
-            out.transfer_cut += min(cut, 1)
-            return answer
         except httpx.TransportError:
             out.transport_errors += 1
             cut += 1
             await asyncio.sleep(0.2)
+            continue
+        if answer.status_code >= 500 and cut < 50:  # restarting: the page asks again too
+            cut += 1
+            await asyncio.sleep(0.2)
+            continue
+        out.transfer_cut += min(cut, 1)
+        return answer
 
 
 async def move_seat(
