@@ -58,6 +58,7 @@ const T = {
   chosen: (k, n) => `${k}/${n} chosen`,
   receivedFrom: (name) => `From ${name}: `,
   passedTo: (name) => `Passed to ${name}: `,
+  passedCard: "passed",
   cantPick: "You cannot choose this card",
   cantPlay: "You cannot play this card",
   tookBack: "Card taken back",
