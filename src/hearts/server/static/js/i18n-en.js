@@ -290,6 +290,7 @@ const PAGE = {
   "Chơi với bạn bè": "Play with friends",
   "Chơi với mọi người": "Play with everyone",
   "Luật chơi": "Rules",
+  "Cài đặt": "Settings",
   "Bàn chơi": "Table",
   "Cơ đã bị phá": "Hearts are broken",
   "Đầm bích đã ra": "The queen of spades has fallen",
