@@ -22,7 +22,8 @@ function placeSettings(landscape) {
   const settings = $(".settings"), pop = $("#settings-pop");
   if (landscape) pop.append(settings);
   else {
-    if (pop.matches(":popover-open")) pop.hidePopover();
+    // (a browser without pop-ups has no hidePopover, nor knows ":popover-open")
+    if (pop.hidePopover && pop.matches(":popover-open")) pop.hidePopover();
     $("#new-match-open").before(settings);
   }
 }
