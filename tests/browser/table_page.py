@@ -103,10 +103,10 @@ LEVEL_WORD = {"easy": "Dễ", "medium": "Vừa", "hard": "Khó"}
 
 def set_settings(page: Page, level: str | None = None, quick: bool | None = None) -> None:
     """Click the level and the quick-play switch like a player, and wait until the
-    server has stored each change. On a landscape phone they lie under "Các bảng"."""
+    server has stored each change. On a landscape phone they lie behind "Cài đặt"."""
     overlay = not page.locator(".settings").is_visible()
     if overlay:
-        page.locator('#panel-tabs [data-panel="all"]').click()
+        page.locator("#settings-open").click()
     if level is not None:
         radio = page.get_by_role("radio", name=LEVEL_WORD[level], exact=True)
         if not radio.is_checked():
@@ -120,7 +120,8 @@ def set_settings(page: Page, level: str | None = None, quick: bool | None = None
                 switch.click()
         expect(switch).to_be_checked(checked=quick)
     if overlay:
-        page.locator("#panel-close").click()
+        page.locator("#settings-open").click()
+        expect(page.locator(".settings")).to_be_hidden()
 
 
 def highest_three(page: Page) -> list[str]:

@@ -113,3 +113,81 @@ def check_a_win_looks_like_one(page: Page, m: dict[str, Any], artifacts: Path) -
         expect(page.locator("#result-ranking li .rn").first).to_have_text("Bạn")
         page.screenshot(path=artifacts / "desktop-match-won.jpg")
     page.unroute("**/api/state")
+
+
+def with_a_moon(route: Route) -> None:
+    """The match's State with South's moon in its first hand (0 for South, 26 for each
+    of the others, the totals and the winner to match): the page draws what it gets."""
+    s = route.fetch().json()
+    m = s["match"]
+    first = m["hands"][0]
+    for seat, was in first["points"].items():
+        now = 0 if seat == "S" else 26
+        m["totals"][seat] += now - was
+        first["points"][seat] = now
+    first["moon"], first["moon_scoring"] = "S", "add_to_others"
+    m["winner"] = min(m["totals"], key=lambda seat: m["totals"][seat])
+    route.fulfill(json=s)
+
+
+# the top bar's match buttons seen, with their heights; the score table's seat
+# columns' widths, each row's height, and in each row the top of each cell's points
+SCORES_JS = """() => {
+    const seen = [...document.querySelectorAll('.topbar button')]
+        .filter(b => b.getClientRects().length);
+    const buttons = seen.filter(b => ['room-open', 'public-open', 'new-match-open'].includes(b.id))
+        .map(b => [b.id, b.getBoundingClientRect().height]);
+    const table = document.getElementById('score-table');
+    const widths = [...table.tHead.rows[0].cells].slice(1)
+        .map(c => c.getBoundingClientRect().width);
+    const rows = [...table.tBodies[0].rows].map(r => {
+        const tops = [...r.cells].slice(1).map(c => {
+            const text = [...c.childNodes].find(n => n.nodeType === 3);
+            const range = document.createRange();
+            range.selectNodeContents(text);
+            return range.getBoundingClientRect().top;
+        });
+        return [r.getBoundingClientRect().height, tops];
+    });
+    return {buttons, widths, rows};
+}"""
+
+
+@pytest.mark.parametrize("lang", ["vi", "en"])
+def test_the_end_of_a_match_on_a_phone_keeps_its_lines(
+    lang: str, match_over: dict[str, Any], make_context: Any, artifacts: Path
+) -> None:
+    """Issue 56, item 11, at 390×844: at the end of a match (no "Trận mới" in the top
+    bar) "Chơi với bạn bè" and "Chơi với mọi người" share a line of their own, two
+    lines of words each at most (squeezed beside "Luật chơi" the first took four); in
+    "Bảng điểm" a moon's mark keeps its points on their row's line and its column no
+    wider than the others (the word "bắn trăng" under the points took a second line
+    and widened the column to twice the others')."""
+    page = make_context(**PHONE, storage_state=match_over).new_page()
+    page.route("**/api/state", with_a_moon)
+    page.goto("/")
+    wait_ready(page)
+    if lang == "en":
+        set_language(page, "en")
+    expect(page.locator("#result-summary")).to_contain_text(
+        "Moons: You (hand 1)" if lang == "en" else "Bắn trăng: Bạn (ván 1)"
+    )
+    page.get_by_role("button", name="Scores" if lang == "en" else "Bảng điểm").tap()
+    moon = page.locator("#score-table tbody tr").first.locator("td").first
+    expect(moon).to_contain_class("moon")
+    page.screenshot(path=artifacts / f"phone-match-end-moon-scores-{lang}.jpg")
+    got = page.evaluate(SCORES_JS)
+    assert [b for b, _ in got["buttons"]] == ["room-open", "public-open"], got
+    assert all(height <= 45 for _, height in got["buttons"]), got  # two lines at most
+    heights = [height for height, _ in got["rows"]]
+    assert max(heights) - min(heights) <= 1, got  # one line each, the moon's too
+    for _, tops in got["rows"]:
+        assert max(tops) - min(tops) <= 1, got
+    widths = got["widths"]
+    assert widths[0] <= 1.5 * min(widths[1:]), got  # South's, the moon's: not twice
+    # the words for a pointer's title and screen readers
+    words = "moon" if lang == "en" else "bắn trăng"
+    expect(moon).to_have_attribute("title", words)
+    expect(moon).to_have_text(f"0 {words}")
+    page.get_by_role("button", name="Back to the table" if lang == "en" else "Về bàn").tap()
+    page.screenshot(path=artifacts / f"phone-match-end-moon-{lang}.jpg")

@@ -33,7 +33,7 @@ from room_page import (
     wait_table,
 )
 from server_process import HeartsServer
-from table_page import DESKTOP, PHONE, WAIT_MS, hand_cards, table_cards
+from table_page import DESKTOP, PHONE, WAIT_MS, hand_cards, set_language, table_cards
 from test_public import play_out, token_of
 
 pytestmark = pytest.mark.browser
@@ -443,3 +443,59 @@ def test_the_others_are_told_who_left_and_who_is_host_and_when_the_room_closes(
         "Phòng đã đóng: bấm «Chơi một mình» để về trang chính."
     )
     expect(minh.get_by_role("button", name="Chơi một mình")).to_be_visible()
+
+
+# each card of the hand: its name, how far it is moved down from its place in the fan
+# and how opaque its face is
+HAND_LOOK_JS = """() => [...document.querySelectorAll('#hand button.hand-card')].map(b => [
+    b.dataset.card, b.getAttribute('aria-label'),
+    new DOMMatrix(getComputedStyle(b).transform).m42,
+    parseFloat(getComputedStyle(b.querySelector('.face')).opacity)])"""
+
+
+def check_passed_look(page: Page, passed: list[str], word: str) -> None:
+    """The cards ``passed`` lie lower than the others, faded, their names saying
+    ``word``; the others as usual. Polled: the card settles after a transition."""
+
+    def look() -> dict[str, tuple[str, float, float]]:
+        return {c: (name, down, face) for c, name, down, face in page.evaluate(HAND_LOOK_JS)}
+
+    cards = look()
+    for _ in range(50):
+        if all(cards[c][1] > 0 and cards[c][2] < 0.5 for c in passed):
+            break
+        page.wait_for_timeout(100)
+        cards = look()
+    assert len(cards) == 13 and set(passed) <= set(cards), cards
+    for c, (name, down, face) in cards.items():
+        if c in passed:
+            assert down > 0 and face < 0.5 and name.endswith(f", {word}"), (c, name, down, face)
+        else:
+            assert down <= 0 and face == 1 and word not in name, (c, name, down, face)
+
+
+def test_the_cards_passed_look_passed_while_the_others_choose(
+    player: Callable[..., Page], artifacts: Path
+) -> None:
+    """Issue 56, item 11: after Minh's pass, while Lan still chooses hers, the three
+    cards Minh passed are still in his hand (the State's hand.cards until the exchange)
+    but look set aside, from the State's hand.passed: lower, faded, named "đã chuyền"
+    ("passed" in English), after a reload too. Once everyone has passed none does."""
+    lan, minh = player(), player(**PHONE)
+    link = create_room(lan, "Lan")
+    join_room(minh, link, "Minh")
+    start(lan)
+    wait_table(lan)
+    wait_table(minh)
+    passed = pass_three(minh, touch=True)
+    minh.wait_for_selector(f'{ROOM_READY}[data-phase="pass"]', state="attached")
+    check_passed_look(minh, passed, "đã chuyền")
+    minh.screenshot(path=artifacts / "room-phone-passed-waiting.jpg")
+    set_language(minh, "en")  # a reload: from the Room the server sends
+    check_passed_look(minh, passed, "passed")
+    minh.screenshot(path=artifacts / "room-phone-passed-waiting-en.jpg")
+    pass_three(lan)
+    minh.wait_for_selector(f'{ROOM_READY}[data-phase="play"]', state="attached")
+    looks = minh.evaluate(HAND_LOOK_JS)
+    assert not set(passed) & {c for c, *_ in looks}
+    assert all(down <= 0 and face == 1 for _, _, down, face in looks), looks

@@ -254,6 +254,7 @@ export class SoloTransport {
   }
 
   async recover(page, e) {
+    if (e.code === "moved") return; // to another device: transfer.js says so
     if (e.state) { // 409 stale (or any error that carries the state): adopt it
       await page.receive(e.state);
       return;
@@ -274,6 +275,7 @@ export class SoloTransport {
         next = await api.step(page.version());
       } catch (e) {
         if (e.state) { await page.receive(e.state); continue; }
+        if (e.code === "moved") return; // to another device: transfer.js says so
         failures++;
         if (e.code === "not_computer_turn" || e.code === "wrong_phase") {
           try { await page.receive(await api.state()); } catch { /* retry below */ }

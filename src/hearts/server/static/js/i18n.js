@@ -116,6 +116,7 @@ export const T = {
   chosen: (k, n) => `đã chọn ${k}/${n}`,
   receivedFrom: (name) => `Nhận từ ${name}: `,
   passedTo: (name) => `Đã chuyền cho ${name}: `,
+  passedCard: "đã chuyền", // a card of the hand passed, before the exchange
   cantPick: "Không chọn được lá này",
   cantPlay: "Không đánh được lá này",
   tookBack: "Đã đi lại",

@@ -15,12 +15,17 @@ function coverTable() {
 // A landscape phone: the top bar is one line, with no room for the settings and the
 // match's buttons both. "Trận mới", "Chơi với bạn bè" and "Chơi với mọi người" stay
 // on the table screen, one tap away (issue 39, item 5); the settings (level, quick
-// play, sound) go to the "Các bảng" overlay, and back on a wider screen.
+// play, sound) go behind the top bar's "Cài đặt", one tap away too (issue 56, item 11:
+// under "Các bảng" nobody looked for them), and back on a wider screen.
 const LANDSCAPE_PHONE = "(orientation: landscape) and (max-height: 599px)";
 function placeSettings(landscape) {
-  const settings = $(".settings");
-  if (landscape) $("#side-actions").append(settings);
-  else $("#new-match-open").before(settings);
+  const settings = $(".settings"), pop = $("#settings-pop");
+  if (landscape) pop.append(settings);
+  else {
+    // (a browser without pop-ups has no hidePopover, nor knows ":popover-open")
+    if (pop.hidePopover && pop.matches(":popover-open")) pop.hidePopover();
+    $("#new-match-open").before(settings);
+  }
 }
 
 // A hand's result and the moon's choice on a small screen, or beside a tablet's side

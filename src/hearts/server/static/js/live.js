@@ -136,6 +136,14 @@ export class Live {
     this.onRoom(room);
   }
 
+  // This browser's player moved to another device (410 moved): no retry, no "Mất kết
+  // nối" either; transfer.js says what happened (the event api.js sends for its calls).
+  movedAway() {
+    this.stop();
+    this.setLink("moved");
+    dispatchEvent(new Event("hearts:moved"));
+  }
+
   // Refused as no member of the room: no socket, no poll, no retry until reconnect().
   quiet() {
     this.outside = true;
@@ -196,6 +204,8 @@ export class Live {
           this.onGone(msg.error);
         } else if (code === "not_in_room") {
           this.quiet();
+        } else if (code === "moved") {
+          this.movedAway();
         }
       }
     };
@@ -260,6 +270,10 @@ export class Live {
         const body = await res.json().catch(() => null);
         if (res.status === 403 && body && body.error && body.error.code === "not_in_room") {
           this.quiet();
+          return;
+        }
+        if (res.status === 410 && body && body.error && body.error.code === "moved") {
+          this.movedAway();
           return;
         }
         if (res.status === 404 || res.status === 403) {
@@ -368,7 +382,7 @@ export class RoomLink {
         }
       }
     } catch (e) {
-      if (e.code !== "stale") page.say(e.code === "network" ? T.netError : e.message || T.error);
+      if (e.code !== "stale" && e.code !== "moved") page.say(e.code === "network" ? T.netError : e.message || T.error);
     }
   }
 }

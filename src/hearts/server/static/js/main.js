@@ -384,6 +384,9 @@ async function init() {
     try {
       first = await firstState();
     } catch (e) {
+      // moved to another device (410 moved): transfer.js says so, and nothing here
+      // waits for a connection that is not lost
+      if (e.code === "moved") return;
       if (!page.kept) $("#message").textContent = T.netError;
       import("./pwa.js"); // the "Không có kết nối" bar, without waiting for a State
       if (!attempt) showKept();

@@ -83,8 +83,16 @@ export function renderScores(snap) {
     for (const s of seats) {
       const td = el("td", "", signed(hd.points[s]));
       if (hd.moon === s) {
+        // a crescent before the points, the words for screen readers and a pointer's
+        // title: the word under the points widened its column and lifted the points
+        // off their row's line (a phone's narrow panel)
+        const words = hd.moon_scoring === "subtract_from_self" ? T.moonTagMinus : T.moonTag;
         td.classList.add("moon");
-        td.append(el("span", "moon-tag", hd.moon_scoring === "subtract_from_self" ? T.moonTagMinus : T.moonTag));
+        td.title = words;
+        const sign = el("span", "moon-tag");
+        sign.setAttribute("aria-hidden", "true");
+        td.prepend(sign);
+        td.append(el("span", "sr-only", ` ${words}`));
       }
       if (hd.points[s] >= 13) td.classList.add("heavy");
       tr.append(td);

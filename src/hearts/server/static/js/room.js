@@ -106,6 +106,7 @@ class RoomPage {
         room = await roomApi.get(this.code);
       } catch (e) {
         if (e.status === 404 || e.status === 400) { this.gone(e.code, e.message); return; }
+        if (e.code === "moved") return; // to another device: transfer.js says so
         $("#message").textContent = T.netError;
         await sleep(Math.min(5000, 500 * 2 ** attempt));
       }

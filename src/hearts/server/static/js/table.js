@@ -380,6 +380,10 @@ export class TableView {
     const received = new Set(h.mark_received && h.received ? h.received : []);
     const selected = ui.selected || new Set();
     const passing = h.phase === "pass" && !h.passed;
+    // the cards South passed while the others still choose theirs (a room, or Khó
+    // still preparing): in the hand until the exchange, as the server has them, but
+    // set aside, as the note on the table says
+    const gone = new Set(h.phase === "pass" && h.passed ? h.passed : []);
     const myTurn = h.phase === "play" && h.turn === this.me;
     const keep = new Set(cards);
     const active = document.activeElement;
@@ -411,6 +415,9 @@ export class TableView {
       b.classList.toggle("illegal", myTurn && !ui.busy && !legal.has(card));
       b.classList.toggle("full", passing && full && !sel);
       b.classList.toggle("received", received.has(card));
+      b.classList.toggle("passed", gone.has(card));
+      const name = (b.dataset.name ||= b.getAttribute("aria-label"));
+      b.setAttribute("aria-label", gone.has(card) ? `${name}, ${T.passedCard}` : name);
       const hinted = !!ui.hinted && ui.hinted.has(card);
       b.classList.toggle("hinted", hinted);
       if (hinted) b.dataset.hinted = "true";
