@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import contextlib
 import itertools
 import os
 import subprocess
@@ -36,7 +35,7 @@ from typing import Any
 import httpx
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from web import Browser, cpu_seconds, pct, reference, start_server
+from web import Browser, cpu_seconds, pct, play_for, reference, start_server
 
 
 class RoundRobin(httpx.AsyncBaseTransport):
@@ -69,23 +68,8 @@ async def load(
         browsers = [Browser(client, lat) for _ in range(players)]
         await asyncio.gather(*(b.start(level) for b in browsers))
         lat.clear()
-        deadline = time.perf_counter() + seconds
-        errors = 0
-
-        async def run(b: Browser, offset: float) -> None:
-            nonlocal errors
-            await asyncio.sleep(offset)
-            while time.perf_counter() < deadline:
-                try:
-                    await b.move()
-                except RuntimeError:
-                    errors += 1
-                    with contextlib.suppress(RuntimeError):
-                        b.state = await b.call("state", "GET", "/api/state")
-                await asyncio.sleep(think)
-
         cpu0 = sum(cpu_seconds(p) for p in pids)
-        await asyncio.gather(*(run(b, think * i / players) for i, b in enumerate(browsers)))
+        errors = await play_for(browsers, seconds, think)
         cpu = sum(cpu_seconds(p) for p in pids) - cpu0
         ref = await reference(client, 50)
     every = [x for k, v in lat.items() if k != "state" for x in v]

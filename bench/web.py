@@ -166,6 +166,29 @@ def cpu_seconds(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
+async def play_for(browsers: list[Browser], seconds: float, think: float) -> int:
+    """Each page acts, then pauses ``think`` s, for ``seconds`` (their starts spread over
+    one think time); the errors met (each followed by the page asking for its State)."""
+    deadline = time.perf_counter() + seconds
+    errors = 0
+
+    async def run(b: Browser, offset: float) -> None:
+        nonlocal errors
+        await asyncio.sleep(offset)
+        while time.perf_counter() < deadline:
+            try:
+                await b.move()
+            except RuntimeError:
+                errors += 1
+                with contextlib.suppress(RuntimeError):  # tried again next move
+                    b.state = await b.call("state", "GET", "/api/state")
+            await asyncio.sleep(think)
+
+    n = len(browsers)
+    await asyncio.gather(*(run(b, think * i / n) for i, b in enumerate(browsers)))
+    return errors
+
+
 async def concurrent(
     base: str,
     players: int,
@@ -180,24 +203,9 @@ async def concurrent(
         browsers = [Browser(client, lat) for _ in range(players)]
         await asyncio.gather(*(b.start(levels[i % len(levels)]) for i, b in enumerate(browsers)))
         lat.clear()
-        deadline = time.perf_counter() + seconds
-        errors = 0
-
-        async def run(b: Browser, offset: float) -> None:
-            nonlocal errors
-            await asyncio.sleep(offset)
-            while time.perf_counter() < deadline:
-                try:
-                    await b.move()
-                except RuntimeError:
-                    errors += 1
-                    with contextlib.suppress(RuntimeError):  # tried again next move
-                        b.state = await b.call("state", "GET", "/api/state")
-                await asyncio.sleep(think)
-
         t0 = time.perf_counter()
         cpu0 = cpu_seconds(pid)
-        await asyncio.gather(*(run(b, think * i / players) for i, b in enumerate(browsers)))
+        errors = await play_for(browsers, seconds, think)
         cpu = cpu_seconds(pid) - cpu0
         elapsed = time.perf_counter() - t0
         ref = await reference(client, 50)
