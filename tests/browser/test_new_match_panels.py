@@ -7,9 +7,9 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from browser.test_variants import start_match
 from playwright.sync_api import expect
 from table_page import PHONE, open_table
-from test_variants import start_match
 
 pytestmark = pytest.mark.browser
 

@@ -15,10 +15,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from browser.test_public import call, token_of
 from playwright.sync_api import BrowserContext, Page, expect
 from room_page import wait_table
 from server_process import HeartsServer
-from test_public import call, token_of
 
 pytestmark = pytest.mark.browser
 

@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from browser.test_public import play_out, token_of
 from playwright.sync_api import BrowserContext, Page, Route, expect
 from room_page import (
     LOBBY,
@@ -34,7 +35,6 @@ from room_page import (
 )
 from server_process import HeartsServer
 from table_page import DESKTOP, PHONE, WAIT_MS, hand_cards, set_language, table_cards
-from test_public import play_out, token_of
 
 pytestmark = pytest.mark.browser
 

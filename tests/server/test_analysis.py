@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from test_variants import Player, plant, planted_match  # a moon planted on the table
+from server.test_variants import Player, plant, planted_match  # a moon planted on the table
 
 from hearts.cards import card_name, parse_card
 from hearts.rules import Rules

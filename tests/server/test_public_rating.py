@@ -14,7 +14,7 @@ import sqlalchemy as sa
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from room_guests import Guest, until_room
-from test_public import CLIENT_OPTIONS, play, seek, stranger, where
+from server.test_public import CLIENT_OPTIONS, play, seek, stranger, where
 
 from hearts.fairness import HandSeeds, derived_seed
 from hearts.rules import Rules
