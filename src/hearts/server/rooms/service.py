@@ -1,11 +1,12 @@
 """Rooms: play with friends (issue 9, docs/api.md "Rooms").
 
 The room service: create and join a room, start its match, the humans' actions
-(each token acts only for its own seat), and the server's own moves: the
-computers' cards and, after the room's ``turn_seconds``, Vừa's decision for an
-absent human.  Every change writes the room's next version only if it is still
-free in the database (as the single-player actions do), so a double tap, two tabs
-or two server processes never apply anything twice.  Each process keeps the
+(each token acts only for its own seat), and the server's own moves
+(:mod:`hearts.server.table.driver`): the computers' cards and, after the room's
+``turn_seconds``, Vừa's decision for an absent human.  Every change writes the
+room's next version only if it is still free in the database (as the single-player
+actions do), so a double tap, two tabs or two server processes never apply
+anything twice.  Each process keeps the
 latest version of each room it serves in memory: an action at that version reads
 nothing (another process's changes arrive by NOTIFY, see live.py).
 
@@ -32,9 +33,7 @@ import anyio.to_thread
 import sqlalchemy as sa
 
 from hearts.bots.base import LEVELS
-from hearts.cards import card_name
 from hearts.fairness import HandSeeds
-from hearts.hand import DONE, PASS, PLAY
 from hearts.rules import Rules
 from hearts.server.i18n import lang, messages_en
 from hearts.server.rooms.names import clean_name
@@ -42,9 +41,9 @@ from hearts.server.rooms.store import Room, RoomStore, Seat, now
 from hearts.server.rooms.view import CONNECTED_SECONDS, fairness, room_text, room_view
 from hearts.server.store import outage
 from hearts.server.store.db import Stale, Store
-from hearts.server.table import actions
-from hearts.server.table.computers import Choices, Computers, Heavy, decide, decide_here
-from hearts.server.table.game import Game, Job
+from hearts.server.table import actions, driver
+from hearts.server.table.computers import Choices, Computers, Heavy
+from hearts.server.table.game import Game
 from hearts.server.table.pacing import Pace
 from hearts.server.web.errors import ApiError
 
@@ -57,8 +56,6 @@ CODE_ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZ234567"
 CODE_LENGTH = 16
 CODE_RE = re.compile(f"[{CODE_ALPHABET}]{{{CODE_LENGTH}}}")
 TURN_SECONDS = range(10, 601)
-#: Vừa decides for an absent human.
-AUTO_LEVEL = "medium"
 #: How long after its due time another process takes over a room's next move.
 TAKE_OVER_AFTER = 1.5
 #: How often each process looks for overdue rooms.
@@ -140,7 +137,7 @@ class Rooms:
         #: called inside each change's transaction (live.py: PostgreSQL NOTIFY)
         self.in_transaction: Callable[[Any, str, int], None] = lambda _c, _code, _v: None
         self._timers: dict[str, asyncio.TimerHandle] = {}
-        self._driving: set[str] = set()
+        self.driver: driver.Driver[tuple[bool, Room | None]] = driver.Driver()
         self._moves: set[asyncio.Future[None]] = set()  # kept until done
         self._sweeper: asyncio.Task[None] | None = None
         #: code -> (the latest Room known here, when the database confirmed it)
@@ -639,67 +636,44 @@ class Rooms:
         return await self._commit(code, version, player_id, act)
 
     # -- the server's moves --------------------------------------------------------
-    def _move(self, room: Room, choices: Choices) -> None:
-        """The server's next move on ``room`` (due now): the computers' pass or card,
-        or Vừa's decision for the humans the table waits on, or the next deal."""
-        game = room.game
-        assert game is not None
-        hand = game.hand
-        humans = set(room.humans)
-        computers = game.computers_job(frozenset(humans))
-        if computers is not None:
-            self._decide(room, computers, choices)
-            return
-        if hand.phase == PASS:
-            waiting = [s for s in sorted(humans) if not hand.passes[s]]
-            job = Job("pass", tuple(game.match.view(s) for s in waiting))
-            game.apply_computer(job, decide(AUTO_LEVEL, job))
-            for s in waiting:
-                room.seats[s].auto = True
-                room.auto_plays.append({"seat": s, "step": "pass", "card": None})
-            return
-        if hand.phase == PLAY:
-            seat = hand.turn
-            job = Job("play", (game.match.view(seat),))
-            before = len(hand.plays)
-            game.apply_computer(job, decide(AUTO_LEVEL, job))
-            room.seats[seat].auto = True
-            room.auto_plays.append(
-                {"seat": seat, "step": "play", "card": card_name(hand.plays[before])}
-            )
-            return
-        if hand.phase == DONE and game.moon_pending:
-            shooter = hand.shooter()
-            game.match.finish_hand()  # as a computer shooter would choose
-            room.seats[shooter].auto = True
-            return
-        game.next_hand(self.deal_seeds(room))
-        room.auto_plays = []
-        self.on_deal(room)
-
-    def _decide(self, room: Room, job: Job, choices: Choices) -> None:
-        """The computers' move: ``choices`` if the workers made them already, else
-        decided here (a light level) or raising Heavy at the room's version."""
+    def _move(self, room: Room, decided: driver.Decision | None) -> None:
+        """The server's next move on ``room`` (due now, :func:`driver.make`): the
+        computers' pass or card, Vừa's decision for the humans the table waits on,
+        or the next deal; what it did for them is marked on their seats."""
         assert room.game is not None
-        if choices is None:
-            choices = decide_here(room.level, job, room.version)
-        room.game.apply_computer(job, choices)
+        made = driver.make(
+            room.game,
+            frozenset(room.humans),
+            room.level,
+            decided,
+            driver.SHARED,
+            room.version,
+            lambda: self.deal_seeds(room),
+        )
+        for auto in made.auto:
+            room.seats[auto["seat"]].auto = True
+            room.auto_plays.append(auto)
+        if made.moon_for is not None:
+            room.seats[made.moon_for].auto = True
+        if made.dealt:
+            room.auto_plays = []
+            self.on_deal(room)
 
-    def _drive_once(self, code: str, choices: Choices, at: int | None) -> tuple[bool, Room | None]:
-        """Make the room's move if it is due (at version ``at`` when given): whether
-        it was made, and the room (None when it is gone or moved on)."""
+    def _drive_once(self, code: str, decided: driver.Decision | None) -> tuple[bool, Room | None]:
+        """Make the room's move if it is due (at Khó's version when it decided):
+        whether it was made, and the room (None when it is gone or moved on)."""
         try:
             room = self._load(code)  # its due time as the database has it
         except ApiError:
             return False, None
-        if at is not None and room.version != at:
+        if decided is not None and room.version != decided.at:
             return False, None
         if room.due_at is None or room.due_at > now() + 0.005:
             return False, room
         version = room.version
 
         def move(room: Room, _seat: int | None) -> None:
-            self._move(room, choices)
+            self._move(room, decided)
 
         try:
             changed = self._change(code, version, None, move)
@@ -708,33 +682,28 @@ class Rooms:
         return True, changed
 
     async def drive(self, code: str) -> None:
-        """Make the room's due move (Khó thinking in the bot pool, outside any
-        transaction), then time the next."""
-        if code in self._driving:
+        """Make the room's due move (:class:`driver.Driver`: Khó thinking in the bot
+        pool, outside any transaction), then time the next."""
+        if self.driver.moving(code):
             return
-        self._driving.add(code)
+
+        async def attempt(decided: driver.Decision | None) -> tuple[bool, Room | None]:
+            return await anyio.to_thread.run_sync(self._drive_once, code, decided)
+
+        async def think(heavy: Heavy) -> Choices:
+            return await self.computers.decide(heavy.level, heavy.job)
+
         try:
-            choices: Choices = None
-            at: int | None = None
-            for _ in range(3):
-                try:
-                    fn = functools.partial(self._drive_once, code, choices, at)
-                    moved, room = await anyio.to_thread.run_sync(fn)
-                except Heavy as heavy:
-                    choices = await self.computers.decide(heavy.level, heavy.job)
-                    at = heavy.at
-                    continue
-                if moved and room is not None:
-                    self._after(room)
-                elif room is not None:
-                    self.schedule(code, room.due_at)  # not due yet: wait for it
-                return
+            made, _ = self.driver.move(code, attempt, think)
+            moved, room = await asyncio.shield(made)
+            if moved and room is not None:
+                self._after(room)
+            elif room is not None:
+                self.schedule(code, room.due_at)  # not due yet: wait for it
         except ApiError:
             return
         except Exception as exc:
             outage.report(log, f"room {code}: the server's move failed", exc)
-        finally:
-            self._driving.discard(code)
 
     def schedule(self, code: str, due_at: float | None) -> None:
         """Time the room's next move in this process."""
@@ -768,7 +737,7 @@ class Rooms:
                 continue
             for code in codes:
                 # a timer here may be one another process's change made stale
-                if code not in self._driving:
+                if not self.driver.moving(code):
                     self._spawn(code)
 
     async def start_driving(self) -> None:

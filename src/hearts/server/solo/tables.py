@@ -23,9 +23,9 @@ from hearts.server.players.identity import Players
 from hearts.server.records import achievements
 from hearts.server.solo.first_deal import FirstDeals
 from hearts.server.store.db import Loaded, PlayerGone, Stale, Store, token_hash
-from hearts.server.table import actions, pacing
-from hearts.server.table.computers import Choices, Computers, Heavy, decide_here
-from hearts.server.table.game import SOUTH, Game, GameError, Job
+from hearts.server.table import actions, driver, pacing
+from hearts.server.table.computers import Choices, Computers, Heavy
+from hearts.server.table.game import SOUTH, Game, GameError
 from hearts.server.table.slots import CostlySlots
 from hearts.server.web.errors import ApiError
 
@@ -34,11 +34,8 @@ log = logging.getLogger("hearts.server")
 T = TypeVar("T")
 
 
-class _MovedOn:
-    """The game moved on while a decision waited its turn: it was not made."""
-
-
-MOVED_ON = _MovedOn()
+#: The human of a solo table.
+HUMANS = frozenset((SOUTH,))
 
 
 class Tables:
@@ -59,9 +56,8 @@ class Tables:
         self.computers = Computers(executor, executor_factory)
         self._locks: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
         self.first_deals = FirstDeals(store.token_secret, store.seeds)
-        # One costly decision per (player, version), shared by every step that
-        # asks for it; dropped when made.
-        self._thinking: dict[tuple[int, int], asyncio.Future[tuple[bool, dict[str, Any]]]] = {}
+        # One move per (player, version), shared by every step that asks for it.
+        self.driver: driver.Driver[dict[str, Any]] = driver.Driver()
         # At most one costly job of a player at a time, shared with the coach.
         self.slots = CostlySlots(self._still_at)
 
@@ -181,84 +177,44 @@ class Tables:
             raise ApiError("bad_token") from None
 
     async def step(self, player_id: int, version: int) -> dict[str, Any]:
-        """One computer action.  Dễ and Vừa decide in well under a millisecond: inside
-        the action's own transaction.  Khó thinks in a worker process, outside any
-        lock; its answer is applied only if the version is still the one it saw.
+        """One computer action (:mod:`hearts.server.table.driver`).  Dễ and Vừa decide
+        in well under a millisecond: inside the action's own transaction.  Khó thinks
+        in a worker process, outside any lock; its answer is applied only if the
+        version is still the one it saw.
 
         Steps that arrive together at one version (double clicks, tabs, a script)
-        share one decision, applied once: the first step gets the State, the others
-        409 stale with the same State (no transaction of their own).  A player has
-        at most one decision computed at a time; a step asking for another waits for
+        share one move, applied once: the first step gets the State, the others 409
+        stale with the same State (no transaction of their own).  A player has at
+        most one decision computed at a time; a step asking for another waits for
         it, and is answered 409 stale without thinking if its version is gone by then.
         """
 
-        def light(loaded: Loaded) -> None:
-            game = loaded.game
-            assert game is not None
-            job = game.computer_job()
-            # Khó raises Heavy: the transaction rolls back, nothing changed
-            game.apply_computer(job, decide_here(loaded.player.level, job, loaded.player.match_id))
+        async def attempt(decided: driver.Decision | None) -> dict[str, Any]:
+            def move(loaded: Loaded) -> None:
+                assert loaded.game is not None
+                level, at = loaded.player.level, loaded.player.match_id
+                driver.make(loaded.game, HUMANS, level, decided, driver.SOLO, at)
 
-        key = (player_id, version)  # a version of a player names one state
-        async with self.lock(player_id):
-            # Under the player's lock: the steps queued behind the one that found
-            # Khó to move join its decision without a transaction of their own.
-            shared = self._thinking.get(key)
-            asked = shared is None
-            if shared is None:
-                try:
-                    act = functools.partial(self.act, player_id, version, light)
-                    return await anyio.to_thread.run_sync(act)
-                except Heavy as heavy:
-                    shared = asyncio.ensure_future(self._think_and_apply(key, heavy))
-                self._thinking[key] = shared
-                shared.add_done_callback(lambda _done: self._thinking.pop(key, None))
-        # shield: a waiter that goes away does not cancel the others' decision
-        applied, state = await asyncio.shield(shared)
-        if applied and asked:
+            return await self.run(player_id, functools.partial(self.act, player_id, version, move))
+
+        async def think(heavy: Heavy) -> Choices:
+            async with self.slots.turn(player_id, heavy.at, version) as current:
+                if not current:  # the game moved on while the decision waited its turn
+                    now = functools.partial(self.state_now, player_id)
+                    raise ApiError("stale", state=await self.run(player_id, now))
+                return await self.computers.decide(heavy.level, heavy.job)
+
+        # a version of a player names one state
+        made, asked = self.driver.move((player_id, version), attempt, think)
+        state = await asyncio.shield(made)
+        if asked:
             return state
         raise ApiError("stale", state=state)
-
-    async def _think_and_apply(
-        self, key: tuple[int, int], heavy: Heavy
-    ) -> tuple[bool, dict[str, Any]]:
-        """Khó's decision for the state at ``key``, applied: (whether it was, the State
-        after)."""
-        player_id, version = key
-        job = heavy.job
-        choices = await self._think(player_id, heavy.at, version, heavy.level, job)
-        try:
-            if isinstance(choices, _MovedOn):
-                raise ApiError(
-                    "stale",
-                    state=await self.run(player_id, functools.partial(self.state_now, player_id)),
-                )
-
-            def apply(loaded: Loaded) -> None:
-                assert loaded.game is not None
-                loaded.game.apply_computer(job, choices)
-
-            return True, await self.run(
-                player_id, functools.partial(self.act, player_id, version, apply)
-            )
-        except ApiError as stale:
-            if stale.code != "stale":
-                raise
-            return False, stale.state
 
     def _still_at(self, player_id: int, match_id: int | None, version: int) -> bool:
         with self.store.read() as conn:
             player = self.store.load(conn, player_id).player
         return (player.match_id, player.version) == (match_id, version)
-
-    async def _think(
-        self, player_id: int, match_id: int | None, version: int, level: str, job: Job
-    ) -> Choices | _MovedOn:
-        """The decision, made when no other of this player's is being made."""
-        async with self.slots.turn(player_id, match_id, version) as current:
-            if not current:
-                return MOVED_ON
-            return await self.computers.decide(level, job)
 
     def take_back(self, player_id: int, version: int) -> dict[str, Any]:
         """Đi lại at ``version``: South's last card and the replies after it go back

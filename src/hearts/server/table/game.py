@@ -392,13 +392,14 @@ class Game:
         return {i: names[s] for i, s in enumerate(self.rules.seats)}
 
     # -- the computers' turns -----------------------------------------------------
-    def computer_job(self) -> Job:
-        """The computers' next decision at a solo table, as views only: they pass once
-        South has, and a :class:`GameError` says why when it is South's move."""
+    def computer_job(self, humans: frozenset[int] = frozenset((SOUTH,))) -> Job:
+        """The computers' next decision at a table whose page asks for each (solo), as
+        views only: they pass once the ``humans`` have, and a :class:`GameError` says
+        why when it is a human's move."""
         hand = self.hand
         if self.over or hand.phase == DONE:
             raise GameError("wrong_phase", "Ván này đã xong")
-        if hand.phase == PASS and not hand.passes[SOUTH]:
+        if hand.phase == PASS and any(not hand.passes[s] for s in humans):
             count = self.rules.pass_count
             raise GameError(
                 "not_computer_turn",
@@ -406,7 +407,7 @@ class Game:
                 if lang.english()
                 else f"Hãy chọn {count} lá để chuyền",
             )
-        job = self.computers_job(frozenset((SOUTH,)))
+        job = self.computers_job(humans)
         if job is None:
             raise GameError("not_computer_turn")
         return job
