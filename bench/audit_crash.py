@@ -117,29 +117,29 @@ async def claim_again(
         return answer
 
 
-async def move_seat(
-    c: httpx.AsyncClient, h: dict[str, str], code: str, i: int, out: Crash
-) -> dict[str, str]:
+async def move_seat(c: httpx.AsyncClient, seat: _Seat, code: str, i: int, out: Crash) -> None:
     """A public player moves to another browser in the middle of a match: the new
     token holds the same seat, the old one is 410 moved (a kill in between: the old
-    headers are kept, or the seat is lost with a cut claim's answer and counted)."""
+    headers are kept, or the seat is lost with a cut claim's answer and counted).
+    The new token is the seat's as soon as the claim answers, as on the page: a kill
+    during the checks after it must not leave the client with the old one."""
+    h = seat.h
     n = out.transfers + out.public_transfers + 1
     r = await c.post("/api/transfer", headers={**h, **forwarded(i, n)})
     if r.status_code != 200:
-        return h
+        return
     claim = await claim_again(c, r.json()["code"], forwarded(i, n), out)
     if claim.status_code != 200:
-        return h
+        return
     out.public_transfers += 1
-    new = {"Authorization": f"Bearer {claim.json()['token']}"}
+    new = seat.h = {"Authorization": f"Bearer {claim.json()['token']}"}
     gone = await c.get(f"/api/rooms/{code}", headers=h)
-    seat = (await c.get(f"/api/rooms/{code}", headers=new)).json()
-    if gone.status_code == 410 and seat["you"] is not None:
+    mine = (await c.get(f"/api/rooms/{code}", headers=new)).json()
+    if gone.status_code == 410 and mine["you"] is not None:
         out.moved_ok += 1
     else:
         out.moved_bad += 1
-        out.note(f"public seat after a transfer: old {gone.status_code}, new you={seat['you']}")
-    return new
+        out.note(f"public seat after a transfer: old {gone.status_code}, new you={mine['you']}")
 
 
 class Solo:
@@ -384,7 +384,7 @@ class _CrashRun:
         if r.status_code == 200:
             out.public_actions += 1
             if out.public_actions % PUBLIC_TRANSFER_EVERY == 0:
-                seat.h = await move_seat(c, h, code, 100 + i, out)
+                await move_seat(c, seat, code, 100 + i, out)
             if path == "next-hand":
                 seat.hands_here += 1
                 out.public_hands += 1
