@@ -131,8 +131,12 @@ def label(card: int) -> str:
 
 def number(x: float) -> str:
     """Points with one decimal: a decimal comma in Vietnamese (``1,2``), a point in
-    English."""
-    text = f"{x:.1f}".replace("-0.0", "0.0")
+    English, and the page's minus sign (−, as in its scores) where they are below 0.
+
+    >>> number(-3.25), number(-0.04)
+    ('−3,2', '0,0')
+    """
+    text = f"{x:.1f}".replace("-0.0", "0.0").replace("-", "\u2212")
     return text if lang.english() else text.replace(".", ",")
 
 
