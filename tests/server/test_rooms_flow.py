@@ -27,6 +27,7 @@ from hearts.server.app import create_app
 from hearts.server.config import Config
 from hearts.server.i18n.messages import ERRORS
 from hearts.server.store.db import rooms as rooms_table
+from hearts.server.table import computers
 
 # this module's server (the ``client`` fixture of conftest.py): its deals, the
 # computers moving at once
@@ -226,6 +227,32 @@ def test_hard_computers_think_in_the_bot_pool(client) -> None:
     after = settled(creator, code)["state"]["hand"]
     assert after["turn"] == "S" or after["phase"] == "done"  # Khó played up to us again
     assert len(after["trick"]) + 4 * len(after["tricks"]) > played
+
+
+def test_a_failed_khó_decision_plays_a_plain_card_and_the_room_goes_on(
+    client, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A Khó decision the workers fail to make (an error in the bot) is a plain
+    legal card, as at a solo table: the room never stalls asking for it again."""
+    real = computers.decide
+    failed: list[str] = []
+
+    def failing(level: str, job: Any) -> Any:
+        if level == "hard":
+            failed.append(job.kind)
+            raise RuntimeError("planted: the bot failed")
+        return real(level, job)
+
+    monkeypatch.setattr(computers, "decide", failing)
+    creator = Guest(client)
+    code = new_room(creator, level="hard")["code"]
+    creator.act(code, "start", {"version": creator.room(code)["version"]})
+    room = settled(creator, code)
+    cards = room["state"]["hand"]["cards"][:3]
+    creator.act(code, "pass", {"version": room["version"], "cards": cards})
+    hand = settled(creator, code)["state"]["hand"]  # the computers passed and played
+    assert hand["phase"] == "play" and hand["turn"] == "S"
+    assert "pass" in failed
 
 
 def test_long_polls_are_capped_per_token_and_per_address(db_url: str) -> None:
