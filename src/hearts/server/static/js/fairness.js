@@ -97,7 +97,7 @@ export function seedFor(promisedBy) {
   return sent;
 }
 
-// A seed index.html's inline script sent before this module was here (boot.js):
+// A seed index.html's inline script sent before this module was here (main.js):
 // remembered as seedFor's would have been.
 export function sending(sent) {
   remember(sent.promised, sent);
