@@ -11,10 +11,10 @@ network's share alone), and the game unthrottled. Prints the medians. Without
 ``--https``: the game through deploy/nginx.conf (TLS and HTTP/2, a self-signed
 certificate), as docs/deploy.md serves it: over plain HTTP/1.1 Chromium takes six
 files at a time from one server, over HTTP/2 all of them at once.
-``--commits A B``: two commits of this repository, each served from a clean export
+``--commits A B [C ...]``: two commits of this repository (or more), each served from a clean export
 (``git archive``, under ``--exports``: a temporary directory, or one kept so that a
 later run reuses its exports and their compiled Khó), the rounds alternating them
-(A's three loads, then B's), so a busy moment of the machine falls on both; each
+(A's three loads, then B's, ...), so a busy moment of the machine falls on both; each
 commit's medians beside its own same-weight page. The browser helpers and the nginx
 configuration are this checkout's for both. The machine's load average is printed at
 the start and the end. Figures of one run only; the machine may be shared.
@@ -159,9 +159,11 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--url", default="")
     parser.add_argument("--https", action="store_true", help="through deploy/nginx.conf")
-    parser.add_argument("--commits", nargs=2, metavar=("A", "B"), help="alternate two commits")
+    parser.add_argument("--commits", nargs="+", metavar="C", help="alternate two commits or more")
     parser.add_argument("--exports", default="", help="where --commits' exports are kept")
     args = parser.parse_args()
+    if args.commits and len(args.commits) < 2:
+        parser.error("--commits: two commits or more")
     phone = {**PHONE, "ignore_https_errors": True} if args.https else PHONE
     print(f"load average at the start: {load_average()}")
     with tempfile.TemporaryDirectory() as temp, contextlib.ExitStack() as stack:
