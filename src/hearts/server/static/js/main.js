@@ -5,11 +5,9 @@
 // It never decides what is legal: it shows what the server sends.
 import { adoptFirst, api, hasToken, keepState, keptState, SoloTransport } from "./api.js";
 import * as fairness from "./fairness.js";
-import { announce } from "./controller.js";
+import { announce, renderStats, wirePanels } from "./controller.js";
 import { TablePage, loadSound } from "./tablepage.js";
-import { renderStats, wirePanels } from "./panels.js";
-import { T, SEAT_NAME, LANG, chooseLang } from "./i18n.js";
-import { leadCard, rulesReady } from "./rules.js";
+import { T, SEAT_NAME, LANG, chooseLang, leadCard, rulesReady } from "./i18n.js";
 import { $, markBusy, roomMayTakePage } from "./dom.js";
 
 // The solo table's first State. index.html's inline script asks for it before any
@@ -383,7 +381,7 @@ function afterFirstCard(ondemand) {
 }
 
 // No connection: the match as this browser kept it, read-only, rather than an empty
-// table (once the rule facts are here, kept too: rules.js).
+// table (once the rule facts are here, kept too: i18n.js).
 async function showKept() {
   const kept = keptState();
   if (!kept) return;

@@ -1,8 +1,7 @@
 // The table: fed a display snapshot (same shape as the server State, see
 // docs/api.md), it draws seats, fans of backs, the trick, marks and the hand,
 // and animates what changed since the previous snapshot (like chessground).
-import { SEAT_NAME, T, cardShort, rulesLine, signed, SUIT_SYMBOL, RANK_LABEL, cardSpoken, isRed } from "./i18n.js";
-import { isDefaultRules } from "./rules.js";
+import { SEAT_NAME, T, cardShort, rulesLine, signed, SUIT_SYMBOL, RANK_LABEL, cardSpoken, isRed, isDefaultRules } from "./i18n.js";
 import { $, el, drawnLater, reducedMotion } from "./dom.js";
 import { placeRing } from "./placement.js";
 
