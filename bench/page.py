@@ -53,10 +53,12 @@ ROOT = Path(__file__).resolve().parents[1]
 READY = "Khó is ready"
 
 
-def serve(data_dir: str, src: Path | None = None) -> tuple[subprocess.Popen[str], str]:
+def serve(
+    data_dir: str, src: Path | None = None
+) -> tuple[subprocess.Popen[str], str, threading.Event]:
     """``hearts serve`` on a free port (``src``'s code if given, else this process's
-    path), its address; returns once its Khó is ready (a fresh export compiles it:
-    minutes of CPU that would weigh on the loads)."""
+    path): the process, its address, and an event set once its Khó is ready (a fresh
+    export compiles it: minutes of CPU that would weigh on the loads)."""
     cmd = [sys.executable, "-c", "import sys; from hearts.cli import main; sys.exit(main())"]
     cmd += ["serve", "--host", "127.0.0.1", "--port", "0", "--data-dir", data_dir]
     env = {**os.environ, "PYTHONPATH": str(src)} if src is not None else None
@@ -70,10 +72,7 @@ def serve(data_dir: str, src: Path | None = None) -> tuple[subprocess.Popen[str]
                 ready.set()
 
     threading.Thread(target=read, args=(proc.stderr,), daemon=True).start()
-    url = proc.stdout.readline().strip()
-    if not ready.wait(600):
-        print("  (Khó not ready after 600 s: measuring anyway)", file=sys.stderr)
-    return proc, url
+    return proc, proc.stdout.readline().strip(), ready
 
 
 def export(commit: str, into: Path) -> tuple[str, Path]:
@@ -173,11 +172,16 @@ def main() -> None:
             trees = [export(commit, into) for commit in args.commits]
         else:
             trees = [("this checkout", None)] if not args.url else []
+        started = []
         for n, (label, src) in enumerate(trees):
             data = Path(temp) / f"data-{n}"
             data.mkdir()
-            proc, url = serve(str(data), src)
+            proc, url, ready = serve(str(data), src)
             stack.callback(stop, proc)
+            started.append((label, url, ready, data))
+        for label, url, ready, data in started:  # all of them warming at once
+            if not ready.wait(900):
+                print(f"  ({label}: Khó not ready after 900 s, measured anyway)")
             if args.https:
                 url = stack.enter_context(deployed(url, data))
             sites[f"{label} {url}"] = url
