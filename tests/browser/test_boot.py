@@ -61,6 +61,18 @@ def test_the_preload_list_is_the_first_screen_s_import_graph() -> None:
     assert not any(low for _, low in head_modules())
 
 
+def test_the_first_card_s_files_and_call_go_in_two_rounds_over_http_1_1() -> None:
+    """Over HTTP/1.1 Chromium takes six files at a time from one server, each a round
+    trip on a slow link (bench/page_results.md): the style sheets, the modules of the
+    first screen and the first State's one call fit in two rounds of six; the rule
+    facts come with the page (no call for them)."""
+    head = (STATIC / "index.html").read_text().split("</head>")[0]
+    sheets = re.findall(r'<link rel="stylesheet"', head)
+    assert len(sheets) + len(imports_of("main.js")) + 1 <= 12, (sheets, imports_of("main.js"))
+    assert not re.search(r'<link[^>]+href="/api/', head), "a call preloaded beside the State's"
+    assert '<meta name="hearts-rules" content="">' in head
+
+
 def test_the_page_has_two_style_sheets_fetched_together() -> None:
     """Each file costs a share of a round trip on a slow link: the page's style is two
     sheets (each small enough to read at once), both in the head, fetched at once."""
