@@ -1,6 +1,6 @@
 """The "hearts broken" mark follows the table's rules while cards land one by one:
 with "Đầm bích phá cơ" (qs_breaks_hearts) Q♠ breaks hearts, and the page's snapshots
-between two States (steps.js) show the mark from the moment Q♠ lands, not before.
+between two States (tablepage.js) show the mark from the moment Q♠ lands, not before.
 
 The hand is dealt by the test so that every card up to Q♠ is forced: South leads 2C,
 West must take it with its only club, A♣, and must then lead Q♠ (it holds nothing

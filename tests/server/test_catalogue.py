@@ -4,8 +4,11 @@ size's deck, the cards that break hearts — as the engine and the API have them
 
 from __future__ import annotations
 
+import json
+import re
 from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
+from html import unescape
 from pathlib import Path
 from typing import Any
 
@@ -104,3 +107,14 @@ def _deal_for(card: str) -> list[int]:
     hands = [["2C", card, *plain[:11]], ["3C", *plain[11:23]], ["4C", *plain[23:35]]]
     hands.append(east + plain[35:])
     return [sum(1 << parse_card(c) for c in hand) for hand in hands]
+
+
+def test_the_page_comes_with_the_same_facts(sqlite_client: TestClient) -> None:
+    """The page carries the facts in a meta tag (i18n.js reads them there: no
+    GET /api/rules before the first card), the same as the call answers, on every
+    page the server serves (a room's link too)."""
+    for path in ("/", "/r/ABCD1234"):
+        html = sqlite_client.get(path).text
+        found = re.search(r'<meta name="hearts-rules" content="([^"]*)">', html)
+        assert found, path
+        assert json.loads(unescape(found.group(1))) == facts(sqlite_client)

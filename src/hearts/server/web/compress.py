@@ -7,8 +7,10 @@ from __future__ import annotations
 
 import gzip
 import hashlib
+import json
 from collections.abc import Callable
 from html import escape
+from typing import Any
 
 from fastapi import Request
 from fastapi.responses import HTMLResponse, Response
@@ -18,6 +20,19 @@ from starlette.types import ASGIApp
 MINIMUM_SIZE = 1024  # bytes: smaller files gain less than gzip's header costs
 #: index.html's place for a first deal's ticket, filled in as the page is served
 FIRST_DEAL = '<meta name="hearts-first-deal" content="">'
+
+
+#: index.html's place for the rule facts (GET /api/rules), filled in once at start
+RULES = '<meta name="hearts-rules" content="">'
+
+
+def with_rules(html: str, facts: dict[str, Any]) -> str:
+    """``html`` with the rule facts (JSON) in its ``<meta name="hearts-rules">`` (the
+    same in every answer, so the page's ETag stays one a release). i18n.js reads them
+    there rather than asking GET /api/rules: one request fewer before the first card
+    (bench/page_results.md)."""
+    data = escape(json.dumps(facts, ensure_ascii=False, separators=(",", ":")))
+    return html.replace(RULES, RULES[:-2] + data + '">', 1)
 
 
 def gzip_static(app: ASGIApp) -> ASGIApp:

@@ -11,7 +11,8 @@ from fastapi import FastAPI, Request
 from fastapi.responses import Response
 
 from hearts.server.web import pwa
-from hearts.server.web.compress import Page, gzip_static
+from hearts.server.web.catalogue import FACTS
+from hearts.server.web.compress import Page, gzip_static, with_rules
 from hearts.server.web.errors import error_response
 from hearts.server.web.security import (
     IMMUTABLE,
@@ -28,7 +29,8 @@ def install(app: FastAPI, static_dir: Path, first_deal: Callable[[], str] | None
     page_file = static_dir / "index.html"
     page = None
     if page_file.is_file():
-        page = Page(versioned_page(page_file.read_text(), version), first_deal)
+        html = with_rules(versioned_page(page_file.read_text(), version), FACTS)
+        page = Page(html, first_deal)
 
     @app.get("/", include_in_schema=False)
     async def index(request: Request) -> Response:

@@ -4,8 +4,7 @@
 // recomputes the commitment and the whole deal itself: WebCrypto for SHA-256 and
 // HMAC, and its own shuffle, written from the contract and not from the server's
 // code, so that it checks the server rather than repeats it.
-import { T } from "./i18n.js";
-import { removedCards } from "./rules.js";
+import { T, removedCards } from "./i18n.js";
 import { $ } from "./dom.js";
 
 const SUITS = "CDSH";
@@ -97,7 +96,7 @@ export function seedFor(promisedBy) {
   return sent;
 }
 
-// A seed index.html's inline script sent before this module was here (boot.js):
+// A seed index.html's inline script sent before this module was here (main.js):
 // remembered as seedFor's would have been.
 export function sending(sent) {
   remember(sent.promised, sent);

@@ -1,8 +1,65 @@
 // The page's words: this module is the Vietnamese table (wording follows seed 000);
 // i18n-en.js, the English one, is fetched only when the player chose English (its
 // install() puts its words into these same objects before any other module reads
-// them: the other modules import this one, and wait for its top-level await).
-import { defaultRules } from "./rules.js";
+// them: the other modules import this one, and wait for its top-level await). The
+// rule facts come first (below: one file fewer before the first card).
+import { sleep } from "./dom.js";
+
+// The rule facts as the server states them (GET /api/rules, docs/api.md): the
+// default table, the targets one may choose, each table size's deck (which card broke
+// hearts, the State says: hand.broken_at). The page comes with them (its
+// <meta name="hearts-rules">, filled in by the server), else they are asked for once
+// as the page starts; the page paints nothing before `rulesReady` has resolved.
+let facts = null;
+// kept for a page opened without a connection, which draws the match it kept (main.js)
+const KEY = "hearts-rules";
+
+function inPage() {
+  try { return JSON.parse(document.querySelector('meta[name="hearts-rules"]').content); } catch { return null; }
+}
+
+async function load(ready) {
+  facts = inPage();
+  if (facts) {
+    try { localStorage.setItem(KEY, JSON.stringify(facts)); } catch { /* private mode */ }
+    ready();
+    return;
+  }
+  for (let attempt = 0; ; attempt++) {
+    try {
+      const res = await fetch("/api/rules", { headers: { Accept: "application/json" } });
+      if (res.ok) {
+        facts = await res.json();
+        try { localStorage.setItem(KEY, JSON.stringify(facts)); } catch { /* private mode */ }
+        ready();
+        return;
+      }
+    } catch { /* the network: again, a little later */ }
+    if (!facts) {
+      try { facts = JSON.parse(localStorage.getItem(KEY)); } catch { /* none kept */ }
+      if (facts) ready();
+    }
+    await sleep(Math.min(5000, 500 * 2 ** attempt));
+  }
+}
+
+export const rulesReady = new Promise(load);
+
+export function defaultRules() { return facts.defaults; }
+
+export function isDefaultRules(r) {
+  const d = facts.defaults;
+  return !r || Object.keys(d).every((k) => r[k] === d[k]);
+}
+
+// {min, max}: the targets a match may be played to.
+export function targetRange() { return facts.target; }
+
+// The cards taken out of the deck at a table of `players`, and the cards each is dealt.
+export function removedCards(players) { return (facts.tables[String(players)] || { removed: [] }).removed; }
+export function handSize(players) { return facts.tables[String(players)].hand_size; }
+// The card that leads the first trick at a table of `players`.
+export function leadCard(players) { return facts.tables[String(players)].lead; }
 
 export const VS = "\uFE0E"; // text presentation selector: never render suits as emoji
 
@@ -34,7 +91,7 @@ export const MOON_WORDS = {
   subtract_from_self: () => "Trừ 26 cho người bắn",
   shooter_chooses: () => "Người bắn tự chọn",
 };
-// A short line for a table other than the default one (rules.js says which is).
+// A short line for a table other than the default one (the rule facts say which is).
 export function rulesLine(r) {
   const w = T.rules;
   const parts = [w.players(r.players)];
@@ -159,7 +216,7 @@ export const T = {
   queenMost: (who, n) => `Ăn Q♠ nhiều nhất: ${who} (${n} lần)`,
   noneUnlocked: "Trận này chưa mở thêm thành tích nào",
   unlockedTitle: "Thành tích mở trong trận:",
-  // panels.js
+  // the side panels (controller.js)
   trickN: (n) => `Vòng ${n}`,
   leads: (name) => `${name} đánh trước`,
   takes: (name) => `${name} ăn`,

@@ -3,18 +3,53 @@
 // the hint, the play checker, the take-back, a new match, the settings, the
 // statistics, the review.
 // It never decides what is legal: it shows what the server sends.
-import { api, keepState, keptState, SoloTransport } from "./api.js";
+import { adoptFirst, api, hasToken, keepState, keptState, SoloTransport } from "./api.js";
 import * as fairness from "./fairness.js";
-import { firstState } from "./boot.js";
-import { announce } from "./controller.js";
-import { TablePage } from "./tablepage.js";
-import { renderStats } from "./panels.js";
-import { wirePanels } from "./layout.js";
-import { T, SEAT_NAME, LANG, chooseLang } from "./i18n.js";
-import { loadSound } from "./steps.js";
-import { roomMayTakePage } from "./roomstore.js";
-import { leadCard, rulesReady } from "./rules.js";
-import { $, markBusy } from "./dom.js";
+import { announce, renderStats, wirePanels } from "./controller.js";
+import { TablePage, loadSound } from "./tablepage.js";
+import { T, SEAT_NAME, LANG, chooseLang, leadCard, rulesReady } from "./i18n.js";
+import { $, markBusy, roomMayTakePage } from "./dom.js";
+
+// The solo table's first State. index.html's inline script asks for it before any
+// file arrives (window.heartsStart: on a slow link each file and each call costs a
+// round trip, bench/page_results.md); this page takes it over as its modules run: the
+// new player's token into api.js, the seed sent into the fairness ledger, and whatever
+// the script could not finish (a failed call) done again through api.js.
+// A new player's first match, dealt with this browser's seed after reading the
+// server's commitment (docs/fairness.md): the token and the commitment come together.
+async function firstMatch() {
+  const promised = await api.newPlayer();
+  const sent = fairness.seedFor({ fairness: promised });
+  const state = await api.newMatch(promised.version, null, sent.seed);
+  fairness.dealt(sent, state);
+  return state;
+}
+
+const load = () => (hasToken() ? api.state() : firstMatch());
+
+// What the inline script got: {token, sent: {seed, promised, version}, state}, each
+// only if its call answered.
+async function takeOver(started) {
+  const got = await started;
+  if (got.token && !adoptFirst(got.token)) return load();
+  if (!got.sent) return got.state || load();
+  fairness.sending(got.sent);
+  // the deal's call failed: the same seed again, for the same promised deal
+  const state = got.state || (await api.newMatch(got.sent.version, null, got.sent.seed));
+  fairness.dealt(got.sent, state);
+  return state;
+}
+
+// Not for a room's page: room.js decides first, and the solo State only if it does not.
+let early = window.heartsStart ? takeOver(window.heartsStart) : roomMayTakePage() ? null : load();
+if (early) early.catch(() => { /* firstState() hands the failure to main.js */ });
+
+// The first State: the one asked for as the page started, else (again) now.
+function firstState() {
+  const got = early || load();
+  early = null;
+  return got;
+}
 
 // Not needed for the first card: pwa.js, achievements.js, sound.js and ondemand.js (the
 // rooms' and the transfer's buttons) are asked for once it is on the table (index.html's
@@ -346,7 +381,7 @@ function afterFirstCard(ondemand) {
 }
 
 // No connection: the match as this browser kept it, read-only, rather than an empty
-// table (once the rule facts are here, kept too: rules.js).
+// table (once the rule facts are here, kept too: i18n.js).
 async function showKept() {
   const kept = keptState();
   if (!kept) return;

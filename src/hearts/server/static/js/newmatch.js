@@ -1,7 +1,6 @@
 // The "Trận mới" dialog: the table's rules (docs/api.md, Rules) and the difficulty.
 // Its form lives in a template and is put into the dialog only while it is open.
-import { MOON_WORDS, T, cardSpoken } from "./i18n.js";
-import { defaultRules, handSize, removedCards, rulesReady, targetRange } from "./rules.js";
+import { MOON_WORDS, T, cardSpoken, defaultRules, handSize, removedCards, rulesReady, targetRange } from "./i18n.js";
 import { $ } from "./dom.js";
 
 export class NewMatchDialog {

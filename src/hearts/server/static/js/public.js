@@ -6,9 +6,8 @@
 import { publicApi } from "./api.js";
 import { NoSocket } from "./live.js";
 import { NewMatchDialog } from "./newmatch.js";
-import { T, SEAT_NAME } from "./i18n.js";
+import { T, SEAT_NAME, isDefaultRules } from "./i18n.js";
 import { P, rating, ratingChange } from "./i18n-public.js";
-import { isDefaultRules } from "./rules.js";
 import { savedName, saveName } from "./roomdialog.js";
 import { $, el, markBusy } from "./dom.js";
 

@@ -10,11 +10,10 @@ import * as fairness from "./fairness.js";
 import { RoomLink } from "./live.js";
 import { TablePage } from "./tablepage.js";
 import { RoomDialog, savedName, saveName } from "./roomdialog.js";
-import { A, T, W, SEAT_NAME, rulesLine } from "./i18n.js";
+import { A, T, W, SEAT_NAME, rulesLine, isDefaultRules, rulesReady } from "./i18n.js";
 import { qrDetails, wireShare } from "./share.js";
-import { isDefaultRules, rulesReady } from "./rules.js";
 import { $, el, markBusy, sleep } from "./dom.js";
-import { CODE_IN_PATH, forget, publicFlag, remember, remembered, roomLink } from "./roomstore.js";
+import { CODE_IN_PATH, forget, publicFlag, remember, remembered, roomLink } from "./dom.js";
 
 // The server paces the computers (a card about every 0.7 s): the page shows each card
 // as it comes, a little apart when several come at once.
