@@ -8,6 +8,7 @@ card has landed, so "not busy" means the player may act.
 from __future__ import annotations
 
 from typing import Any
+from urllib.parse import urlsplit
 
 from playwright.sync_api import Locator, Page, expect
 
@@ -216,13 +217,15 @@ def token(page: Page) -> str:
     return str(page.evaluate("localStorage.getItem('hearts-token')"))
 
 
-def play_by_api(page: Page, until: Any) -> dict[str, Any]:
+def play_by_api(page: Page, until: Any, pick: Any = None) -> dict[str, Any]:
     """Pass and play through the JSON API with the page's token (South's lowest
-    cards to pass, its first legal card to play, the computers by ``/api/step``)
-    until ``until(state)`` holds; return that state. The page is not reloaded."""
+    cards to pass, its first legal card to play, or ``pick(hand)``'s, the computers
+    by ``/api/step``) until ``until(state)`` holds; return that state. The page is not
+    reloaded."""
     headers = {"Authorization": f"Bearer {token(page)}"}
     api = page.request
-    s: dict[str, Any] = api.get("/api/state", headers=headers).json()
+    at = "{}://{}".format(*urlsplit(page.url))  # the page's server (maybe a test's own)
+    s: dict[str, Any] = api.get(f"{at}/api/state", headers=headers).json()
     for _ in range(400):
         hand, version = s["hand"], s["version"]
         if until(s):
@@ -231,15 +234,16 @@ def play_by_api(page: Page, until: Any) -> dict[str, Any]:
             raise AssertionError("the hand is over")
         if hand["phase"] == "pass" and hand["passed"] is None:
             cards = sorted(hand["cards"], key=rank)[: hand["pass_count"]]
-            r = api.post("/api/pass", headers=headers, data={"version": version, "cards": cards})
+            body = {"version": version, "cards": cards}
+            r = api.post(f"{at}/api/pass", headers=headers, data=body)
         elif hand["turn"] == s["seats"][0]:
-            body = {"version": version, "card": hand["legal"][0]}
-            r = api.post("/api/play", headers=headers, data=body)
+            body = {"version": version, "card": pick(hand) if pick else hand["legal"][0]}
+            r = api.post(f"{at}/api/play", headers=headers, data=body)
         else:
-            r = api.post("/api/step", headers=headers, data={"version": version})
+            r = api.post(f"{at}/api/step", headers=headers, data={"version": version})
         assert r.ok or r.status == 409, (r.status, r.text())
         # each answer is the State after it (a 409's is fetched again)
-        s = r.json() if r.ok else api.get("/api/state", headers=headers).json()
+        s = r.json() if r.ok else api.get(f"{at}/api/state", headers=headers).json()
     raise AssertionError("the condition never held")
 
 

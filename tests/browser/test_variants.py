@@ -23,6 +23,7 @@ from table_page import (
     hand_cards,
     open_table,
     phase,
+    play_by_api,
     press_card,
     rank,
     state,
@@ -281,6 +282,10 @@ def test_moon_dialog_shows_the_totals_of_each_choice(
     page.reload()
     wait_ready(page)
     expect(page.locator("#rules-badge")).to_have_text("4 người · trăng tự chọn · J♦\ufe0e −10")
+    # twelve tricks through the API, the last on the page: the moon's choice comes in play
+    play_by_api(page, lambda s: s["hand"]["phase"] != "play" or len(s["hand"]["tricks"]) >= 12)
+    page.reload()
+    wait_ready(page)
     s = play_hand(page)
     assert s["hand"]["phase"] == "moon_choice"
     box = page.locator("#moon-choice")
