@@ -144,6 +144,18 @@ def test_three_friends_create_join_and_play(
         page.wait_for_selector(f'{ROOM_READY}[data-hand="2"][data-phase="pass"]', state="attached")
 
 
+def lan_and_minh_at_the_table(player: Callable[..., Page]) -> tuple[Page, Page, str]:
+    """Lan's room (a desktop) with Minh in it (a phone), started: both at the table;
+    and the room's link."""
+    lan, minh = player(), player(**PHONE)
+    link = create_room(lan, "Lan")
+    join_room(minh, link, "Minh")
+    start(lan)
+    wait_table(lan)
+    wait_table(minh)
+    return lan, minh, link
+
+
 def mid_trick_for(page: Page) -> bool:
     """This player is to play while others' cards of the trick lie on the table."""
     return my_turn(page) and bool(table_cards(page))
@@ -408,12 +420,7 @@ def test_the_others_are_told_who_left_and_who_is_host_and_when_the_room_closes(
     computer plays on and that they run the room now; the seat says whom its computer
     plays for, after a reload too; at the end the message line says the room is closed
     (not the "Chơi một mình" button alone)."""
-    lan, minh = player(), player(**PHONE)
-    link = create_room(lan, "Lan")
-    join_room(minh, link, "Minh")
-    start(lan)
-    wait_table(lan)
-    wait_table(minh)
+    lan, minh, link = lan_and_minh_at_the_table(player)
     lan.get_by_role("button", name="Rời phòng").click()
     lan.locator("#room-leave-yes").click()
     lan.wait_for_url(lambda url: url.endswith("/"), timeout=WAIT_MS)
@@ -481,12 +488,7 @@ def test_the_cards_passed_look_passed_while_the_others_choose(
     cards Minh passed are still in his hand (the State's hand.cards until the exchange)
     but look set aside, from the State's hand.passed: lower, faded, named "đã chuyền"
     ("passed" in English), after a reload too. Once everyone has passed none does."""
-    lan, minh = player(), player(**PHONE)
-    link = create_room(lan, "Lan")
-    join_room(minh, link, "Minh")
-    start(lan)
-    wait_table(lan)
-    wait_table(minh)
+    lan, minh, _ = lan_and_minh_at_the_table(player)
     passed = pass_three(minh, touch=True)
     minh.wait_for_selector(f'{ROOM_READY}[data-phase="pass"]', state="attached")
     check_passed_look(minh, passed, "đã chuyền")

@@ -209,16 +209,22 @@ def test_long_polls_keep_nothing_once_answered(client) -> None:
     assert live.kept_wakeups == 0
 
 
-def test_hard_computers_think_in_the_bot_pool(client) -> None:
-    """At Khó the computers' passes and cards are decided in the workers, outside the
-    room's transaction, and applied at the version they were made for."""
-    creator = Guest(client)
+def _khó_room_after_the_pass(creator: Guest) -> tuple[str, Any]:
+    """A room at Khó, started, ``creator``'s three cards passed: its code and the Room
+    once the computers moved up to the human's turn."""
     code = new_room(creator, level="hard")["code"]
     creator.act(code, "start", {"version": creator.room(code)["version"]})
     room = settled(creator, code)
     cards = room["state"]["hand"]["cards"][:3]
     creator.act(code, "pass", {"version": room["version"], "cards": cards})
-    room = settled(creator, code)  # the computers played up to the human's turn
+    return code, settled(creator, code)
+
+
+def test_hard_computers_think_in_the_bot_pool(client) -> None:
+    """At Khó the computers' passes and cards are decided in the workers, outside the
+    room's transaction, and applied at the version they were made for."""
+    creator = Guest(client)
+    code, room = _khó_room_after_the_pass(creator)
     hand = room["state"]["hand"]
     assert hand["phase"] == "play" and hand["turn"] == "S"
     played = len(hand["trick"]) + 4 * len(hand["tricks"])
@@ -244,13 +250,7 @@ def test_a_failed_khó_decision_plays_a_plain_card_and_the_room_goes_on(
         return real(level, job)
 
     monkeypatch.setattr(computers, "decide", failing)
-    creator = Guest(client)
-    code = new_room(creator, level="hard")["code"]
-    creator.act(code, "start", {"version": creator.room(code)["version"]})
-    room = settled(creator, code)
-    cards = room["state"]["hand"]["cards"][:3]
-    creator.act(code, "pass", {"version": room["version"], "cards": cards})
-    hand = settled(creator, code)["state"]["hand"]  # the computers passed and played
+    hand = _khó_room_after_the_pass(Guest(client))[1]["state"]["hand"]
     assert hand["phase"] == "play" and hand["turn"] == "S"
     assert "pass" in failed
 
