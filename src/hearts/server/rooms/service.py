@@ -6,9 +6,9 @@ The room service: create and join a room, start its match, the humans' actions
 ``turn_seconds``, Vừa's decision for an absent human.  Every change writes the
 room's next version only if it is still free in the database (as the single-player
 actions do), so a double tap, two tabs or two server processes never apply
-anything twice.  Each process keeps the
-latest version of each room it serves in memory: an action at that version reads
-nothing (another process's changes arrive by NOTIFY, see live.py).
+anything twice.  Each process keeps the latest version of each room it serves in
+memory: an action at that version reads nothing (another process's changes arrive
+by NOTIFY, see live.py).
 
 The server's next move is kept in the room's row as ``due_at``: the process that
 made the last change sets a timer for it, and every process sweeps the rooms whose
