@@ -12,6 +12,7 @@ from playwright.sync_api import Page, Response, expect
 from table_page import (
     WAIT_MS,
     card,
+    choose_pass,
     legal_cards,
     lowest_legal,
     open_table,
@@ -88,10 +89,7 @@ def _play_until_flagged(page: Page, checks: Checks, plays: int) -> tuple[int, li
     page.wait_for_selector('body[data-phase="pass"], body[data-phase="play"]', timeout=WAIT_MS)
     if phase(page) == "pass":
         page.locator("#pass-button").wait_for(state="visible", timeout=WAIT_MS)
-        for name in sorted(legal_cards(page))[-3:]:
-            card(page, name).click()
-        page.locator("#pass-button").click()
-        wait_ready(page)
+        choose_pass(page)
     for _ in range(13):
         got = _checked(page, checks)
         flagged = [c for c in legal_cards(page) if c in got["flagged"]]
