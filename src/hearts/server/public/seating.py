@@ -10,7 +10,9 @@ computers and the "(tự động)" timer) with a ``public`` part in its row and 
 - the table is chosen with ``SELECT ... FOR UPDATE SKIP LOCKED`` on its
   ``public_tables`` row and its room's row together (PostgreSQL): a seeker skips
   a table another seeker or an action holds, and a room's own actions (which lock
-  the room's row first) wait behind it, never the other way round;
+  the room's row first) wait behind it, never the other way round; a seeker who
+  finds only held tables tries again for up to ``HELD_WAIT`` before it opens one
+  of its own (a computer's card holds its table for milliseconds);
 - the seat is taken by the room's version check, so a table is never over-full.
 
 SQLite has one writer at a time in one process (store.db): the same code, no locks.
@@ -24,6 +26,7 @@ import datetime as dt
 import functools
 import json
 import logging
+import time
 from typing import Any
 
 import anyio.to_thread
@@ -49,6 +52,14 @@ log = logging.getLogger("hearts.server")
 SWEEP_EVERY = 1.0
 #: How many times a seek is tried again when another change took the version.
 TRIES = 20
+#: How long a seek waits, at most, for the open tables another change holds locked
+#: (a computer's card is written in milliseconds) before it opens a table of its own.
+HELD_WAIT = 0.5
+HELD_PAUSE = 0.02
+
+
+class _Held(Exception):
+    """Every open table of the kind is locked by a change under way (PostgreSQL)."""
 
 
 def kind(rules: Rules, level: str) -> str:
@@ -191,14 +202,17 @@ class Seating:
         if level not in LEVELS:
             raise ApiError("bad_request")
         wanted = kind(rules, level)
-        for _ in range(TRIES):
+        waited_until = time.monotonic() + HELD_WAIT
+        tries = 0
+        while tries < TRIES:
+            wait = time.monotonic() < waited_until
             try:
                 with self.store.write() as conn:
                     found = self._already(conn, player_id)
                     if found is not None:
                         return found, False
                     came = rating.address_key(address)
-                    room = self._sit(conn, player_id, wanted, name, came)
+                    room = self._sit(conn, player_id, wanted, name, came, wait)
                     if room is None:
                         room = self._open(conn, player_id, rules, level, wanted, name, came)
                     conn.execute(
@@ -207,8 +221,10 @@ class Seating:
                         )
                     )
                 return room, True
+            except _Held:
+                time.sleep(HELD_PAUSE)  # a table is there: sit at it once it is free
             except (Stale, sa.exc.IntegrityError):
-                continue  # another change took the version, or this player's other seek
+                tries += 1  # another change took the version, or this player's other seek
         raise ApiError("internal")
 
     def _load(self, conn: Connection, room_id: int) -> Room | None:
@@ -230,10 +246,18 @@ class Seating:
         return None
 
     def _sit(
-        self, conn: Connection, player_id: int, wanted: str, chosen: str | None, came: str
+        self,
+        conn: Connection,
+        player_id: int,
+        wanted: str,
+        chosen: str | None,
+        came: str,
+        wait: bool = False,
     ) -> Room | None:
         """Seat the player at an open table of ``wanted`` kind (None: there is none
-        free now): a lobby's empty seat, or a running match's queue."""
+        free now): a lobby's empty seat, or a running match's queue.  With ``wait``,
+        open tables that are all held locked (PostgreSQL) raise :class:`_Held`: the
+        seek waits for them rather than open a table of its own beside them."""
         query = (
             sa.select(public_tables.c.room_id)
             .join(rooms, rooms.c.id == public_tables.c.room_id)
@@ -246,10 +270,12 @@ class Seating:
             .order_by(public_tables.c.phase, public_tables.c.room_id)
             .limit(1)
         )
-        if self.postgres:
-            query = query.with_for_update(skip_locked=True)
-        room_id = conn.execute(query).scalar()
+        room_id = conn.execute(
+            query.with_for_update(skip_locked=True) if self.postgres else query
+        ).scalar()
         if room_id is None:
+            if wait and self.postgres and conn.execute(query).scalar() is not None:
+                raise _Held()
             return None
         before = self._load(conn, room_id)
         if before is None:
