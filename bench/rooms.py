@@ -24,6 +24,7 @@ cores with the server: its CPU share is printed too.
 
     nice python3 bench/rooms.py [--rooms 10,50,100] [--think 1.0] [--seconds 30]
         [--repeat 1] [--pg postgresql+psycopg://postgres@127.0.0.1:5433/postgres]
+        [--base /tmp/base]  # another commit's worktree, its runs alternating with this one's
 """
 
 from __future__ import annotations
@@ -41,6 +42,7 @@ import sys
 import tempfile
 import time
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -453,8 +455,15 @@ def main() -> int:
     parser.add_argument("--repeat", type=int, default=1, help="runs of each size: medians")
     parser.add_argument("--pg", default=None, help="PostgreSQL server: two processes")
     parser.add_argument("--verbose", action="store_true", help="the answers, by refusal")
+    parser.add_argument(
+        "--base", default=None, help="another tree (a git worktree): its server alternates"
+    )
     args = parser.parse_args()
     env = {k: v for k, v in os.environ.items() if not k.startswith("HEARTS_")}
+    trees = {"this": env}
+    if args.base:  # the same runs from the other tree's sources, each after one of this
+        trees["base"] = {**env, "PYTHONPATH": str(Path(args.base).resolve() / "src")}
+        env["PYTHONPATH"] = str(Path(__file__).resolve().parent.parent / "src")
     where = "2 processes, PostgreSQL" if args.pg else "1 process, SQLite (synchronous=FULL)"
     print(
         f"{where}; each human acts {args.think:g} s (0.5x-1.5x) after its turn comes;"
@@ -465,15 +474,19 @@ def main() -> int:
         f" a fixed loop takes {calibration():.0f} ms of CPU"
     )
     for n in [int(x) for x in args.rooms.split(",")]:
-        runs = []
+        runs: dict[str, list[dict[str, float]]] = {name: [] for name in trees}
         for i in range(args.repeat):
-            f = one_run(args, n, env)
-            runs.append(f)
-            note = f" (run {i + 1}, load {load_average()}, loop {calibration():.0f} ms)"
-            print(report(n, f, note), flush=True)
-        if args.repeat > 1:
-            median = {k: statistics.median(r[k] for r in runs) for k in runs[0]}
-            print(report(n, median, f" MEDIAN of {args.repeat}"), flush=True)
+            for name, tree_env in trees.items():
+                f = one_run(args, n, tree_env)
+                runs[name].append(f)
+                tree = f" {name}" if len(trees) > 1 else ""
+                note = f"{tree} (run {i + 1}, load {load_average()}, loop {calibration():.0f} ms)"
+                print(report(n, f, note), flush=True)
+        for name, got in runs.items():
+            if args.repeat > 1:
+                median = {k: statistics.median(r[k] for r in got) for k in got[0]}
+                tree = f" {name}" if len(trees) > 1 else ""
+                print(report(n, median, f"{tree} MEDIAN of {args.repeat}"), flush=True)
     return 0
 
 
