@@ -173,7 +173,6 @@ def test_one_token_holding_all_it_can_does_not_keep_others_out(tmp_path: Path) -
                             assert took < WRITE_DEADLINE / 2, f"{path} took {took:.2f} s"
                             times[path].append(took)
                         time.sleep(0.2)
-                    print('TIMES', times, len(readers), open_sockets(pid))
                     for path, took in times.items():  # the median: these cores are shared
                         assert statistics.median(took) < 1.0, (path, took)
                 finally:

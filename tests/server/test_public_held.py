@@ -10,40 +10,18 @@ now waits for a held table (up to ``HELD_WAIT``) and opens one only when none is
 
 from __future__ import annotations
 
-import ipaddress
 import sys
 import threading
 import time
 from pathlib import Path
-from typing import Any
 
 import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from room_guests import Guest
+from test_public import CLIENT_OPTIONS, seek, stranger  # noqa: F401 (the client's options)
 
-from hearts.server.config import Config
 from hearts.server.public.seating import HELD_WAIT
 from hearts.server.store.db import rooms as rooms_table
-
-CLIENT_OPTIONS = {
-    "seed": 5,
-    "room_pace": 0.0,
-    "peer": "127.0.0.1",
-    "config": Config(trusted_proxy=(ipaddress.ip_network("127.0.0.1/32"),)),
-}
-
-
-def stranger(client: Any, n: int) -> Guest:
-    """A player from an address of their own whose token is in use already."""
-    guest = Guest(client, address=f"10.0.0.{n}")
-    guest.call("GET", "/api/public/table")
-    return guest
-
-
-def seek(guest: Guest) -> str:
-    found = guest.call("POST", "/api/public/seek", {"rules": {"target": 50}, "level": "easy"})
-    return str(found["code"])
 
 
 @pytest.mark.both_databases("the seat is chosen under PostgreSQL's row locks")
@@ -51,13 +29,13 @@ def test_a_seeker_sits_at_the_table_a_change_holds_for_a_moment(client, db_url) 
     if not db_url.startswith("postgresql"):
         pytest.skip("SQLite has one writer at a time: no table is ever skipped")
     lan, chi = stranger(client, 1), stranger(client, 2)
-    code = seek(lan)  # a lobby with three empty seats, starting in 20 s
+    code = seek(lan)["code"]  # a lobby with three empty seats, starting in 20 s
     engine = client.app.state.tables.store.engine
     got: list[str] = []
     with engine.connect() as conn:
         held = conn.begin()  # as a change being written holds the room's row
         conn.execute(rooms_table.select().where(rooms_table.c.code == code).with_for_update()).one()
-        seeking = threading.Thread(target=lambda: got.append(seek(chi)))
+        seeking = threading.Thread(target=lambda: got.append(seek(chi)["code"]))
         seeking.start()
         time.sleep(HELD_WAIT * 0.6)  # a computer's card takes milliseconds: this is long
         assert got == [], "the seek did not wait for the held table"
